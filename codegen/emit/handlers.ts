@@ -1,0 +1,51 @@
+import { HEADER, paramsTypeName } from "../derive.ts";
+import type { MethodModel, ServiceModel, SpecModel } from "../model.ts";
+import { kebabCase } from "../naming.ts";
+import type { GeneratedFile } from "../write.ts";
+
+export function handlersInterfaceName(service: ServiceModel): string {
+  return `${service.name}Handlers`;
+}
+
+function docComment(m: MethodModel): string {
+  const text = [`\`${m.name}\`${m.summary ? `: ${m.summary}` : ""}`, `x-auth: ${m.auth}${m.internal ? " (internal)" : ""}`];
+  return `  /** ${text.join(" — ").replaceAll("*/", "* /")} */`;
+}
+
+function emitService(service: ServiceModel): GeneratedFile {
+  const types = new Set<string>();
+  const lines = service.methods.map((m) => {
+    types.add(paramsTypeName(m));
+    types.add(m.result);
+    return `${docComment(m)}\n  ${m.handlerName}(ctx: Ctx, params: ${paramsTypeName(m)}): Promise<${m.result}>;`;
+  });
+  const content = [
+    HEADER,
+    `import type { ${[...types].sort().join(", ")} } from "../types.ts";`,
+    "",
+    `/** ${service.name} ${service.version}: one method per operation; \`Ctx\` is the runtime's request context. */`,
+    `export interface ${handlersInterfaceName(service)}<Ctx> {`,
+    lines.join("\n"),
+    "}",
+    "",
+  ].join("\n");
+  return { path: `generated/handlers/${kebabCase(service.name)}.ts`, content };
+}
+
+/** One interface per service, plus the map of all services the registry binds. */
+export function emitHandlers(model: SpecModel): GeneratedFile[] {
+  const files = model.services.map(emitService);
+  const index = [
+    HEADER,
+    ...model.services.map((s) => `import type { ${handlersInterfaceName(s)} } from "./${kebabCase(s.name)}.ts";`),
+    "",
+    ...model.services.map((s) => `export type { ${handlersInterfaceName(s)} } from "./${kebabCase(s.name)}.ts";`),
+    "",
+    "/** Every service's handlers, keyed as the registry binds them. */",
+    "export interface ServiceHandlers<Ctx> {",
+    ...model.services.map((s) => `  ${s.key}: ${handlersInterfaceName(s)}<Ctx>;`),
+    "}",
+    "",
+  ].join("\n");
+  return [...files, { path: "generated/handlers/index.ts", content: index }];
+}

@@ -1,0 +1,51 @@
+import { paramsSchema, stableJson, wireSchemas } from "../derive.ts";
+import type { JsonSchema, MethodModel, SpecModel } from "../model.ts";
+import { dereference, stripExtensions } from "../schema-walk.ts";
+import type { GeneratedFile } from "../write.ts";
+
+/** What a call that needs the owner's approval answers instead of the result. */
+export const PENDING_APPROVAL_SCHEMA: JsonSchema = {
+  type: "object",
+  title: "PendingApproval",
+  properties: {
+    status: { type: "string", const: "pending_approval" },
+    approval_id: { type: "string" },
+    reason: { type: "string" },
+    expires_at: { type: "string", format: "date-time" },
+  },
+  required: ["status", "approval_id", "reason", "expires_at"],
+  additionalProperties: false,
+};
+
+function title(m: MethodModel): string {
+  if (m.summary) return m.summary.charAt(0).toUpperCase() + m.summary.slice(1);
+  return m.name;
+}
+
+function tool(m: MethodModel, schemas: Record<string, JsonSchema>): JsonSchema {
+  const input = stripExtensions(dereference(paramsSchema(m), schemas)) as JsonSchema;
+  delete input["title"];
+  const result = stripExtensions(dereference({ $ref: `#/components/schemas/${m.result}` }, schemas)) as JsonSchema;
+  return {
+    name: m.mcp.name,
+    title: title(m),
+    description: [m.summary, m.description].filter(Boolean).join("\n\n") || m.name,
+    method: m.name,
+    inputSchema: input,
+    outputSchema: { type: "object", anyOf: [result, PENDING_APPROVAL_SCHEMA] },
+    annotations: {
+      title: title(m),
+      readOnlyHint: m.mcp.readOnly,
+      destructiveHint: m.mcp.destructive,
+      idempotentHint: m.mcp.idempotent,
+      openWorldHint: false,
+    },
+  };
+}
+
+/** The MCP tool manifest: one tool per operation, schemas fully dereferenced. */
+export function emitMcp(model: SpecModel): GeneratedFile[] {
+  const schemas = wireSchemas(model);
+  const tools = model.methods.map((m) => tool(m, schemas));
+  return [{ path: "generated/mcp-tools.json", content: stableJson(tools) }];
+}

@@ -1,0 +1,105 @@
+import { HEADER, paramsTypeName } from "../derive.ts";
+import type { MethodModel, SpecModel } from "../model.ts";
+import type { GeneratedFile } from "../write.ts";
+
+function policy(m: MethodModel): string {
+  const value = {
+    name: m.name,
+    kind: m.kind,
+    owner: m.owner,
+    op: m.op,
+    domain: m.domain,
+    auth: m.auth,
+    internal: m.internal,
+    callerBinding: m.callerBinding,
+    password: m.password,
+    audit: m.audit,
+    mcp: m.mcp,
+    errors: m.errors,
+    result: m.result,
+    paramNames: m.params.map((p) => p.name),
+    aliases: m.aliases,
+  };
+  return JSON.stringify(value);
+}
+
+function bind(m: MethodModel, services: Map<string, string>): string {
+  const params = `p as ${paramsTypeName(m)}`;
+  if (m.kind === "crud") return `(ctx, p) => crud.${m.op}(ctx, RECORDS.${m.owner}, ${params})`;
+  return `(ctx, p) => handlers.${services.get(m.owner)}.${m.handlerName}(ctx, ${params})`;
+}
+
+/** Method name -> policy from the spec, validators, and the binding to hand-written handlers. */
+export function emitRegistry(model: SpecModel): GeneratedFile[] {
+  const services = new Map(model.services.map((s) => [s.name, s.key]));
+  const paramTypes = [...new Set(model.methods.map(paramsTypeName))].sort();
+  const entries = model.methods.map(
+    (m) =>
+      `    entry(${policy(m)}, v.validate${paramsTypeName(m)}, v.validate${m.result}, ${bind(m, services)}),`,
+  );
+  const content = [
+    HEADER,
+    'import type { ValidateFunction } from "ajv";',
+    'import { type CrudHandlers, RECORDS } from "./crud.ts";',
+    'import type { ServiceHandlers } from "./handlers/index.ts";',
+    'import type { MethodPolicy } from "./policy.ts";',
+    `import type { ${paramTypes.join(", ")} } from "./types.ts";`,
+    'import * as v from "./validators.cjs";',
+    "",
+    "export interface MethodEntry<Ctx> extends MethodPolicy {",
+    "  validateParams: ValidateFunction;",
+    "  validateResult: ValidateFunction;",
+    "  invoke(ctx: Ctx, params: unknown): Promise<unknown>;",
+    "}",
+    "",
+    "/** Binds the hand-written handlers; the result maps every wire name (aliases too) to its entry. */",
+    "export function buildRegistry<Ctx>(handlers: ServiceHandlers<Ctx>, crud: CrudHandlers<Ctx>): Map<string, MethodEntry<Ctx>> {",
+    "  const entry = (",
+    "    policy: MethodPolicy,",
+    "    validateParams: ValidateFunction,",
+    "    validateResult: ValidateFunction,",
+    "    invoke: (ctx: Ctx, params: unknown) => Promise<unknown>,",
+    "  ): MethodEntry<Ctx> => ({ ...policy, validateParams, validateResult, invoke });",
+    "  const all: MethodEntry<Ctx>[] = [",
+    ...entries,
+    "  ];",
+    "  const registry = new Map<string, MethodEntry<Ctx>>();",
+    "  for (const e of all) for (const name of [e.name, ...e.aliases]) registry.set(name, e);",
+    "  return registry;",
+    "}",
+    "",
+  ].join("\n");
+  const policyTypes = [
+    HEADER,
+    "",
+    'export type CallerBindingKind = "user" | "resident" | "partner";',
+    "",
+    "/** What the spec's `x-` extensions say about one method; enforced by the dispatcher. */",
+    "export interface MethodPolicy {",
+    "  name: string;",
+    '  kind: "service" | "crud";',
+    "  owner: string;",
+    "  op: string;",
+    "  domain: string;",
+    "  auth: string;",
+    "  internal: boolean;",
+    "  callerBinding: { param: string; kind: CallerBindingKind } | null;",
+    "  password: string | null;",
+    "  audit: { action: string; targetType: string | null; targetParam: string | null } | null;",
+    "  mcp: { name: string; readOnly: boolean; destructive: boolean; idempotent: boolean; amountParam: string | null };",
+    "  errors: Record<string, string[]>;",
+    "  result: string;",
+    "  paramNames: string[];",
+    "  aliases: string[];",
+    "}",
+    "",
+    `export const CONTEXT = ${JSON.stringify(model.context)};`,
+    `export const SCHEMA_VERSION = ${JSON.stringify(model.schemaVersion)};`,
+    `export const DOMAINS = ${JSON.stringify(model.domains.map((d) => d.name))} as const;`,
+    "",
+  ].join("\n");
+  return [
+    { path: "generated/registry.ts", content },
+    { path: "generated/policy.ts", content: policyTypes },
+  ];
+}

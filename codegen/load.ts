@@ -1,0 +1,136 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { buildCrudMethods, buildRecord } from "./records.ts";
+import { Diagnostics, pointer } from "./diagnostics.ts";
+import type { DomainModel, ErrorCodeModel, JsonSchema, RecordModel, ServiceModel, SpecModel } from "./model.ts";
+import { buildService } from "./services.ts";
+import { checkModel } from "./check.ts";
+
+export interface SpecFile {
+  path: string;
+  json: JsonSchema;
+}
+
+function readJson(root: string, path: string, diags: Diagnostics): JsonSchema | null {
+  const rel = relative(root, path) || path;
+  try {
+    const value: unknown = JSON.parse(readFileSync(path, "utf8"));
+    if (value && typeof value === "object" && !Array.isArray(value)) return value as JsonSchema;
+    diags.add("invalid-json", rel, "", "the file must hold a JSON object");
+  } catch (err) {
+    diags.add("invalid-json", rel, "", `cannot read JSON: ${(err as Error).message}`);
+  }
+  return null;
+}
+
+function listJson(dir: string, suffix = ".json"): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((f) => f.endsWith(suffix))
+      .sort()
+      .map((f) => join(dir, f));
+  } catch {
+    return [];
+  }
+}
+
+/** Reads `spec/` into the model; returns diagnostics instead of throwing for spec problems. */
+export function loadSpec(specDir: string): { model: SpecModel | null; diags: Diagnostics } {
+  const diags = new Diagnostics();
+  const root = join(specDir, "..");
+  const rel = (p: string) => relative(root, p);
+  const platform = readJson(root, join(specDir, "platform.json"), diags);
+  const errors = readJson(root, join(specDir, "errors.json"), diags);
+  const enumsFile = readJson(root, join(specDir, "enums.json"), diags);
+  if (!platform || !errors || !enumsFile) return { model: null, diags };
+
+  const schemas: Record<string, JsonSchema> = {};
+  const schemaFiles: Record<string, string> = {};
+  const define = (name: string, schema: JsonSchema, file: string, ptr: string) => {
+    if (schemas[name]) {
+      diags.add("duplicate-schema-name", file, ptr, `schema "${name}" is already defined in ${schemaFiles[name]}`);
+      return;
+    }
+    schemas[name] = schema;
+    schemaFiles[name] = file;
+  };
+
+  const enumSchemas = (enumsFile["schemas"] ?? {}) as Record<string, JsonSchema>;
+  for (const [name, schema] of Object.entries(enumSchemas)) define(name, schema, "spec/enums.json", pointer("schemas", name));
+
+  for (const path of listJson(join(specDir, "schemas"))) {
+    const file = readJson(root, path, diags);
+    for (const [name, schema] of Object.entries((file?.["schemas"] ?? {}) as Record<string, JsonSchema>)) {
+      define(name, schema, rel(path), pointer("schemas", name));
+    }
+  }
+
+  const recordsRaw: RecordModel[] = [];
+  for (const path of listJson(join(specDir, "records"))) {
+    const json = readJson(root, path, diags);
+    if (!json) continue;
+    const record = buildRecord(json, rel(path), diags);
+    if (!record) continue;
+    define(record.name, record.schema, record.file, "");
+    recordsRaw.push(record);
+  }
+
+  const domainOf = new Map<string, string>();
+  const versions = new Map<string, string>();
+  const domains: DomainModel[] = [];
+  for (const [domain, def] of Object.entries((platform["domains"] ?? {}) as Record<string, JsonSchema>)) {
+    const services = (def["services"] ?? {}) as Record<string, string>;
+    domains.push({ name: domain, services: Object.keys(services) });
+    for (const [svc, version] of Object.entries(services)) {
+      domainOf.set(svc, domain);
+      versions.set(svc, version);
+    }
+  }
+
+  const services: ServiceModel[] = [];
+  for (const path of listJson(join(specDir, "services"), ".openrpc.json")) {
+    const json = readJson(root, path, diags);
+    if (!json) continue;
+    const service = buildService(json, rel(path), { domainOf, versions }, diags);
+    if (!service) continue;
+    const components = ((json["components"] as JsonSchema | undefined)?.["schemas"] ?? {}) as Record<string, JsonSchema>;
+    for (const [name, schema] of Object.entries(components)) {
+      define(name, schema, service.file, pointer("components", "schemas", name));
+    }
+    services.push(service);
+  }
+  for (const [svc] of versions) {
+    if (!services.some((s) => s.name === svc)) {
+      diags.add("service-file-missing", "spec/platform.json", pointer("domains", domainOf.get(svc) ?? "", "services", svc), `no spec/services file declares ${svc}`);
+    }
+  }
+
+  const errorCodes: ErrorCodeModel[] = Object.entries((errors["codes"] ?? {}) as Record<string, JsonSchema>).map(
+    ([name, def]) => ({
+      name,
+      code: def["code"] as number,
+      message: def["message"] as string,
+      variants: (def["variants"] ?? []) as string[],
+    }),
+  );
+  const errorTypes = (errors["types"] ?? []) as string[];
+
+  const records = recordsRaw.sort((a, b) => a.name.localeCompare(b.name));
+  const crudMethods = buildCrudMethods(records, schemas, diags);
+  const sortedServices = services.sort((a, b) => a.name.localeCompare(b.name));
+  const model: SpecModel = {
+    context: platform["context"] as string,
+    schemaVersion: platform["schemaVersion"] as string,
+    domains,
+    services: sortedServices,
+    records,
+    schemas,
+    schemaFiles,
+    enums: Object.keys(enumSchemas),
+    errorCodes,
+    errorTypes,
+    methods: [...sortedServices.flatMap((s) => s.methods), ...crudMethods],
+  };
+  checkModel(model, diags);
+  return { model, diags };
+}

@@ -1,0 +1,132 @@
+export type JsonSchema = { [key: string]: unknown };
+
+export type AuthMode = "anonymous" | "user" | "session" | "admin" | "partner" | "webhook" | `company:${string}`;
+export type CrudMode = "none" | "read" | "owner" | "admin";
+export type CrudOp = "new" | "get" | "set" | "delete" | "list" | "find";
+
+export interface CallerBinding {
+  param: string;
+  kind: "user" | "resident" | "partner";
+}
+
+export interface AuditPolicy {
+  action: string;
+  targetType: string | null;
+  targetParam: string | null;
+}
+
+export interface McpPolicy {
+  name: string;
+  readOnly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  amountParam: string | null;
+}
+
+export interface ParamModel {
+  name: string;
+  required: boolean;
+  description: string | null;
+  schema: JsonSchema;
+}
+
+export interface MethodModel {
+  /** Wire name, e.g. `residentservice.set_anonymity` or `digitalresident.get`. */
+  name: string;
+  kind: "service" | "crud";
+  /** Service title (`ResidentService`) or record title for CRUD. */
+  owner: string;
+  /** Operation part of the name: `set_anonymity`, `get`. */
+  op: string;
+  /** camelCase handler name: `setAnonymity`. */
+  handlerName: string;
+  domain: string;
+  summary: string;
+  description: string;
+  params: ParamModel[];
+  /** Name of the named result schema. */
+  result: string;
+  auth: AuthMode;
+  internal: boolean;
+  callerBinding: CallerBinding | null;
+  password: string | null;
+  audit: AuditPolicy | null;
+  mcp: McpPolicy;
+  errors: Record<string, string[]>;
+  aliases: string[];
+  file: string;
+  pointer: string;
+}
+
+export interface ServiceModel {
+  name: string;
+  lower: string;
+  /** camelCase key in the handler map: `residentService`. */
+  key: string;
+  file: string;
+  version: string;
+  domain: string;
+  description: string;
+  errorTypes: string[];
+  alias: string | null;
+  methods: MethodModel[];
+}
+
+export type FieldKind = "string" | "integer" | "number" | "boolean" | "datetime" | "string[]" | "json";
+
+export interface FieldModel {
+  name: string;
+  kind: FieldKind;
+  nullable: boolean;
+  schema: JsonSchema;
+  default: unknown;
+}
+
+export interface RecordModel {
+  name: string;
+  /** Lower-case wire prefix: `digitalresident`. */
+  lower: string;
+  table: string;
+  file: string;
+  domain: string;
+  description: string;
+  schema: JsonSchema;
+  fields: FieldModel[];
+  indexed: string[];
+  unique: string[][];
+  owner: string[];
+  crud: CrudMode;
+  managed: string[];
+  secret: string[];
+  private: string[];
+  appendOnly: boolean;
+}
+
+export interface ErrorCodeModel {
+  name: string;
+  code: number;
+  message: string;
+  variants: string[];
+}
+
+export interface DomainModel {
+  name: string;
+  services: string[];
+}
+
+export interface SpecModel {
+  context: string;
+  schemaVersion: string;
+  domains: DomainModel[];
+  services: ServiceModel[];
+  records: RecordModel[];
+  /** Every named schema: records (full, internal view), enums, shared schemas and service components. */
+  schemas: Record<string, JsonSchema>;
+  /** Where each named schema was defined. */
+  schemaFiles: Record<string, string>;
+  enums: string[];
+  errorCodes: ErrorCodeModel[];
+  errorTypes: string[];
+  /** Every method, service and CRUD, in a stable order. */
+  methods: MethodModel[];
+}

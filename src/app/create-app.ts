@@ -1,0 +1,83 @@
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { Hono } from "hono";
+import pino, { type Logger } from "pino";
+import { CONTEXT, DOMAINS } from "../../generated/policy.ts";
+import type { Config } from "../config.ts";
+import { openDatabase } from "../db/database.ts";
+import { ensureAdminFromConfig } from "../auth/admin-bootstrap.ts";
+import { newRequestId, RpcEndpoint } from "./rpc-endpoint.ts";
+import { readCredentials } from "./credentials.ts";
+import { createRegistry, loadOpenrpcDocuments, type Runtime } from "./runtime.ts";
+
+export interface App {
+  hono: Hono;
+  runtime: Runtime;
+  fetch: (request: Request) => Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  /** An already open and migrated ORM (tests share one per worker); otherwise one is opened from config. */
+  orm?: MikroORM;
+  log?: Logger;
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
+}
+
+const RPC_HEADERS = { "content-type": "application/json" };
+
+/** Builds the HTTP application: JSON-RPC endpoints, OpenRPC documents and health. */
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const log = options.log ?? pino({ level: config.logLevel, redact: { paths: ["*.password", "*.token", "*.api_key"], censor: "[redacted]" } });
+  const orm = options.orm ?? (await openDatabase(config));
+  const runtime: Runtime = { config, orm, log, registry: createRegistry(), openrpc: loadOpenrpcDocuments() };
+  await ensureAdminFromConfig(runtime);
+  const app = new Hono();
+
+  app.get("/health", async (c) => {
+    try {
+      await orm.em.getConnection().execute("select 1");
+      return c.json({ status: "ok", database: "up" });
+    } catch {
+      return c.json({ status: "degraded", database: "down" }, 503);
+    }
+  });
+
+  app.get("/api/v1/openrpc.json", (c) => c.json(runtime.openrpc.get("all")));
+  app.get("/api/v1/:context/:domain/openrpc.json", (c) => {
+    const doc = c.req.param("context") === CONTEXT ? runtime.openrpc.get(c.req.param("domain")) : undefined;
+    return doc ? c.json(doc) : c.json({ error: "unknown domain" }, 404);
+  });
+
+  const endpoint = (scope: string) => {
+    const rpc = new RpcEndpoint(runtime, scope);
+    return async (c: import("hono").Context) => {
+      if (c.req.method !== "POST") return c.body(null, 405, { allow: "POST" });
+      if (!isJson(c.req.header("content-type"))) return c.json({ error: "content type must be application/json" }, 415);
+      const declared = Number(c.req.header("content-length") ?? "0");
+      if (declared > config.bodyLimitBytes) return c.json({ error: "request body over 1 MiB" }, 413);
+      const body = await c.req.text();
+      if (Buffer.byteLength(body) > config.bodyLimitBytes) return c.json({ error: "request body over 1 MiB" }, 413);
+      const answer = await rpc.handle(body, readCredentials(c.req.raw.headers), {
+        requestId: c.req.header("x-request-id") ?? newRequestId(),
+        ip: c.req.header("x-forwarded-for")?.split(",")[0]?.trim() ?? "127.0.0.1",
+        userAgent: c.req.header("user-agent") ?? null,
+        headers: Object.fromEntries(c.req.raw.headers.entries()),
+      });
+      return answer.body === null ? c.body(null, answer.status as 204) : c.body(answer.body, answer.status as 200, RPC_HEADERS);
+    };
+  };
+  app.all("/rpc", endpoint("all"));
+  for (const domain of DOMAINS) app.all(`/${CONTEXT}/${domain}/rpc`, endpoint(domain));
+
+  return {
+    hono: app,
+    runtime,
+    fetch: (request) => Promise.resolve(app.fetch(request)),
+    close: async () => {
+      if (!options.orm) await orm.close(true);
+    },
+  };
+}

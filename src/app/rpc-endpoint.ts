@@ -1,0 +1,131 @@
+import { DriverException, UniqueConstraintViolationException } from "@mikro-orm/core";
+import { uuidv7 } from "../domain/ids.ts";
+import type { RequestInfo, RpcContext } from "../rpc/context.ts";
+import { dispatch } from "../rpc/dispatcher.ts";
+import { RpcError } from "../rpc/errors.ts";
+import {
+  errorResponse,
+  isNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  MAX_DEPTH,
+  nestingDepth,
+  validateEnvelope,
+} from "../rpc/jsonrpc.ts";
+import { type CallerOutcome, type Credentials, resolveCaller } from "./credentials.ts";
+import type { Runtime } from "./runtime.ts";
+
+export interface HttpAnswer {
+  status: number;
+  body: string | null;
+}
+
+const json = (status: number, value: unknown): HttpAnswer => ({ status, body: JSON.stringify(value) });
+
+/** One JSON-RPC endpoint: `scope` is "all" (`/rpc`) or a domain (`/{context}/{domain}/rpc`). */
+export class RpcEndpoint {
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly scope: string,
+  ) {}
+
+  async handle(body: string, credentials: Credentials, info: Omit<RequestInfo, "rawBody">): Promise<HttpAnswer> {
+    let message: unknown;
+    try {
+      message = JSON.parse(body);
+    } catch {
+      return json(200, errorResponse(null, RpcError.parseError()));
+    }
+    if (nestingDepth(body) > MAX_DEPTH) return json(200, errorResponse(null, RpcError.invalidRequest(`JSON nesting over ${MAX_DEPTH} levels`)));
+    const request: RequestInfo = { ...info, rawBody: body };
+    const caller = new CallerCache(this.runtime, credentials);
+    if (Array.isArray(message)) {
+      if (message.length === 0) return json(200, errorResponse(null, RpcError.invalidRequest("empty batch")));
+      if (message.length > 1000) return json(200, errorResponse(null, RpcError.invalidRequest("batch over 1000 calls")));
+      const responses: JsonRpcResponse[] = [];
+      for (const item of message) {
+        const response = await this.call(item, caller, request);
+        if (response) responses.push(response);
+      }
+      return responses.length > 0 ? json(200, responses) : { status: 204, body: null };
+    }
+    const response = await this.call(message, caller, request);
+    return response ? json(200, response) : { status: 204, body: null };
+  }
+
+  private async call(message: unknown, caller: CallerCache, request: RequestInfo): Promise<JsonRpcResponse | null> {
+    const checked = validateEnvelope(message);
+    if ("error" in checked) return errorResponse(checked.id, checked.error);
+    const req = checked.request;
+    const notification = isNotification(req);
+    const id = req.id ?? null;
+    const started = performance.now();
+    try {
+      const result = await this.run(req, caller, request);
+      this.runtime.log.info({ requestId: request.requestId, method: req.method, ms: elapsed(started), outcome: "ok" }, "rpc");
+      return notification ? null : { jsonrpc: "2.0", id, result };
+    } catch (err) {
+      const error = this.toRpcError(err, req.method, request.requestId);
+      this.runtime.log.info(
+        { requestId: request.requestId, method: req.method, ms: elapsed(started), outcome: "error", code: error.code, variant: error.data?.variant },
+        "rpc",
+      );
+      return notification ? null : errorResponse(id, error);
+    }
+  }
+
+  private async run(req: JsonRpcRequest, caller: CallerCache, request: RequestInfo): Promise<unknown> {
+    if (req.method === "rpc.discover") return this.runtime.openrpc.get(this.scope);
+    const entry = this.runtime.registry.get(req.method);
+    if (!entry || (this.scope !== "all" && entry.domain !== this.scope)) throw RpcError.methodNotFound(req.method);
+    const em = this.runtime.orm.em.fork();
+    const outcome = await caller.get();
+    if ("error" in outcome && entry.auth !== "anonymous" && entry.auth !== "webhook") throw outcome.error;
+    const ctx: RpcContext = {
+      em,
+      caller: "caller" in outcome ? outcome.caller : null,
+      config: this.runtime.config,
+      now: this.runtime.config.clock,
+      request,
+      method: entry,
+      log: this.runtime.log,
+    };
+    return dispatch(entry, ctx, req.params);
+  }
+
+  private toRpcError(err: unknown, method: string, requestId: string): RpcError {
+    if (err instanceof RpcError) return err;
+    if (err instanceof UniqueConstraintViolationException) {
+      return RpcError.app("RpcError", "AlreadyExists", "a record with the same unique value already exists");
+    }
+    const detail = err instanceof DriverException ? { name: err.name, code: err.code } : {};
+    this.runtime.log.error({ requestId, method, err, ...detail }, "internal error");
+    return RpcError.internal();
+  }
+}
+
+/** Credentials are checked once per HTTP request, and only when some call needs them. */
+class CallerCache {
+  private outcome: Promise<CallerOutcome> | null = null;
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly credentials: Credentials,
+  ) {}
+
+  get(): Promise<CallerOutcome> {
+    this.outcome ??= resolveCaller(this.runtime.orm.em.fork(), this.credentials, this.runtime.config.clock()).then(
+      (caller) => ({ caller }),
+      (error: unknown) => {
+        if (error instanceof RpcError) return { error };
+        throw error;
+      },
+    );
+    return this.outcome;
+  }
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 1000) / 1000;
+}
+
+export const newRequestId = (): string => uuidv7();

@@ -1,0 +1,105 @@
+import { randomBytes } from "node:crypto";
+
+export type Clock = () => Date;
+
+export interface Argon2Cost {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
+
+export interface RateLimitConfig {
+  /** Auth attempts per client address per minute (login, register, recovery, reset, key generate). */
+  perAddressPerMinute: number;
+  /** Failures per account (or partner client_id) within the window before -32007. */
+  perAccountFailures: number;
+  perAccountWindowS: number;
+}
+
+/** Every setting in one validated object; nothing else reads process.env. */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | null;
+  /** PGlite data directory; null keeps the database in memory. */
+  pgliteDir: string | null;
+  /** PostgreSQL schema to use (tests give each worker its own). */
+  databaseSchema: string | null;
+  idPrefix: string;
+  /** 32-byte key for AES-256-GCM encryption at rest. */
+  encryptionKey: Buffer;
+  webhookSecret: string;
+  argon2: Argon2Cost;
+  accessTokenTtlS: number;
+  refreshTokenTtlS: number;
+  rateLimits: RateLimitConfig;
+  bodyLimitBytes: number;
+  /** Check every result against its schema (on in tests; a mismatch is a server bug). */
+  validateResults: boolean;
+  logLevel: string;
+  adminEmail: string | null;
+  adminPassword: string | null;
+  allowedOrigins: string[];
+  clock: Clock;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`invalid configuration: ${variable} ${problem}`);
+    this.name = "ConfigError";
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new ConfigError(name, `must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+function key(env: Env, name: string): Buffer {
+  const raw = env[name];
+  if (!raw) return randomBytes(32);
+  if (!/^[0-9a-f]{64}$/i.test(raw)) throw new ConfigError(name, "must be 64 hex characters (32 bytes)");
+  return Buffer.from(raw, "hex");
+}
+
+export const SECURE_ARGON2: Argon2Cost = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
+
+/** Reads the environment once at start; a bad value fails fast naming the variable. */
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const databaseUrl = env["DATABASE_URL"] || null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError("DATABASE_URL", "must be a postgres:// URL");
+  const prefix = env["ID_PREFIX"] ?? "FZ";
+  if (!/^[A-Z]{2,6}$/.test(prefix)) throw new ConfigError("ID_PREFIX", "must be 2 to 6 capital letters");
+  const adminEmail = env["ADMIN_EMAIL"] || null;
+  const adminPassword = env["ADMIN_PASSWORD"] || null;
+  if ((adminEmail === null) !== (adminPassword === null)) {
+    throw new ConfigError(adminEmail ? "ADMIN_PASSWORD" : "ADMIN_EMAIL", "must be set together with the other");
+  }
+  return {
+    port: int(env, "PORT", 8080),
+    host: env["HOST"] ?? "0.0.0.0",
+    databaseUrl,
+    pgliteDir: databaseUrl ? null : (env["PGLITE_DIR"] ?? "./data"),
+    databaseSchema: env["DATABASE_SCHEMA"] || null,
+    idPrefix: prefix,
+    encryptionKey: key(env, "ENCRYPTION_KEY"),
+    webhookSecret: env["WEBHOOK_SECRET"] ?? "sandbox-webhook-secret",
+    argon2: SECURE_ARGON2,
+    accessTokenTtlS: int(env, "ACCESS_TOKEN_TTL_S", 3600, 1),
+    refreshTokenTtlS: int(env, "REFRESH_TOKEN_TTL_S", 30 * 24 * 3600, 1),
+    rateLimits: { perAddressPerMinute: 60, perAccountFailures: 10, perAccountWindowS: 15 * 60 },
+    bodyLimitBytes: 1024 * 1024,
+    validateResults: env["VALIDATE_RESULTS"] === "1",
+    logLevel: env["LOG_LEVEL"] ?? "info",
+    adminEmail,
+    adminPassword,
+    allowedOrigins: (env["ALLOWED_ORIGINS"] ?? "").split(",").filter(Boolean),
+    clock: () => new Date(),
+    ...overrides,
+  };
+}

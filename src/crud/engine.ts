@@ -1,0 +1,153 @@
+import type { FilterQuery } from "@mikro-orm/postgresql";
+import type { ValidateFunction } from "ajv";
+import type { CrudHandlers, RecordSpec } from "../../generated/crud.ts";
+import * as validators from "../../generated/validators.cjs";
+import { uuidv7 } from "../domain/ids.ts";
+import { type Caller, isAdminSession, type RpcContext } from "../rpc/context.ts";
+import { RpcError } from "../rpc/errors.ts";
+import { decodeCursor, encodeCursor, fromWire, initialValue, toWire } from "./rows.ts";
+
+type Row = Record<string, unknown> & { sid: string };
+type Where = FilterQuery<Row>;
+
+const DEFAULT_LIMIT = 1000;
+
+/** The rows of `record` the caller may see: administrators (in a session) all, owners theirs, others none. */
+function visibility(record: RecordSpec, caller: Caller | null): Where | null {
+  if (isAdminSession(caller)) return {};
+  if (!caller || record.owner.length === 0) return null;
+  const where: Record<string, unknown> = {};
+  for (const field of record.owner) {
+    if (field === "partner_id") where[field] = caller.partnerId;
+    else if (field.endsWith("user_id")) where[field] = caller.userId;
+    else return null;
+  }
+  return where as Where;
+}
+
+function parseJsonObject(text: string, param: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw RpcError.invalidParams(`${param} is not valid JSON`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw RpcError.invalidParams(`${param} must be a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+async function findVisible(ctx: RpcContext, record: RecordSpec, sid: string): Promise<Row | null> {
+  const scope = visibility(record, ctx.caller);
+  if (scope === null) return null;
+  return ctx.em.findOne<Row>(record.name, { ...(scope as object), sid } as Where);
+}
+
+function checkSetData(record: RecordSpec, data: Record<string, unknown>): void {
+  const refused = Object.keys(data).filter((k) => k !== "sid" && !record.writable.includes(k));
+  if (refused.length > 0) {
+    throw RpcError.invalidParams(`data may not set ${refused.map((f) => `"${f}"`).join(", ")} (server-managed, secret, private or unknown)`, [
+      { path: "/data", message: "fields not writable", params: { fields: refused } },
+    ]);
+  }
+  const validate = (validators as unknown as Record<string, ValidateFunction>)[`validate${record.name}SetData`];
+  if (validate && !validate(data)) {
+    const errors = (validate.errors ?? []).map((e) => ({ path: `/data${e.instancePath}`, message: e.message ?? "invalid", params: e.params }));
+    throw RpcError.invalidParams(`data ${errors[0]?.path ?? ""} ${errors[0]?.message ?? "is invalid"}`, errors);
+  }
+}
+
+function refuseWrites(ctx: RpcContext, record: RecordSpec, what: string): void {
+  if (record.crud === "read") throw RpcError.forbidden("RecordError", "Forbidden", `${record.lower} records are read-only through generic CRUD; ${what} goes through the business operations`);
+  if (record.crud === "admin" && !isAdminSession(ctx.caller)) throw RpcError.forbidden("RecordError", "AdminOnly", "administrators only");
+}
+
+async function create(ctx: RpcContext, record: RecordSpec, data: Record<string, unknown>): Promise<Row> {
+  const missing = record.fields.filter((f) => record.writable.includes(f.name) && !f.nullable && f.default === null && data[f.name] === undefined);
+  if (missing.length > 0) throw RpcError.invalidParams(`data needs ${missing.map((f) => `"${f.name}"`).join(", ")}`);
+  const now = ctx.now();
+  const row: Row = { sid: uuidv7(now) };
+  for (const field of record.fields) {
+    if (field.name === "sid") continue;
+    row[field.name] = data[field.name] !== undefined ? fromWire(field, data[field.name]) : initialValue(field);
+  }
+  row["created_at"] = now;
+  row["updated_at"] = now;
+  if (ctx.caller) for (const f of record.owner) row[f] = f === "partner_id" ? ctx.caller.partnerId : ctx.caller.userId;
+  ctx.em.create(record.name, row);
+  return row;
+}
+
+async function page(ctx: RpcContext, record: RecordSpec, where: Where, limit: number | undefined, cursor: string | null | undefined) {
+  const scope = visibility(record, ctx.caller);
+  if (scope === null) return { rows: [] as Row[], next_cursor: null };
+  const after = decodeCursor(cursor);
+  if (cursor && !after) throw RpcError.invalidParams("cursor is not valid");
+  const size = limit ?? DEFAULT_LIMIT;
+  const filter = { $and: [scope, where, ...(after ? [{ sid: { $lt: after } }] : [])] } as Where;
+  const rows = await ctx.em.find<Row>(record.name, filter, { orderBy: { sid: "desc" }, limit: size + 1 });
+  const more = rows.length > size;
+  const pageRows = more ? rows.slice(0, size) : rows;
+  const last = pageRows[pageRows.length - 1];
+  return { rows: pageRows, next_cursor: more && last ? encodeCursor(last.sid) : null };
+}
+
+/** The generic record operations of API.md, under each record's x-crud mode. */
+export const crudHandlers: CrudHandlers<RpcContext> = {
+  async new(_ctx, record) {
+    const template: Record<string, unknown> = {};
+    for (const field of record.fields) if (record.writable.includes(field.name)) template[field.name] = field.default ?? null;
+    return template;
+  },
+
+  async get(ctx, record, { sid }) {
+    const row = await findVisible(ctx, record, sid);
+    if (!row) throw RpcError.notFound("RecordError", record.lower);
+    return toWire(record, row);
+  },
+
+  async set(ctx, record, { data }) {
+    const parsed = parseJsonObject(data, "data");
+    checkSetData(record, parsed);
+    const sid = parsed["sid"];
+    if (sid === undefined) {
+      refuseWrites(ctx, record, "creation");
+      return toWire(record, await create(ctx, record, parsed));
+    }
+    const row = await findVisible(ctx, record, String(sid));
+    if (!row) throw RpcError.notFound("RecordError", record.lower);
+    if (record.appendOnly) throw RpcError.forbidden("RecordError", "Forbidden", `${record.lower} records are append-only`);
+    refuseWrites(ctx, record, "a change");
+    for (const field of record.fields) {
+      if (field.name !== "sid" && parsed[field.name] !== undefined) row[field.name] = fromWire(field, parsed[field.name]);
+    }
+    row["updated_at"] = ctx.now();
+    return toWire(record, row);
+  },
+
+  async delete(ctx, record, { sid }) {
+    const row = await findVisible(ctx, record, sid);
+    if (!row) throw RpcError.notFound("RecordError", record.lower);
+    refuseWrites(ctx, record, "deletion");
+    ctx.em.remove(row);
+    return { sid, deleted: true };
+  },
+
+  async list(ctx, record, { limit, cursor }) {
+    const { rows, next_cursor } = await page(ctx, record, {}, limit, cursor);
+    return { sids: rows.map((r) => r.sid), next_cursor };
+  },
+
+  async find(ctx, record, { query, limit, cursor }) {
+    const conditions = parseJsonObject(query, "query");
+    const notIndexed = Object.keys(conditions).filter((k) => !record.indexed.includes(k));
+    if (notIndexed.length > 0) throw RpcError.invalidParams(`query may only use indexed fields; not indexed: ${notIndexed.join(", ")}`);
+    const hidden = Object.keys(conditions).filter((k) => record.secret.includes(k) || record.private.includes(k));
+    if (hidden.length > 0) throw RpcError.invalidParams(`query may not use secret or private fields: ${hidden.join(", ")}`);
+    for (const [key, value] of Object.entries(conditions)) {
+      if (value !== null && typeof value === "object") throw RpcError.invalidParams(`query.${key} must be a plain value (equality only)`);
+    }
+    const { rows, next_cursor } = await page(ctx, record, conditions as Where, limit, cursor);
+    return { items: rows.map((r) => toWire(record, r)), next_cursor };
+  },
+};
+

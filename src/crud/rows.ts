@@ -1,0 +1,58 @@
+import type { FieldSpec, RecordSpec } from "../../generated/crud.ts";
+
+type Row = Record<string, unknown>;
+
+function wireValue(field: FieldSpec, value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (field.kind === "datetime") return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
+  if (field.kind === "integer" || field.kind === "number") return typeof value === "string" ? Number(value) : value;
+  return value;
+}
+
+/** A stored row as it goes on the wire: secret and private fields left out, timestamps RFC 3339 with ms. */
+export function toWire(record: RecordSpec, row: Row, options: { includePrivate?: boolean } = {}): Row {
+  const hidden = new Set([...record.secret, ...(options.includePrivate ? [] : record.private)]);
+  const out: Row = {};
+  for (const field of record.fields) {
+    if (!hidden.has(field.name)) out[field.name] = wireValue(field, row[field.name]);
+  }
+  return out;
+}
+
+/** Converts wire values (date strings) to what the entity stores. */
+export function fromWire(field: FieldSpec, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (field.kind === "datetime") return new Date(String(value));
+  return value;
+}
+
+/** The value a column takes when a create names nothing for it. */
+export function initialValue(field: FieldSpec): unknown {
+  if (field.default !== null && field.default !== undefined) return structuredClone(field.default);
+  if (field.nullable) return null;
+  switch (field.kind) {
+    case "string":
+      return "";
+    case "integer":
+    case "number":
+      return 0;
+    case "boolean":
+      return false;
+    case "string[]":
+      return [];
+    case "json":
+      return {};
+    case "datetime":
+      return new Date(0);
+  }
+}
+
+export function encodeCursor(sid: string): string {
+  return Buffer.from(sid).toString("base64url");
+}
+
+export function decodeCursor(cursor: string | null | undefined): string | null {
+  if (!cursor) return null;
+  const sid = Buffer.from(cursor, "base64url").toString("utf8");
+  return /^[0-9a-f-]{36}$/.test(sid) ? sid : null;
+}

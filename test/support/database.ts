@@ -1,0 +1,33 @@
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { ENTITIES } from "../../generated/entities.ts";
+import { migrate, openOrm } from "../../src/db/orm.ts";
+import { truncateAll } from "../../src/db/reset.ts";
+
+let shared: Promise<MikroORM> | null = null;
+
+export const usingPostgres = Boolean(process.env["DATABASE_URL"]);
+
+/** Worker-level schema on PostgreSQL so parallel workers never see each other's rows. */
+export function workerSchema(): string {
+  return `test_w${process.env["VITEST_POOL_ID"] ?? process.env["VITEST_WORKER_ID"] ?? "0"}`;
+}
+
+/** One migrated database per test worker (PGlite in memory, or a PostgreSQL schema with DATABASE_URL). */
+export function testOrm(): Promise<MikroORM> {
+  shared ??= (async () => {
+    const url = process.env["DATABASE_URL"];
+    const orm = await openOrm({
+      entities: ENTITIES,
+      ...(url ? { databaseUrl: url, schema: workerSchema() } : {}),
+    });
+    await migrate(orm);
+    return orm;
+  })();
+  return shared;
+}
+
+export async function resetDatabase(): Promise<MikroORM> {
+  const orm = await testOrm();
+  await truncateAll(orm);
+  return orm;
+}
