@@ -23,3 +23,8 @@ export const REF_PREFIX = "#/components/schemas/";
 export function refName(ref: string): string | null {
   return ref.startsWith(REF_PREFIX) ? ref.slice(REF_PREFIX.length) : null;
 }
+
+/** The identifier json-schema-to-typescript gives a schema name (it upper-cases a letter after digits). */
+export function tsTypeName(name: string): string {
+  return name.replace(/(\d+[a-zA-Z])/g, (m) => m.toUpperCase());
+}

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { createFirstAdmin } from "../src/auth/admin-bootstrap.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { DataDirInUseError, openDatabase } from "../src/db/database.ts";
+import { closeOrm } from "../src/db/orm.ts";
 
 const USAGE = `usage: npm run cli -- <command> [options]
 
@@ -29,7 +30,7 @@ async function run(): Promise<number> {
       console.log(text);
       return outcome === "created" ? 0 : 1;
     } finally {
-      await orm.close(true);
+      await closeOrm(orm);
     }
   }
   if (command === "outbox") {
@@ -44,7 +45,7 @@ async function run(): Promise<number> {
       if (rows.length === 0) console.log("the outbox is empty");
       return 0;
     } finally {
-      await orm.close(true);
+      await closeOrm(orm);
     }
   }
   console.error(USAGE);

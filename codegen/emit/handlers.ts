@@ -1,6 +1,6 @@
 import { HEADER, paramsTypeName } from "../derive.ts";
 import type { MethodModel, ServiceModel, SpecModel } from "../model.ts";
-import { kebabCase } from "../naming.ts";
+import { kebabCase, tsTypeName } from "../naming.ts";
 import type { GeneratedFile } from "../write.ts";
 
 export function handlersInterfaceName(service: ServiceModel): string {
@@ -15,9 +15,11 @@ function docComment(m: MethodModel): string {
 function emitService(service: ServiceModel): GeneratedFile {
   const types = new Set<string>();
   const lines = service.methods.map((m) => {
-    types.add(paramsTypeName(m));
-    types.add(m.result);
-    return `${docComment(m)}\n  ${m.handlerName}(ctx: Ctx, params: ${paramsTypeName(m)}): Promise<${m.result}>;`;
+    const params = tsTypeName(paramsTypeName(m));
+    const result = tsTypeName(m.result);
+    types.add(params);
+    types.add(result);
+    return `${docComment(m)}\n  ${m.handlerName}(ctx: Ctx, params: ${params}): Promise<${result}>;`;
   });
   const content = [
     HEADER,

@@ -1,5 +1,6 @@
 import { HEADER, paramsTypeName } from "../derive.ts";
 import type { MethodModel, SpecModel } from "../model.ts";
+import { tsTypeName } from "../naming.ts";
 import type { GeneratedFile } from "../write.ts";
 
 function policy(m: MethodModel): string {
@@ -24,7 +25,7 @@ function policy(m: MethodModel): string {
 }
 
 function bind(m: MethodModel, services: Map<string, string>): string {
-  const params = `p as ${paramsTypeName(m)}`;
+  const params = `p as ${tsTypeName(paramsTypeName(m))}`;
   if (m.kind === "crud") return `(ctx, p) => crud.${m.op}(ctx, RECORDS.${m.owner}, ${params})`;
   return `(ctx, p) => handlers.${services.get(m.owner)}.${m.handlerName}(ctx, ${params})`;
 }
@@ -32,7 +33,7 @@ function bind(m: MethodModel, services: Map<string, string>): string {
 /** Method name -> policy from the spec, validators, and the binding to hand-written handlers. */
 export function emitRegistry(model: SpecModel): GeneratedFile[] {
   const services = new Map(model.services.map((s) => [s.name, s.key]));
-  const paramTypes = [...new Set(model.methods.map(paramsTypeName))].sort();
+  const paramTypes = [...new Set(model.methods.map((m) => tsTypeName(paramsTypeName(m))))].sort();
   const entries = model.methods.map(
     (m) =>
       `    entry(${policy(m)}, v.validate${paramsTypeName(m)}, v.validate${m.result}, ${bind(m, services)}),`,

@@ -1,6 +1,6 @@
-import Ajv from "ajv";
-import addFormats from "ajv-formats";
-import standaloneCode from "ajv/dist/standalone/index.js";
+import { Ajv } from "ajv";
+import formatsPlugin from "ajv-formats";
+import standaloneModule from "ajv/dist/standalone/index.js";
 import { distinctParams, HEADER, wireSchemas } from "../derive.ts";
 import type { JsonSchema, RecordModel, SpecModel } from "../model.ts";
 import { writableFields } from "../records.ts";
@@ -21,6 +21,10 @@ export const SPEC_KEYWORDS = [
 ];
 
 const SPEC_ID = "freezone:spec";
+
+// CommonJS default exports seen from ESM: the function sits on `.default`.
+const addFormats = formatsPlugin.default;
+const standaloneCode = standaloneModule.default;
 
 export function createAjv(): Ajv {
   const ajv = new Ajv({ strict: true, allErrors: false, code: { source: true, esm: false }, allowUnionTypes: true });

@@ -4,6 +4,7 @@ import pino, { type Logger } from "pino";
 import { CONTEXT, DOMAINS } from "../../generated/policy.ts";
 import type { Config } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
+import { closeOrm } from "../db/orm.ts";
 import { ensureAdminFromConfig } from "../auth/admin-bootstrap.ts";
 import { newRequestId, RpcEndpoint } from "./rpc-endpoint.ts";
 import { readCredentials } from "./credentials.ts";
@@ -77,7 +78,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     runtime,
     fetch: (request) => Promise.resolve(app.fetch(request)),
     close: async () => {
-      if (!options.orm) await orm.close(true);
+      if (!options.orm) await closeOrm(orm);
     },
   };
 }
