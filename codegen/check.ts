@@ -12,15 +12,23 @@ function isMappable(schema: JsonSchema): boolean {
   if (Array.isArray(inner["oneOf"]) || Array.isArray(inner["anyOf"])) return true;
   const type = inner["type"];
   const types = Array.isArray(type) ? type : [type];
-  return types.length > 0 && types.every((t) => ["string", "integer", "number", "boolean", "object", "array"].includes(t as string));
+  return (
+    types.length > 0 &&
+    types.every((t) => ["string", "integer", "number", "boolean", "object", "array"].includes(t as string))
+  );
 }
 
 function isObjectSchema(schema: JsonSchema | undefined, schemas: Record<string, JsonSchema>, depth = 0): boolean {
   if (!schema || depth > 8) return false;
-  if (typeof schema["$ref"] === "string") return isObjectSchema(schemas[refName(schema["$ref"]) ?? ""], schemas, depth + 1);
+  if (typeof schema["$ref"] === "string")
+    return isObjectSchema(schemas[refName(schema["$ref"]) ?? ""], schemas, depth + 1);
   if (schema["type"] === "object") return true;
   const alternatives = (schema["oneOf"] ?? schema["anyOf"]) as JsonSchema[] | undefined;
-  return Array.isArray(alternatives) && alternatives.length > 0 && alternatives.every((s) => isObjectSchema(s, schemas, depth + 1));
+  return (
+    Array.isArray(alternatives) &&
+    alternatives.length > 0 &&
+    alternatives.every((s) => isObjectSchema(s, schemas, depth + 1))
+  );
 }
 
 function checkMethod(m: MethodModel, model: SpecModel, diags: Diagnostics): void {
@@ -33,16 +41,23 @@ function checkMethod(m: MethodModel, model: SpecModel, diags: Diagnostics): void
     seen.add(p.name);
     if (!p.required) optionalSeen = true;
     else if (optionalSeen) {
-      diags.add("optional-param-before-required", file, ptr, `required param "${p.name}" of ${m.name} follows an optional one`);
+      diags.add(
+        "optional-param-before-required",
+        file,
+        ptr,
+        `required param "${p.name}" of ${m.name} follows an optional one`,
+      );
     }
-    if (!isMappable(p.schema)) diags.add("unmappable-type", file, `${ptr}/schema`, `cannot map the schema of param "${p.name}" to a type`);
+    if (!isMappable(p.schema))
+      diags.add("unmappable-type", file, `${ptr}/schema`, `cannot map the schema of param "${p.name}" to a type`);
   });
   if (m.result && !isObjectSchema(model.schemas[m.result], model.schemas)) {
     const why = model.schemas[m.result] ? "is not an object schema" : "is not defined";
     diags.add("result-not-object", file, `${m.pointer}/result/schema`, `result ${m.result} of ${m.name} ${why}`);
   }
   const paramNamed = (name: string | null, what: string, key: string) => {
-    if (name && !seen.has(name)) diags.add("unknown-param", file, `${m.pointer}/${key}`, `${what} names "${name}", which ${m.name} does not take`);
+    if (name && !seen.has(name))
+      diags.add("unknown-param", file, `${m.pointer}/${key}`, `${what} names "${name}", which ${m.name} does not take`);
   };
   paramNamed(m.callerBinding?.param ?? null, "x-caller-binding", "x-caller-binding");
   paramNamed(m.password, "x-password", "x-password");
@@ -55,16 +70,31 @@ function checkMethod(m: MethodModel, model: SpecModel, diags: Diagnostics): void
   const variants = new Set(model.errorCodes.flatMap((c) => c.variants));
   for (const [type, list] of Object.entries(m.errors)) {
     if (type !== "RecordError" && !model.errorTypes.includes(type)) {
-      diags.add("unknown-error-type", file, `${m.pointer}/x-errors/${type}`, `error type ${type} is not listed in spec/errors.json`);
+      diags.add(
+        "unknown-error-type",
+        file,
+        `${m.pointer}/x-errors/${type}`,
+        `error type ${type} is not listed in spec/errors.json`,
+      );
     }
     for (const variant of list) {
       if (!variants.has(variant)) {
-        diags.add("unknown-error-variant", file, `${m.pointer}/x-errors/${type}`, `variant ${variant} is not declared in spec/errors.json`);
+        diags.add(
+          "unknown-error-variant",
+          file,
+          `${m.pointer}/x-errors/${type}`,
+          `variant ${variant} is not declared in spec/errors.json`,
+        );
       }
     }
   }
   if (m.mcp.name.length > MAX_TOOL_NAME) {
-    diags.add("mcp-name-too-long", file, `${m.pointer}/x-mcp`, `tool name ${m.mcp.name} has ${m.mcp.name.length} characters (max ${MAX_TOOL_NAME}); declare a shorter x-mcp.name`);
+    diags.add(
+      "mcp-name-too-long",
+      file,
+      `${m.pointer}/x-mcp`,
+      `tool name ${m.mcp.name} has ${m.mcp.name.length} characters (max ${MAX_TOOL_NAME}); declare a shorter x-mcp.name`,
+    );
   }
 }
 
@@ -74,14 +104,28 @@ export function checkModel(model: SpecModel, diags: Diagnostics): void {
   for (const m of model.methods) {
     for (const name of [m.name, ...m.aliases]) {
       const prior = methodNames.get(name);
-      if (prior) diags.add("duplicate-method-name", m.file, `${m.pointer}/name`, `method ${name} is also defined in ${prior.file}`);
+      if (prior)
+        diags.add(
+          "duplicate-method-name",
+          m.file,
+          `${m.pointer}/name`,
+          `method ${name} is also defined in ${prior.file}`,
+        );
       methodNames.set(name, m);
     }
     const priorTool = toolNames.get(m.mcp.name);
-    if (priorTool) diags.add("duplicate-tool-name", m.file, `${m.pointer}/x-mcp`, `tool name ${m.mcp.name} is also used by ${priorTool.name}`);
+    if (priorTool)
+      diags.add(
+        "duplicate-tool-name",
+        m.file,
+        `${m.pointer}/x-mcp`,
+        `tool name ${m.mcp.name} is also used by ${priorTool.name}`,
+      );
     toolNames.set(m.mcp.name, m);
     checkMethod(m, model, diags);
-    m.params.forEach((p, i) => checkRefs(p.schema, m.file, `${m.pointer}${pointer("params", i, "schema")}`, model, diags));
+    m.params.forEach((p, i) => {
+      checkRefs(p.schema, m.file, `${m.pointer}${pointer("params", i, "schema")}`, model, diags);
+    });
   }
   for (const [name, schema] of Object.entries(model.schemas)) {
     checkRefs(schema, model.schemaFiles[name] ?? "spec", "", model, diags);
@@ -91,6 +135,7 @@ export function checkModel(model: SpecModel, diags: Diagnostics): void {
 function checkRefs(schema: unknown, file: string, base: string, model: SpecModel, diags: Diagnostics): void {
   forEachRef(schema, (ref, ptr) => {
     const name = refName(ref);
-    if (!name || !model.schemas[name]) diags.add("unknown-ref", file, `${base}${ptr}`, `$ref "${ref}" points to nothing`);
+    if (!name || !model.schemas[name])
+      diags.add("unknown-ref", file, `${base}${ptr}`, `$ref "${ref}" points to nothing`);
   });
 }

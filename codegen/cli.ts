@@ -28,7 +28,9 @@ if (diagnostics.length > 0) {
 const produced = new Set(files.map((f) => f.path));
 const stale = validateOnly ? [] : listFiles(join(root, "generated")).filter((p) => !produced.has(p));
 const ms = Math.round(performance.now() - started);
-const summary = model ? `${model.services.length} services, ${model.records.length} records, ${model.methods.length} methods` : "";
+const summary = model
+  ? `${model.services.length} services, ${model.records.length} records, ${model.methods.length} methods`
+  : "";
 if (validateOnly) {
   console.log(`codegen: spec is valid (${summary}) in ${ms} ms`);
 } else if (check) {

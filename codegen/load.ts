@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { buildCrudMethods, buildRecord } from "./records.ts";
+import { checkModel } from "./check.ts";
 import { Diagnostics, pointer } from "./diagnostics.ts";
 import type { DomainModel, ErrorCodeModel, JsonSchema, RecordModel, ServiceModel, SpecModel } from "./model.ts";
+import { buildCrudMethods, buildRecord } from "./records.ts";
 import { buildService } from "./services.ts";
-import { checkModel } from "./check.ts";
 
 export interface SpecFile {
   path: string;
@@ -56,7 +56,8 @@ export function loadSpec(specDir: string): { model: SpecModel | null; diags: Dia
   };
 
   const enumSchemas = (enumsFile["schemas"] ?? {}) as Record<string, JsonSchema>;
-  for (const [name, schema] of Object.entries(enumSchemas)) define(name, schema, "spec/enums.json", pointer("schemas", name));
+  for (const [name, schema] of Object.entries(enumSchemas))
+    define(name, schema, "spec/enums.json", pointer("schemas", name));
 
   for (const path of listJson(join(specDir, "schemas"))) {
     const file = readJson(root, path, diags);
@@ -93,7 +94,10 @@ export function loadSpec(specDir: string): { model: SpecModel | null; diags: Dia
     if (!json) continue;
     const service = buildService(json, rel(path), { domainOf, versions }, diags);
     if (!service) continue;
-    const components = ((json["components"] as JsonSchema | undefined)?.["schemas"] ?? {}) as Record<string, JsonSchema>;
+    const components = ((json["components"] as JsonSchema | undefined)?.["schemas"] ?? {}) as Record<
+      string,
+      JsonSchema
+    >;
     for (const [name, schema] of Object.entries(components)) {
       define(name, schema, service.file, pointer("components", "schemas", name));
     }
@@ -101,7 +105,12 @@ export function loadSpec(specDir: string): { model: SpecModel | null; diags: Dia
   }
   for (const [svc] of versions) {
     if (!services.some((s) => s.name === svc)) {
-      diags.add("service-file-missing", "spec/platform.json", pointer("domains", domainOf.get(svc) ?? "", "services", svc), `no spec/services file declares ${svc}`);
+      diags.add(
+        "service-file-missing",
+        "spec/platform.json",
+        pointer("domains", domainOf.get(svc) ?? "", "services", svc),
+        `no spec/services file declares ${svc}`,
+      );
     }
   }
 

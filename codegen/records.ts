@@ -1,5 +1,14 @@
 import { type Diagnostics, pointer } from "./diagnostics.ts";
-import type { CrudMode, CrudOp, FieldKind, FieldModel, JsonSchema, MethodModel, ParamModel, RecordModel } from "./model.ts";
+import type {
+  CrudMode,
+  CrudOp,
+  FieldKind,
+  FieldModel,
+  JsonSchema,
+  MethodModel,
+  ParamModel,
+  RecordModel,
+} from "./model.ts";
 import { refName, snakeCase } from "./naming.ts";
 
 const CRUD_MODES: CrudMode[] = ["none", "read", "owner", "admin"];
@@ -64,16 +73,23 @@ export function buildRecord(json: JsonSchema, file: string, diags: Diagnostics):
     return null;
   }
   const properties = { ...((json["properties"] ?? {}) as Record<string, JsonSchema>) };
-  if (properties["sid"]) diags.add("record-declares-sid", file, pointer("properties", "sid"), "`sid` is added by codegen");
+  if (properties["sid"])
+    diags.add("record-declares-sid", file, pointer("properties", "sid"), "`sid` is added by codegen");
   const all: Record<string, JsonSchema> = { sid: AUTOMATIC_FIELDS["sid"]!, ...properties };
   for (const f of ["created_at", "updated_at"]) all[f] ??= AUTOMATIC_FIELDS[f]!;
   const crud = (json["x-crud"] ?? "read") as CrudMode;
-  if (!CRUD_MODES.includes(crud)) diags.add("invalid-crud-mode", file, pointer("x-crud"), `x-crud must be one of ${CRUD_MODES.join(", ")}`);
+  if (!CRUD_MODES.includes(crud))
+    diags.add("invalid-crud-mode", file, pointer("x-crud"), `x-crud must be one of ${CRUD_MODES.join(", ")}`);
   const owner = typeof json["x-owner"] === "string" ? [json["x-owner"]] : stringList(json["x-owner"]);
   const required = new Set(stringList(json["required"]));
   for (const field of Object.keys(properties)) {
     if (!required.has(field)) {
-      diags.add("record-field-not-required", file, pointer("required"), `field "${field}" must be listed in required (make it nullable instead)`);
+      diags.add(
+        "record-field-not-required",
+        file,
+        pointer("required"),
+        `field "${field}" must be listed in required (make it nullable instead)`,
+      );
     }
   }
   const schema: JsonSchema = {
@@ -103,7 +119,8 @@ export function buildRecord(json: JsonSchema, file: string, diags: Diagnostics):
   };
   for (const key of ["x-indexed", "x-managed", "x-secret", "x-private"] as const) {
     for (const field of stringList(json[key])) {
-      if (!all[field]) diags.add("unknown-field", file, pointer(key), `${key} names "${field}", which the record does not have`);
+      if (!all[field])
+        diags.add("unknown-field", file, pointer(key), `${key} names "${field}", which the record does not have`);
     }
   }
   for (const field of [...owner, ...record.unique.flat()]) {
@@ -119,7 +136,12 @@ export function resolveFields(record: RecordModel, schemas: Record<string, JsonS
     const { schema, nullable } = nonNull(raw);
     let kind = fieldKind(schema, schemas);
     if (!kind) {
-      diags.add("unmappable-type", record.file, pointer("properties", name), `cannot map the type of "${name}" to a column`);
+      diags.add(
+        "unmappable-type",
+        record.file,
+        pointer("properties", name),
+        `cannot map the type of "${name}" to a column`,
+      );
       kind = "string";
     }
     return { name, kind, nullable, schema: raw, default: raw["default"] ?? null };
@@ -142,7 +164,12 @@ const CURSOR: ParamModel = {
 };
 
 function crudParams(op: CrudOp): ParamModel[] {
-  const sid: ParamModel = { name: "sid", required: true, description: "The record's sid.", schema: { type: "string", minLength: 1 } };
+  const sid: ParamModel = {
+    name: "sid",
+    required: true,
+    description: "The record's sid.",
+    schema: { type: "string", minLength: 1 },
+  };
   switch (op) {
     case "new":
       return [];
@@ -211,7 +238,9 @@ function crudSchemas(record: RecordModel): Record<string, JsonSchema> {
   const template: Record<string, JsonSchema> = {};
   for (const field of writableFields(record)) {
     const { schema } = nonNull(props[field] ?? {});
-    template[field] = schema["$ref"] ? { anyOf: [schema, { type: "null" }] } : { ...schema, type: [schema["type"], "null"].flat() };
+    template[field] = schema["$ref"]
+      ? { anyOf: [schema, { type: "null" }] }
+      : { ...schema, type: [schema["type"], "null"].flat() };
   }
   return {
     [`${record.name}NewTemplate`]: {
@@ -252,7 +281,11 @@ const SHARED_CRUD_SCHEMAS: Record<string, JsonSchema> = {
   },
 };
 
-export function buildCrudMethods(records: RecordModel[], schemas: Record<string, JsonSchema>, diags: Diagnostics): MethodModel[] {
+export function buildCrudMethods(
+  records: RecordModel[],
+  schemas: Record<string, JsonSchema>,
+  diags: Diagnostics,
+): MethodModel[] {
   const addSchema = (name: string, schema: JsonSchema, file: string) => {
     if (schemas[name]) diags.add("duplicate-schema-name", file, "", `"${name}" clashes with a schema codegen derives`);
     else schemas[name] = schema;
@@ -282,7 +315,13 @@ export function buildCrudMethods(records: RecordModel[], schemas: Record<string,
         callerBinding: null,
         password: null,
         audit: null,
-        mcp: { name: `freezone_${record.lower}_${op}`, readOnly, destructive: op === "delete", idempotent: readOnly, amountParam: null },
+        mcp: {
+          name: `freezone_${record.lower}_${op}`,
+          readOnly,
+          destructive: op === "delete",
+          idempotent: readOnly,
+          amountParam: null,
+        },
         errors: { RecordError: ["NotFound", "Forbidden", "InvalidInput"] },
         aliases: [],
         file: record.file,

@@ -4,7 +4,9 @@ import { refName } from "./naming.ts";
 /** Visits every `$ref` in a schema (deep), with the JSON pointer below the schema's root. */
 export function forEachRef(schema: unknown, visit: (ref: string, ptr: string) => void, ptr = ""): void {
   if (Array.isArray(schema)) {
-    schema.forEach((item, i) => forEachRef(item, visit, `${ptr}/${i}`));
+    schema.forEach((item, i) => {
+      forEachRef(item, visit, `${ptr}/${i}`);
+    });
     return;
   }
   if (schema === null || typeof schema !== "object") return;
@@ -52,7 +54,9 @@ export function dereference(schema: unknown, schemas: Record<string, JsonSchema>
     if (!name || !target || stack.includes(name)) return obj;
     const { $ref: _ref, ...rest } = obj;
     const inlined = dereference(target, schemas, [...stack, name]) as JsonSchema;
-    return Object.keys(rest).length > 0 ? { ...inlined, ...(dereference(rest, schemas, stack) as JsonSchema) } : inlined;
+    return Object.keys(rest).length > 0
+      ? { ...inlined, ...(dereference(rest, schemas, stack) as JsonSchema) }
+      : inlined;
   }
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(obj)) out[key] = dereference(value, schemas, stack);
@@ -65,7 +69,8 @@ export function stripExtensions(schema: unknown): unknown {
   if (schema === null || typeof schema !== "object") return schema;
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (!key.startsWith("x-")) out[key] = key === "properties" ? mapValues(value, stripExtensions) : stripExtensions(value);
+    if (!key.startsWith("x-"))
+      out[key] = key === "properties" ? mapValues(value, stripExtensions) : stripExtensions(value);
   }
   return out;
 }

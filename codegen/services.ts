@@ -1,5 +1,14 @@
 import { type Diagnostics, pointer } from "./diagnostics.ts";
-import type { AuditPolicy, AuthMode, CallerBinding, JsonSchema, McpPolicy, MethodModel, ParamModel, ServiceModel } from "./model.ts";
+import type {
+  AuditPolicy,
+  AuthMode,
+  CallerBinding,
+  JsonSchema,
+  McpPolicy,
+  MethodModel,
+  ParamModel,
+  ServiceModel,
+} from "./model.ts";
 import { camelCase, refName } from "./naming.ts";
 
 const AUTH_MODES = ["anonymous", "user", "session", "admin", "partner", "webhook"];
@@ -34,7 +43,11 @@ function parseAudit(value: unknown): AuditPolicy | null {
   if (typeof value === "string") return { action: value, targetType: null, targetParam: null };
   if (value && typeof value === "object") {
     const v = value as JsonSchema;
-    return { action: str(v["action"]), targetType: str(v["targetType"]) || null, targetParam: str(v["targetParam"]) || null };
+    return {
+      action: str(v["action"]),
+      targetType: str(v["targetType"]) || null,
+      targetParam: str(v["targetParam"]) || null,
+    };
   }
   return null;
 }
@@ -50,23 +63,44 @@ function parseMcp(value: unknown, defaultName: string): McpPolicy {
   };
 }
 
-export function buildService(json: JsonSchema, file: string, platform: PlatformIndex, diags: Diagnostics): ServiceModel | null {
+export function buildService(
+  json: JsonSchema,
+  file: string,
+  platform: PlatformIndex,
+  diags: Diagnostics,
+): ServiceModel | null {
   const info = (json["info"] ?? {}) as JsonSchema;
   const name = str(info["title"]);
   if (!/^[A-Z][A-Za-z0-9]*Service$/.test(name)) {
-    diags.add("service-title-invalid", file, pointer("info", "title"), "info.title must be the service name, e.g. ResidentService");
+    diags.add(
+      "service-title-invalid",
+      file,
+      pointer("info", "title"),
+      "info.title must be the service name, e.g. ResidentService",
+    );
     return null;
   }
   const lower = name.toLowerCase();
   const domain = platform.domainOf.get(name);
-  if (!domain) diags.add("service-not-in-platform", file, pointer("info", "title"), `${name} is not listed in spec/platform.json`);
+  if (!domain)
+    diags.add("service-not-in-platform", file, pointer("info", "title"), `${name} is not listed in spec/platform.json`);
   const declaredDomain = str(json["x-domain"]);
   if (domain && declaredDomain && declaredDomain !== domain) {
-    diags.add("service-domain-mismatch", file, pointer("x-domain"), `x-domain "${declaredDomain}" but platform.json puts ${name} in "${domain}"`);
+    diags.add(
+      "service-domain-mismatch",
+      file,
+      pointer("x-domain"),
+      `x-domain "${declaredDomain}" but platform.json puts ${name} in "${domain}"`,
+    );
   }
   const version = str(info["version"]);
   if (platform.versions.has(name) && platform.versions.get(name) !== version) {
-    diags.add("service-version-mismatch", file, pointer("info", "version"), `version ${version} differs from platform.json's ${platform.versions.get(name)}`);
+    diags.add(
+      "service-version-mismatch",
+      file,
+      pointer("info", "version"),
+      `version ${version} differs from platform.json's ${platform.versions.get(name)}`,
+    );
   }
   const alias = str(json["x-alias"]) || null;
   const service: ServiceModel = {
@@ -87,7 +121,12 @@ export function buildService(json: JsonSchema, file: string, platform: PlatformI
     const methodName = str(m["name"]);
     const prefix = `${lower}.`;
     if (!methodName.startsWith(prefix) || !/^[a-z0-9_]+$/.test(methodName.slice(prefix.length))) {
-      diags.add("method-name-invalid", file, `${ptr}/name`, `method "${methodName}" must be ${prefix}<operation> in lower snake case`);
+      diags.add(
+        "method-name-invalid",
+        file,
+        `${ptr}/name`,
+        `method "${methodName}" must be ${prefix}<operation> in lower snake case`,
+      );
       return;
     }
     const op = methodName.slice(prefix.length);
@@ -112,7 +151,13 @@ function buildMethod(
   );
   const resultSchema = ((m["result"] as JsonSchema | undefined)?.["schema"] ?? {}) as JsonSchema;
   const result = typeof resultSchema["$ref"] === "string" ? refName(resultSchema["$ref"]) : null;
-  if (!result) diags.add("result-not-named", file, `${ptr}/result/schema`, "the result must be a $ref to a named object schema in #/components/schemas");
+  if (!result)
+    diags.add(
+      "result-not-named",
+      file,
+      `${ptr}/result/schema`,
+      "the result must be a $ref to a named object schema in #/components/schemas",
+    );
   return {
     name: `${service.lower}.${op}`,
     kind: "service",

@@ -40,8 +40,14 @@ async function run(): Promise<number> {
       const rows = await orm.em
         .fork()
         .getConnection()
-        .execute(`select created_at, to_email, subject, status, body_text from "email_outbox" order by sid desc limit ?`, [Number(values.limit)]);
-      for (const row of rows) console.log(`${new Date(row.created_at).toISOString()} ${row.status} to ${row.to_email}: ${row.subject}\n${row.body_text}\n`);
+        .execute(
+          `select created_at, to_email, subject, status, body_text from "email_outbox" order by sid desc limit ?`,
+          [Number(values.limit)],
+        );
+      for (const row of rows)
+        console.log(
+          `${new Date(row.created_at).toISOString()} ${row.status} to ${row.to_email}: ${row.subject}\n${row.body_text}\n`,
+        );
       if (rows.length === 0) console.log("the outbox is empty");
       return 0;
     } finally {

@@ -62,7 +62,7 @@ export function emitCrud(model: SpecModel): GeneratedFile[] {
     "",
     "/** Implemented once in src/: the generic record operations of API.md. */",
     "export interface CrudHandlers<Ctx> {",
-    "  \"new\"(ctx: Ctx, record: RecordSpec, params: CrudNewParams): Promise<CrudRow>;",
+    '  "new"(ctx: Ctx, record: RecordSpec, params: CrudNewParams): Promise<CrudRow>;',
     "  get(ctx: Ctx, record: RecordSpec, params: CrudGetParams): Promise<CrudRow>;",
     "  set(ctx: Ctx, record: RecordSpec, params: CrudSetParams): Promise<CrudRow>;",
     "  delete(ctx: Ctx, record: RecordSpec, params: CrudDeleteParams): Promise<{ sid: string; deleted: true }>;",

@@ -15,7 +15,12 @@ const COLUMN: Record<FieldModel["kind"], { type: string; columnType: string }> =
 function property(field: FieldModel): string {
   if (field.name === "sid") return `    sid: { type: "string", columnType: "text", primary: true },`;
   const col = COLUMN[field.kind];
-  const type = field.kind === "integer" ? "new BigIntType(\"number\")" : field.kind === "string[]" ? "ArrayType" : JSON.stringify(col.type);
+  const type =
+    field.kind === "integer"
+      ? 'new BigIntType("number")'
+      : field.kind === "string[]"
+        ? "ArrayType"
+        : JSON.stringify(col.type);
   const parts = [`type: ${type}`, `columnType: ${JSON.stringify(col.columnType)}`];
   if (field.nullable) parts.push("nullable: true");
   if (field.default !== null && field.default !== undefined && typeof field.default !== "object") {
@@ -27,7 +32,9 @@ function property(field: FieldModel): string {
 }
 
 function entity(r: RecordModel): string {
-  const uniques = r.unique.map((u) => `{ name: ${JSON.stringify(`${r.table}_${u.join("_")}_unique`)}, properties: ${JSON.stringify(u)} }`);
+  const uniques = r.unique.map(
+    (u) => `{ name: ${JSON.stringify(`${r.table}_${u.join("_")}_unique`)}, properties: ${JSON.stringify(u)} }`,
+  );
   const uniqueSingles = new Set(r.unique.filter((u) => u.length === 1).map((u) => u[0]));
   const indexes = r.indexed
     .filter((f) => !uniqueSingles.has(f))

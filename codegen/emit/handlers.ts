@@ -8,7 +8,10 @@ export function handlersInterfaceName(service: ServiceModel): string {
 }
 
 function docComment(m: MethodModel): string {
-  const text = [`\`${m.name}\`${m.summary ? `: ${m.summary}` : ""}`, `x-auth: ${m.auth}${m.internal ? " (internal)" : ""}`];
+  const text = [
+    `\`${m.name}\`${m.summary ? `: ${m.summary}` : ""}`,
+    `x-auth: ${m.auth}${m.internal ? " (internal)" : ""}`,
+  ];
   return `  /** ${text.join(" — ").replaceAll("*/", "* /")} */`;
 }
 

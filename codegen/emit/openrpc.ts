@@ -49,7 +49,9 @@ export function openrpcDocument(
   const schemas = wireSchemas(model);
   const methodObjects = methods.map((m) => methodObject(m, model));
   const names = [...reachableSchemas(methodObjects, schemas)].sort();
-  const versions = model.services.filter((s) => services.includes(s.name)).map((s) => ({ service: s.name, version: s.version }));
+  const versions = model.services
+    .filter((s) => services.includes(s.name))
+    .map((s) => ({ service: s.name, version: s.version }));
   return {
     openrpc: "1.3.2",
     info: {

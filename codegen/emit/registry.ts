@@ -35,8 +35,7 @@ export function emitRegistry(model: SpecModel): GeneratedFile[] {
   const services = new Map(model.services.map((s) => [s.name, s.key]));
   const paramTypes = [...new Set(model.methods.map((m) => tsTypeName(paramsTypeName(m))))].sort();
   const entries = model.methods.map(
-    (m) =>
-      `    entry(${policy(m)}, v.validate${paramsTypeName(m)}, v.validate${m.result}, ${bind(m, services)}),`,
+    (m) => `    entry(${policy(m)}, v.validate${paramsTypeName(m)}, v.validate${m.result}, ${bind(m, services)}),`,
   );
   const content = [
     HEADER,

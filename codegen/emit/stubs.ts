@@ -30,7 +30,17 @@ function withStubs(project: Project, service: ServiceModel, existing: string | n
   const text = existing ?? newServiceFile(service);
   const literal = objectLiteral(project, path, text, service.key);
   if (!literal) return text;
-  const present = new Set(literal.getProperties().map((p) => (p.isKind(SyntaxKind.ShorthandPropertyAssignment) || p.isKind(SyntaxKind.MethodDeclaration) || p.isKind(SyntaxKind.PropertyAssignment) ? p.getName() : "")));
+  const present = new Set(
+    literal
+      .getProperties()
+      .map((p) =>
+        p.isKind(SyntaxKind.ShorthandPropertyAssignment) ||
+        p.isKind(SyntaxKind.MethodDeclaration) ||
+        p.isKind(SyntaxKind.PropertyAssignment)
+          ? p.getName()
+          : "",
+      ),
+  );
   const missing = service.methods.filter((m) => !present.has(m.handlerName));
   if (missing.length === 0) return text;
   for (const m of missing) {
@@ -59,7 +69,9 @@ function withIndex(project: Project, model: SpecModel, existing: string | null):
   const literal = objectLiteral(project, path, text, "services");
   if (!literal) return text;
   const file = literal.getSourceFile();
-  const present = new Set(literal.getProperties().map((p) => (p.isKind(SyntaxKind.ShorthandPropertyAssignment) ? p.getName() : "")));
+  const present = new Set(
+    literal.getProperties().map((p) => (p.isKind(SyntaxKind.ShorthandPropertyAssignment) ? p.getName() : "")),
+  );
   for (const service of model.services) {
     if (present.has(service.key)) continue;
     file.addImportDeclaration({ namedImports: [service.key], moduleSpecifier: `./${kebabCase(service.name)}.ts` });
@@ -72,7 +84,11 @@ function withIndex(project: Project, model: SpecModel, existing: string | null):
 export function emitStubs(model: SpecModel, root: string): GeneratedFile[] {
   const project = new Project({
     useInMemoryFileSystem: true,
-    manipulationSettings: { quoteKind: QuoteKind.Double, useTrailingCommas: true, indentationText: IndentationText.TwoSpaces },
+    manipulationSettings: {
+      quoteKind: QuoteKind.Double,
+      useTrailingCommas: true,
+      indentationText: IndentationText.TwoSpaces,
+    },
   });
   const files = model.services.map((service) => {
     const path = `${SERVICES_DIR}/${kebabCase(service.name)}.ts`;

@@ -1,6 +1,6 @@
 import { Ajv } from "ajv";
-import formatsPlugin from "ajv-formats";
 import standaloneModule from "ajv/dist/standalone/index.js";
+import formatsPlugin from "ajv-formats";
 import { distinctParams, HEADER, wireSchemas } from "../derive.ts";
 import type { JsonSchema, RecordModel, SpecModel } from "../model.ts";
 import { writableFields } from "../records.ts";

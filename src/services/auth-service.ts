@@ -11,13 +11,20 @@ const invalidLogin = () => RpcError.unauthenticated("InvalidCredentials", "wrong
 /** AuthService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
 export const authService: AuthServiceHandlers<RpcContext> = {
   async register(ctx, { email, password, first_name, last_name }) {
-    const user = await createUser(ctx.em, ctx.config, ctx.now(), { email, password, firstName: first_name ?? null, lastName: last_name ?? null });
+    const user = await createUser(ctx.em, ctx.config, ctx.now(), {
+      email,
+      password,
+      firstName: first_name ?? null,
+      lastName: last_name ?? null,
+    });
     return (await openSession(ctx.em, ctx.config, ctx.now(), user.sid, ctx.request)).result;
   },
 
   async login(ctx, { email, password }) {
     const user = await findUserByEmail(ctx.em, email);
-    const ok = user ? await verifyPassword(user.password_hash, password) : await verifyAgainstDummy(password, ctx.config.argon2);
+    const ok = user
+      ? await verifyPassword(user.password_hash, password)
+      : await verifyAgainstDummy(password, ctx.config.argon2);
     if (!user || !ok) throw invalidLogin();
     if (user.is_suspended) throw RpcError.forbidden("AuthError", "Suspended", "account suspended");
     return (await openSession(ctx.em, ctx.config, ctx.now(), user.sid, ctx.request)).result;

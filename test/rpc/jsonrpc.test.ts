@@ -82,13 +82,19 @@ describe("JSON-RPC 2.0 envelope", () => {
 
   test("a body over 1 MiB is refused with 413", async () => {
     const r = await t.app.fetch(
-      new Request("http://test/rpc", { method: "POST", headers: { "content-type": "application/json" }, body: "x".repeat(1024 * 1024 + 1) }),
+      new Request("http://test/rpc", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "x".repeat(1024 * 1024 + 1),
+      }),
     );
     expect(r.status).toBe(413);
   });
 
   test("a wrong content type is refused with 415 and other verbs with 405", async () => {
-    const wrongType = await t.app.fetch(new Request("http://test/rpc", { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" }));
+    const wrongType = await t.app.fetch(
+      new Request("http://test/rpc", { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" }),
+    );
     expect(wrongType.status).toBe(415);
     const get = await t.app.fetch(new Request("http://test/rpc"));
     expect(get.status).toBe(405);
@@ -103,7 +109,12 @@ describe("JSON-RPC 2.0 envelope", () => {
   test("a method called on another domain's endpoint is -32601", async () => {
     const r = await t.post("/freezone/finance/rpc", { jsonrpc: "2.0", id: 1, method: "authservice.login", params: {} });
     expect(r.error?.code).toBe(-32601);
-    const ok = await t.post("/freezone/identity/rpc", { jsonrpc: "2.0", id: 1, method: "authservice.login", params: { email: "x@example.org", password: "wrong password" } });
+    const ok = await t.post("/freezone/identity/rpc", {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "authservice.login",
+      params: { email: "x@example.org", password: "wrong password" },
+    });
     expect(ok.error?.code).toBe(-32001);
   });
 
