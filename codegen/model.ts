@@ -7,6 +7,8 @@ export type CrudOp = "new" | "get" | "set" | "delete" | "list" | "find";
 export interface CallerBinding {
   param: string;
   kind: "user" | "resident" | "partner";
+  /** An administrator's session may name another subject (API.md: the audit lists, admin variants). */
+  adminMayOverride: boolean;
 }
 
 export interface AuditPolicy {

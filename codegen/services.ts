@@ -30,11 +30,15 @@ function parseAuth(value: unknown, file: string, ptr: string, diags: Diagnostics
 }
 
 function parseBinding(value: unknown): CallerBinding | null {
-  if (typeof value === "string") return { param: value, kind: "user" };
+  if (typeof value === "string") return { param: value, kind: "user", adminMayOverride: false };
   if (value && typeof value === "object") {
     const v = value as JsonSchema;
     const kind = str(v["kind"], "user");
-    return { param: str(v["param"]), kind: kind === "resident" || kind === "partner" ? kind : "user" };
+    return {
+      param: str(v["param"]),
+      kind: kind === "resident" || kind === "partner" ? kind : "user",
+      adminMayOverride: v["adminMayOverride"] === true,
+    };
   }
   return null;
 }

@@ -83,7 +83,7 @@ export function emitRegistry(model: SpecModel): GeneratedFile[] {
     "  domain: string;",
     "  auth: string;",
     "  internal: boolean;",
-    "  callerBinding: { param: string; kind: CallerBindingKind } | null;",
+    "  callerBinding: { param: string; kind: CallerBindingKind; adminMayOverride: boolean } | null;",
     "  password: string | null;",
     "  audit: { action: string; targetType: string | null; targetParam: string | null } | null;",
     "  mcp: { name: string; readOnly: boolean; destructive: boolean; idempotent: boolean; amountParam: string | null };",

@@ -3,15 +3,23 @@ import type { Caller } from "../rpc/context.ts";
 
 /** Resident ids the caller owns: ownership compares the pair (user_id, partner_id). */
 export async function ownedResidentIds(em: EntityManager, caller: Caller): Promise<string[]> {
-  const rows = await em.getConnection().execute<{ resident_id: string }[]>(
-    `select resident_id from "digital_resident" where user_id = ? and partner_id is not distinct from ?`,
-    [caller.userId, caller.partnerId],
-  );
+  const rows = await em
+    .getConnection()
+    .execute<{ resident_id: string }[]>(
+      `select resident_id from "digital_resident" where user_id = ? and partner_id is not distinct from ?`,
+      [caller.userId, caller.partnerId],
+    );
   return rows.map((r) => r.resident_id);
 }
 
 /** Whether the caller may act as `residentId`: it owns it, or holds an effective Proxy for it. */
-export async function mayActAsResident(em: EntityManager, caller: Caller, residentId: string, now: Date, allowProxy = true): Promise<boolean> {
+export async function mayActAsResident(
+  em: EntityManager,
+  caller: Caller,
+  residentId: string,
+  now: Date,
+  allowProxy = true,
+): Promise<boolean> {
   const owned = await ownedResidentIds(em, caller);
   if (owned.includes(residentId)) return true;
   if (!allowProxy || owned.length === 0) return false;
@@ -25,11 +33,18 @@ export async function mayActAsResident(em: EntityManager, caller: Caller, reside
 }
 
 /** The caller's current roles in a company (by formatted company id); the owning user counts as founder. */
-export async function companyRoles(em: EntityManager, caller: Caller, companyId: string, now: Date): Promise<string[] | null> {
-  const companies = await em.getConnection().execute<{ user_id: string; partner_id: string | null }[]>(
-    `select user_id, partner_id from "zone_company" where company_id = ? limit 1`,
-    [companyId],
-  );
+export async function companyRoles(
+  em: EntityManager,
+  caller: Caller,
+  companyId: string,
+  now: Date,
+): Promise<string[] | null> {
+  const companies = await em
+    .getConnection()
+    .execute<{ user_id: string; partner_id: string | null }[]>(
+      `select user_id, partner_id from "zone_company" where company_id = ? limit 1`,
+      [companyId],
+    );
   const company = companies[0];
   if (!company) return null;
   const roles = new Set<string>();

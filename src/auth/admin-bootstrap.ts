@@ -9,8 +9,15 @@ export type AdminOutcome = "created" | "exists" | "email-taken";
  * Creates the first administrator unless one exists. Idempotent, and never changes an existing account:
  * when any administrator exists nothing happens; when the email belongs to a plain user it is left alone.
  */
-export async function createFirstAdmin(em: EntityManager, config: Config, email: string, password: string): Promise<AdminOutcome> {
-  const admins = await em.getConnection().execute<{ n: string }[]>(`select count(*) as n from "user" where 'admin' = any(roles)`);
+export async function createFirstAdmin(
+  em: EntityManager,
+  config: Config,
+  email: string,
+  password: string,
+): Promise<AdminOutcome> {
+  const admins = await em
+    .getConnection()
+    .execute<{ n: string }[]>(`select count(*) as n from "user" where 'admin' = any(roles)`);
   if (Number(admins[0]?.n ?? 0) > 0) return "exists";
   if (await findUserByEmail(em, email)) return "email-taken";
   await createUser(em, config, config.clock(), { email, password, roles: ["user", "admin"] });
@@ -23,5 +30,6 @@ export async function ensureAdminFromConfig(runtime: Runtime): Promise<void> {
   if (!config.adminEmail || !config.adminPassword) return;
   const outcome = await createFirstAdmin(orm.em.fork(), config, config.adminEmail, config.adminPassword);
   if (outcome === "created") log.info({ email: config.adminEmail }, "first administrator created");
-  if (outcome === "email-taken") log.warn({ email: config.adminEmail }, "ADMIN_EMAIL belongs to an existing user; not changed");
+  if (outcome === "email-taken")
+    log.warn({ email: config.adminEmail }, "ADMIN_EMAIL belongs to an existing user; not changed");
 }

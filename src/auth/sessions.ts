@@ -76,8 +76,10 @@ export async function authenticateSession(em: EntityManager, token: string, now:
     [sha256Hex(token)],
   );
   const row = rows[0];
-  if (!row || row.revoked_at !== null) throw RpcError.unauthenticated("InvalidCredentials", "invalid or revoked session token");
-  if (new Date(row.expires_at).getTime() <= now.getTime()) throw RpcError.unauthenticated("TokenExpired", "session token expired");
+  if (!row || row.revoked_at !== null)
+    throw RpcError.unauthenticated("InvalidCredentials", "invalid or revoked session token");
+  if (new Date(row.expires_at).getTime() <= now.getTime())
+    throw RpcError.unauthenticated("TokenExpired", "session token expired");
   if (row.is_suspended) throw RpcError.forbidden("AuthError", "Suspended", "account suspended");
   return {
     userId: row.user_id,

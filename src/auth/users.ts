@@ -30,9 +30,11 @@ export interface NewUser {
 /** Creates a user with an argon2id password; the email is unique (case-insensitive). */
 export async function createUser(em: EntityManager, config: Config, now: Date, input: NewUser): Promise<UserRow> {
   const email = normalizeEmail(input.email);
-  if (!EMAIL.test(email) || email.length > 254) throw RpcError.app("RegistrationError", "InvalidInput", "email is not a valid address");
+  if (!EMAIL.test(email) || email.length > 254)
+    throw RpcError.app("RegistrationError", "InvalidInput", "email is not a valid address");
   checkPasswordRules(input.password, email, "RegistrationError");
-  if (await em.findOne("User", { email })) throw RpcError.app("RegistrationError", "AlreadyExists", "an account with this email already exists");
+  if (await em.findOne("User", { email }))
+    throw RpcError.app("RegistrationError", "AlreadyExists", "an account with this email already exists");
   const row = {
     sid: uuidv7(now),
     email,

@@ -2,6 +2,7 @@ import type { ErrorObject } from "ajv";
 import type { MethodEntry } from "../../generated/registry.ts";
 import { companyRoles, mayActAsResident, satisfiesCompanyRole } from "../auth/access.ts";
 import { verifyPassword } from "../auth/passwords.ts";
+import { SIGNATURE_HEADER, verifyWebhookSignature } from "../auth/webhook-signature.ts";
 import { writeAudit } from "../domain/audit.ts";
 import type { RpcContext } from "./context.ts";
 import { isAdminSession } from "./context.ts";
@@ -14,7 +15,11 @@ function errorType(entry: Entry): string {
 }
 
 function ajvErrors(errors: ErrorObject[] | null | undefined): { path: string; message: string; params: unknown }[] {
-  return (errors ?? []).map((e) => ({ path: e.instancePath || "/", message: e.message ?? "invalid", params: e.params }));
+  return (errors ?? []).map((e) => ({
+    path: e.instancePath || "/",
+    message: e.message ?? "invalid",
+    params: e.params,
+  }));
 }
 
 function describe(errors: { path: string; message: string; params: unknown }[]): string {
@@ -29,12 +34,17 @@ async function checkAuth(entry: Entry, ctx: RpcContext): Promise<void> {
   const type = errorType(entry) as never;
   const { caller } = ctx;
   const auth = entry.auth;
-  if (auth === "anonymous" || auth === "webhook") return;
+  if (auth === "anonymous") return;
+  if (auth === "webhook") {
+    verifyWebhookSignature(ctx.config.webhookSecret, ctx.request.headers[SIGNATURE_HEADER], ctx.request.rawBody, ctx.now());
+    return;
+  }
   if (!caller) throw RpcError.unauthenticated();
   if (auth === "session" && caller.via !== "session") {
     throw RpcError.forbidden(type, "SessionRequired", "this operation needs a signed-in session, not an API key");
   }
-  if (auth === "admin" && !isAdminSession(caller)) throw RpcError.forbidden(type, "AdminOnly", "administrators only (signed-in session)");
+  if (auth === "admin" && !isAdminSession(caller))
+    throw RpcError.forbidden(type, "AdminOnly", "administrators only (signed-in session)");
   if (auth === "partner" && (caller.via !== "api_key" || caller.partnerId === null)) {
     throw RpcError.forbidden(type, "Forbidden", "a reseller API key is required");
   }
@@ -53,12 +63,16 @@ async function checkCallerBinding(entry: Entry, ctx: RpcContext, params: Record<
   if (!binding || !ctx.caller) return;
   const value = params[binding.param];
   const type = errorType(entry) as never;
+  if (binding.adminMayOverride && isAdminSession(ctx.caller)) return;
   const refuse = () => {
     throw RpcError.forbidden(type, "NotOwner", `${binding.param} must name the caller`);
   };
   if (binding.kind === "user" && value !== ctx.caller.userId) refuse();
   if (binding.kind === "partner" && value !== ctx.caller.partnerId) refuse();
-  if (binding.kind === "resident" && (typeof value !== "string" || !(await mayActAsResident(ctx.em, ctx.caller, value, ctx.now())))) {
+  if (
+    binding.kind === "resident" &&
+    (typeof value !== "string" || !(await mayActAsResident(ctx.em, ctx.caller, value, ctx.now())))
+  ) {
     refuse();
   }
 }
@@ -71,7 +85,8 @@ async function checkCompanyRole(entry: Entry, ctx: RpcContext, params: Record<st
   if (typeof companyId !== "string") return;
   const held = await companyRoles(ctx.em, ctx.caller, companyId, ctx.now());
   if (held === null || held.length === 0) throw RpcError.notFound(type, "company");
-  if (!satisfiesCompanyRole(held, required)) throw RpcError.forbidden(type, "Forbidden", `needs the ${required} role in ${companyId}`);
+  if (!satisfiesCompanyRole(held, required))
+    throw RpcError.forbidden(type, "Forbidden", `needs the ${required} role in ${companyId}`);
 }
 
 async function checkPassword(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): Promise<void> {
@@ -81,15 +96,20 @@ async function checkPassword(entry: Entry, ctx: RpcContext, params: Record<strin
   if (typeof password !== "string" || password.length === 0) {
     throw RpcError.forbidden(type, "PasswordRequired", "this operation needs the account password");
   }
-  const rows = await ctx.em.getConnection().execute<{ password_hash: string }[]>(`select password_hash from "user" where sid = ?`, [
-    ctx.caller.userId,
-  ]);
+  const rows = await ctx.em
+    .getConnection()
+    .execute<{ password_hash: string }[]>(`select password_hash from "user" where sid = ?`, [ctx.caller.userId]);
   if (!rows[0] || !(await verifyPassword(rows[0].password_hash, password))) {
     throw RpcError.forbidden(type, "WrongPassword", "wrong password");
   }
 }
 
-async function audit(entry: Entry, ctx: RpcContext, params: Record<string, unknown>, outcome: { result?: unknown; error?: RpcError }) {
+async function audit(
+  entry: Entry,
+  ctx: RpcContext,
+  params: Record<string, unknown>,
+  outcome: { result?: unknown; error?: RpcError },
+) {
   if (!entry.audit || !ctx.caller) return;
   const fromParams = entry.audit.targetParam ? params[entry.audit.targetParam] : undefined;
   const fromResult = (outcome.result as { sid?: unknown } | undefined)?.sid;
@@ -101,7 +121,11 @@ async function audit(entry: Entry, ctx: RpcContext, params: Record<string, unkno
       targetRef: String(fromParams ?? fromResult ?? ""),
       targetType: entry.audit.targetType ?? "other",
       allowed: outcome.error === undefined,
-      context: { method: entry.name, via: ctx.caller.via, ...(outcome.error ? { error: outcome.error.data?.variant ?? outcome.error.code } : {}) },
+      context: {
+        method: entry.name,
+        via: ctx.caller.via,
+        ...(outcome.error ? { error: outcome.error.data?.variant ?? outcome.error.code } : {}),
+      },
     },
     ctx.now(),
   );
@@ -141,7 +165,12 @@ export async function dispatch(entry: Entry, ctx: RpcContext, rawParams: unknown
   });
 }
 
-async function guardedAudit<T>(entry: Entry, ctx: RpcContext, params: Record<string, unknown>, run: () => Promise<T>): Promise<T> {
+async function guardedAudit<T>(
+  entry: Entry,
+  ctx: RpcContext,
+  params: Record<string, unknown>,
+  run: () => Promise<T>,
+): Promise<T> {
   try {
     const result = await run();
     await audit(entry, ctx, params, { result });

@@ -18,11 +18,18 @@ export class RpcError extends Error {
   }
 
   toJSON(): { code: number; message: string; data?: RpcErrorData } {
-    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
   }
 
   /** An application error: the code comes from the variant (spec/errors.json). */
-  static app(type: ErrorType, variant: ErrorVariant, message?: string, details: Record<string, unknown> = {}): RpcError {
+  static app(
+    type: ErrorType,
+    variant: ErrorVariant,
+    message?: string,
+    details: Record<string, unknown> = {},
+  ): RpcError {
     const code = VARIANT_CODE[variant];
     return new RpcError(code, message ?? CODE_MESSAGE[code] ?? variant, { type, variant, ...details });
   }

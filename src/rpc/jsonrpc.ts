@@ -48,7 +48,8 @@ export function validateEnvelope(message: unknown): { request: JsonRpcRequest } 
   }
   const m = message as Record<string, unknown>;
   const id = m["id"];
-  const validId = id === undefined || id === null || typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
+  const validId =
+    id === undefined || id === null || typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
   const echoId: JsonRpcId = validId ? ((id ?? null) as JsonRpcId) : null;
   if (!validId) return { error: RpcError.invalidRequest("id must be a string, a number or null"), id: null };
   if (m["jsonrpc"] !== "2.0") return { error: RpcError.invalidRequest('jsonrpc must be "2.0"'), id: echoId };
