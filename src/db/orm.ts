@@ -1,0 +1,153 @@
+/**
+ * Opens MikroORM on PostgreSQL (a connection URL) or on embedded PGlite (a data directory, or in memory),
+ * with the Migrator registered and the same settings on both, so migrations and queries behave the same.
+ */
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import type { EntitySchema, Options } from "@mikro-orm/core";
+import { Migrator } from "@mikro-orm/migrations";
+import { MikroORM, PostgreSqlDriver } from "@mikro-orm/postgresql";
+import type pg from "pg";
+import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
+import { PGliteDriver } from "./pglite-dialect.ts";
+
+/** `src/db/migrations/`, next to this file (independent of the working directory). */
+export const DEFAULT_MIGRATIONS_PATH = fileURLToPath(new URL("./migrations", import.meta.url));
+export const MIGRATIONS_TABLE = "mikro_orm_migrations";
+
+export interface OpenOrmOptions {
+  /** PostgreSQL connection URL (e.g. process.env.DATABASE_URL). When set, PGlite is not used. */
+  databaseUrl?: string | undefined;
+  /** PGlite data directory (created if missing, locked while open). Undefined = PGlite in memory. */
+  pgliteDir?: string | undefined;
+  entities: EntitySchema[];
+  /** Folder of migration files (.ts/.js). Default: src/db/migrations/. */
+  migrationsPath?: string | undefined;
+  /**
+   * PostgreSQL schema for tables and the migrations table (e.g. one per test worker). Created if missing;
+   * search_path is set to `<schema>, public` on every connection and MikroORM's `schema` option points there.
+   */
+  schema?: string | undefined;
+  /** Log SQL (MikroORM `debug`). */
+  debug?: boolean | undefined;
+}
+
+export type Backend = "postgresql" | "pglite";
+
+interface OpenResources {
+  backend: Backend;
+  pglite?: PGlite;
+  lock?: DataDirLock;
+}
+
+const opened = new WeakMap<MikroORM, OpenResources>();
+
+/** Every session in UTC, so raw SQL date arithmetic (date_trunc, ::date) matches PGlite, whose default is UTC. */
+function sessionUtc(conn: pg.Client, done: (err: Error | null, conn: pg.Client) => void): void {
+  conn.query("set time zone 'UTC'", (err: Error | null) => done(err, conn));
+}
+
+function baseOptions(options: OpenOrmOptions): Options<PostgreSqlDriver> {
+  const migrationsPath = resolve(options.migrationsPath ?? DEFAULT_MIGRATIONS_PATH);
+  const debug = options.debug ?? false;
+  return {
+    entities: options.entities,
+    forceUtcTimezone: true,
+    debug,
+    extensions: [Migrator],
+    migrations: {
+      path: migrationsPath,
+      pathTs: migrationsPath,
+      glob: "!(*.d).{js,ts}",
+      tableName: MIGRATIONS_TABLE,
+      transactional: true,
+      allOrNothing: true,
+      // No `.snapshot-*.json` written into the source tree after every migrate (and no races between workers).
+      snapshot: false,
+      silent: !debug,
+    },
+    // Import migration files through this module's `import()`, so vitest/tsx transform .ts migrations.
+    dynamicImportProvider: (id: string) => import(id),
+    ...(options.schema ? { schema: options.schema } : {}),
+  };
+}
+
+function searchPath(options: OpenOrmOptions): { searchPath?: string[] } {
+  return options.schema ? { searchPath: [options.schema, "public"] } : {};
+}
+
+async function ensureSchema(orm: MikroORM, schema: string | undefined): Promise<void> {
+  if (!schema) return;
+  const quoted = orm.em.getPlatform().quoteIdentifier(schema);
+  await orm.em.getConnection().execute(`create schema if not exists ${quoted}`);
+}
+
+/** Opens the ORM (PostgreSQL if `databaseUrl`, else PGlite). Close it with `closeOrm`. */
+export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
+  if (options.databaseUrl) {
+    const orm = await MikroORM.init({
+      ...baseOptions(options),
+      driver: PostgreSqlDriver,
+      clientUrl: options.databaseUrl,
+      pool: { afterCreate: sessionUtc },
+      driverOptions: { ...searchPath(options) },
+    });
+    opened.set(orm, { backend: "postgresql" });
+    try {
+      await ensureSchema(orm, options.schema);
+    } catch (err) {
+      await closeOrm(orm);
+      throw err;
+    }
+    return orm;
+  }
+
+  const lock = options.pgliteDir ? acquireDataDirLock(options.pgliteDir) : undefined;
+  let pglite: PGlite | undefined;
+  let orm: MikroORM | undefined;
+  try {
+    pglite = new PGlite(options.pgliteDir ? resolve(options.pgliteDir) : undefined);
+    await pglite.waitReady;
+    orm = await MikroORM.init({
+      ...baseOptions(options),
+      driver: PGliteDriver,
+      dbName: "postgres", // PGlite's database; MikroORM's ensureDatabase checks it exists
+      driverOptions: { pglite, ...searchPath(options) },
+    });
+    opened.set(orm, { backend: "pglite", pglite, ...(lock ? { lock } : {}) });
+    await ensureSchema(orm, options.schema);
+    return orm;
+  } catch (err) {
+    if (orm) await orm.close(true).catch(() => undefined);
+    if (pglite && !pglite.closed) await pglite.close().catch(() => undefined);
+    lock?.release();
+    throw err;
+  }
+}
+
+/** Closes the ORM, then (PGlite) the database and the data-directory lock. */
+export async function closeOrm(orm: MikroORM): Promise<void> {
+  const resources = opened.get(orm);
+  opened.delete(orm);
+  try {
+    await orm.close(true);
+  } finally {
+    try {
+      if (resources?.pglite && !resources.pglite.closed) await resources.pglite.close();
+    } finally {
+      resources?.lock?.release();
+    }
+  }
+}
+
+/** Which database an ORM opened by `openOrm` runs on. */
+export function ormBackend(orm: MikroORM): Backend {
+  return opened.get(orm)?.backend ?? (orm.config.getDriver() instanceof PGliteDriver ? "pglite" : "postgresql");
+}
+
+/** Runs pending migrations (all in one transaction); returns the names applied. */
+export async function migrate(orm: MikroORM): Promise<string[]> {
+  const applied = await orm.getMigrator().up();
+  return applied.map((m) => m.name);
+}
