@@ -36,7 +36,12 @@ async function checkAuth(entry: Entry, ctx: RpcContext): Promise<void> {
   const auth = entry.auth;
   if (auth === "anonymous") return;
   if (auth === "webhook") {
-    verifyWebhookSignature(ctx.config.webhookSecret, ctx.request.headers[SIGNATURE_HEADER], ctx.request.rawBody, ctx.now());
+    verifyWebhookSignature(
+      ctx.config.webhookSecret,
+      ctx.request.headers[SIGNATURE_HEADER],
+      ctx.request.rawBody,
+      ctx.now(),
+    );
     return;
   }
   if (!caller) throw RpcError.unauthenticated();
@@ -134,24 +139,22 @@ async function audit(
 /**
  * Runs one call through the spec's policy, in order: x-auth, x-internal, caller binding (fill), params schema,
  * caller binding (check), company role, password re-entry, the handler, then the unit of work's flush.
- * Audited methods write their row on success and on denial.
+ * Audited methods write their row on success and on every refusal of a known caller (allowed: false).
  */
 export async function dispatch(entry: Entry, ctx: RpcContext, rawParams: unknown): Promise<unknown> {
   if (rawParams !== undefined && (rawParams === null || typeof rawParams !== "object" || Array.isArray(rawParams))) {
     throw RpcError.invalidParams("params must be an object of named parameters");
   }
   const params: Record<string, unknown> = { ...((rawParams ?? {}) as Record<string, unknown>) };
-  await checkAuth(entry, ctx);
-  if (entry.internal) throw RpcError.forbidden(errorType(entry) as never, "Internal", `${entry.name} is internal`);
-  fillCallerBinding(entry, ctx, params);
-  if (entry.password && ctx.caller && params[entry.password] === undefined) {
-    await guardedAudit(entry, ctx, params, () => checkPassword(entry, ctx, params));
-  }
-  if (!entry.validateParams(params)) {
-    const errors = ajvErrors(entry.validateParams.errors);
-    throw RpcError.invalidParams(describe(errors), errors);
-  }
   return guardedAudit(entry, ctx, params, async () => {
+    await checkAuth(entry, ctx);
+    if (entry.internal) throw RpcError.forbidden(errorType(entry) as never, "Internal", `${entry.name} is internal`);
+    fillCallerBinding(entry, ctx, params);
+    if (entry.password && ctx.caller && params[entry.password] === undefined) await checkPassword(entry, ctx, params);
+    if (!entry.validateParams(params)) {
+      const errors = ajvErrors(entry.validateParams.errors);
+      throw RpcError.invalidParams(describe(errors), errors);
+    }
     await checkCallerBinding(entry, ctx, params);
     await checkCompanyRole(entry, ctx, params);
     await checkPassword(entry, ctx, params);

@@ -20,14 +20,18 @@ beforeEach(async () => {
 
 async function count(table: string): Promise<number> {
   const rows = await orm.em.fork().getConnection().execute(`select count(*)::int as n from "${table}"`);
-  return Number(rows[0].n);
+  return Number(rows[0]?.n);
 }
 
 describe("generic record operations", () => {
   test("get returns the owner's record flat, with RFC 3339 timestamps and no private field", async () => {
     const r = await alice.rpc("digitalresident.get", { sid: resident["sid"] });
     expect(r.error).toBeUndefined();
-    expect(r.result).toMatchObject({ sid: resident["sid"], resident_id: resident["resident_id"], user_id: alice.userId });
+    expect(r.result).toMatchObject({
+      sid: resident["sid"],
+      resident_id: resident["resident_id"],
+      user_id: alice.userId,
+    });
     expect(r.result.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(r.result).not.toHaveProperty("encrypted_private_key");
   });
@@ -55,9 +59,13 @@ describe("generic record operations", () => {
   });
 
   test("set on a read-mode record is refused with -32002 and changes nothing", async () => {
-    const update = await alice.rpc("digitalresident.set", { data: JSON.stringify({ sid: resident["sid"], first_name: "Eve" }) });
+    const update = await alice.rpc("digitalresident.set", {
+      data: JSON.stringify({ sid: resident["sid"], first_name: "Eve" }),
+    });
     expect(update.error).toMatchObject({ code: -32002, data: { type: "RecordError", variant: "Forbidden" } });
-    const create = await alice.rpc("digitalresident.set", { data: JSON.stringify({ first_name: "Eve", last_name: "X", email: "e@example.org", phone: "1" }) });
+    const create = await alice.rpc("digitalresident.set", {
+      data: JSON.stringify({ first_name: "Eve", last_name: "X", email: "e@example.org", phone: "1" }),
+    });
     expect(create.error).toMatchObject({ code: -32002 });
     expect(await count("digital_resident")).toBe(1);
     expect((await alice.rpc("digitalresident.get", { sid: resident["sid"] })).result.first_name).toBe("Ada");

@@ -4,7 +4,11 @@ import { initialValue } from "../../src/crud/rows.ts";
 import { uuidv7 } from "../../src/domain/ids.ts";
 
 /** Inserts a row straight into the database (for records whose business operations belong to other issues). */
-export async function insertRow(orm: MikroORM, record: RecordName, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function insertRow(
+  orm: MikroORM,
+  record: RecordName,
+  values: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const spec = RECORDS[record];
   const now = new Date("2026-11-23T09:00:00.000Z");
   const row: Record<string, unknown> = {};
@@ -33,4 +37,24 @@ export function residentValues(userId: string, extra: Record<string, unknown> = 
     encrypted_private_key: "aa:bb",
     ...extra,
   };
+}
+
+/** A personal API key row for `userId`; returns the plaintext key. */
+export async function insertApiKey(
+  orm: MikroORM,
+  userId: string,
+  values: Record<string, unknown> = {},
+): Promise<string> {
+  const { newToken, sha256Hex, TOKEN_PREFIX } = await import("../../src/auth/tokens.ts");
+  const key = newToken(TOKEN_PREFIX.personalKey);
+  await insertRow(orm, "ApiKey", {
+    key_hash: sha256Hex(key),
+    name: "test key",
+    user_id: userId,
+    is_active: true,
+    prefix: TOKEN_PREFIX.personalKey,
+    expires_at: new Date("2027-11-23T00:00:00.000Z"),
+    ...values,
+  });
+  return key;
 }
