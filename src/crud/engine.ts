@@ -32,8 +32,27 @@ function parseJsonObject(text: string, param: string): Record<string, unknown> {
   } catch {
     throw RpcError.invalidParams(`${param} is not valid JSON`);
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw RpcError.invalidParams(`${param} must be a JSON object`);
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw RpcError.invalidParams(`${param} must be a JSON object`);
   return value as Record<string, unknown>;
+}
+
+function matchesKind(kind: string, value: unknown): boolean {
+  if (value === null) return true;
+  switch (kind) {
+    case "integer":
+      return Number.isInteger(value);
+    case "number":
+      return typeof value === "number";
+    case "boolean":
+      return typeof value === "boolean";
+    case "datetime":
+      return typeof value === "string" && !Number.isNaN(Date.parse(value));
+    case "string":
+      return typeof value === "string";
+    default:
+      return false;
+  }
 }
 
 async function findVisible(ctx: RpcContext, record: RecordSpec, sid: string): Promise<Row | null> {
@@ -45,24 +64,37 @@ async function findVisible(ctx: RpcContext, record: RecordSpec, sid: string): Pr
 function checkSetData(record: RecordSpec, data: Record<string, unknown>): void {
   const refused = Object.keys(data).filter((k) => k !== "sid" && !record.writable.includes(k));
   if (refused.length > 0) {
-    throw RpcError.invalidParams(`data may not set ${refused.map((f) => `"${f}"`).join(", ")} (server-managed, secret, private or unknown)`, [
-      { path: "/data", message: "fields not writable", params: { fields: refused } },
-    ]);
+    throw RpcError.invalidParams(
+      `data may not set ${refused.map((f) => `"${f}"`).join(", ")} (server-managed, secret, private or unknown)`,
+      [{ path: "/data", message: "fields not writable", params: { fields: refused } }],
+    );
   }
   const validate = (validators as unknown as Record<string, ValidateFunction>)[`validate${record.name}SetData`];
   if (validate && !validate(data)) {
-    const errors = (validate.errors ?? []).map((e) => ({ path: `/data${e.instancePath}`, message: e.message ?? "invalid", params: e.params }));
+    const errors = (validate.errors ?? []).map((e) => ({
+      path: `/data${e.instancePath}`,
+      message: e.message ?? "invalid",
+      params: e.params,
+    }));
     throw RpcError.invalidParams(`data ${errors[0]?.path ?? ""} ${errors[0]?.message ?? "is invalid"}`, errors);
   }
 }
 
 function refuseWrites(ctx: RpcContext, record: RecordSpec, what: string): void {
-  if (record.crud === "read") throw RpcError.forbidden("RecordError", "Forbidden", `${record.lower} records are read-only through generic CRUD; ${what} goes through the business operations`);
-  if (record.crud === "admin" && !isAdminSession(ctx.caller)) throw RpcError.forbidden("RecordError", "AdminOnly", "administrators only");
+  if (record.crud === "read")
+    throw RpcError.forbidden(
+      "RecordError",
+      "Forbidden",
+      `${record.lower} records are read-only through generic CRUD; ${what} goes through the business operations`,
+    );
+  if (record.crud === "admin" && !isAdminSession(ctx.caller))
+    throw RpcError.forbidden("RecordError", "AdminOnly", "administrators only");
 }
 
 async function create(ctx: RpcContext, record: RecordSpec, data: Record<string, unknown>): Promise<Row> {
-  const missing = record.fields.filter((f) => record.writable.includes(f.name) && !f.nullable && f.default === null && data[f.name] === undefined);
+  const missing = record.fields.filter(
+    (f) => record.writable.includes(f.name) && !f.nullable && f.default === null && data[f.name] === undefined,
+  );
   if (missing.length > 0) throw RpcError.invalidParams(`data needs ${missing.map((f) => `"${f.name}"`).join(", ")}`);
   const now = ctx.now();
   const row: Row = { sid: uuidv7(now) };
@@ -77,7 +109,13 @@ async function create(ctx: RpcContext, record: RecordSpec, data: Record<string, 
   return row;
 }
 
-async function page(ctx: RpcContext, record: RecordSpec, where: Where, limit: number | undefined, cursor: string | null | undefined) {
+async function page(
+  ctx: RpcContext,
+  record: RecordSpec,
+  where: Where,
+  limit: number | undefined,
+  cursor: string | null | undefined,
+) {
   const scope = visibility(record, ctx.caller);
   if (scope === null) return { rows: [] as Row[], next_cursor: null };
   const after = decodeCursor(cursor);
@@ -95,7 +133,8 @@ async function page(ctx: RpcContext, record: RecordSpec, where: Where, limit: nu
 export const crudHandlers: CrudHandlers<RpcContext> = {
   async new(_ctx, record) {
     const template: Record<string, unknown> = {};
-    for (const field of record.fields) if (record.writable.includes(field.name)) template[field.name] = field.default ?? null;
+    for (const field of record.fields)
+      if (record.writable.includes(field.name)) template[field.name] = field.default ?? null;
     return template;
   },
 
@@ -115,10 +154,12 @@ export const crudHandlers: CrudHandlers<RpcContext> = {
     }
     const row = await findVisible(ctx, record, String(sid));
     if (!row) throw RpcError.notFound("RecordError", record.lower);
-    if (record.appendOnly) throw RpcError.forbidden("RecordError", "Forbidden", `${record.lower} records are append-only`);
+    if (record.appendOnly)
+      throw RpcError.forbidden("RecordError", "Forbidden", `${record.lower} records are append-only`);
     refuseWrites(ctx, record, "a change");
     for (const field of record.fields) {
-      if (field.name !== "sid" && parsed[field.name] !== undefined) row[field.name] = fromWire(field, parsed[field.name]);
+      if (field.name !== "sid" && parsed[field.name] !== undefined)
+        row[field.name] = fromWire(field, parsed[field.name]);
     }
     row["updated_at"] = ctx.now();
     return toWire(record, row);
@@ -140,14 +181,18 @@ export const crudHandlers: CrudHandlers<RpcContext> = {
   async find(ctx, record, { query, limit, cursor }) {
     const conditions = parseJsonObject(query, "query");
     const notIndexed = Object.keys(conditions).filter((k) => !record.indexed.includes(k));
-    if (notIndexed.length > 0) throw RpcError.invalidParams(`query may only use indexed fields; not indexed: ${notIndexed.join(", ")}`);
+    if (notIndexed.length > 0)
+      throw RpcError.invalidParams(`query may only use indexed fields; not indexed: ${notIndexed.join(", ")}`);
     const hidden = Object.keys(conditions).filter((k) => record.secret.includes(k) || record.private.includes(k));
-    if (hidden.length > 0) throw RpcError.invalidParams(`query may not use secret or private fields: ${hidden.join(", ")}`);
+    if (hidden.length > 0)
+      throw RpcError.invalidParams(`query may not use secret or private fields: ${hidden.join(", ")}`);
     for (const [key, value] of Object.entries(conditions)) {
-      if (value !== null && typeof value === "object") throw RpcError.invalidParams(`query.${key} must be a plain value (equality only)`);
+      const field = record.fields.find((f) => f.name === key);
+      if (!field || !matchesKind(field.kind, value)) {
+        throw RpcError.invalidParams(`query.${key} must be a ${field?.kind ?? "plain"} value (equality only)`);
+      }
     }
     const { rows, next_cursor } = await page(ctx, record, conditions as Where, limit, cursor);
     return { items: rows.map((r) => toWire(record, r)), next_cursor };
   },
 };
-

@@ -4,7 +4,8 @@ type Row = Record<string, unknown>;
 
 function wireValue(field: FieldSpec, value: unknown): unknown {
   if (value === undefined || value === null) return null;
-  if (field.kind === "datetime") return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
+  if (field.kind === "datetime")
+    return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
   if (field.kind === "integer" || field.kind === "number") return typeof value === "string" ? Number(value) : value;
   return value;
 }

@@ -1,6 +1,9 @@
 import type { CreditServiceHandlers } from "../../generated/handlers/index.ts";
+import { CREDIT_PRICING, RESIDENT_PLANS, residentPlanPrice } from "../domain/pricing.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
+
+const PRICING_RESULT = { ...CREDIT_PRICING, resident_plans: RESIDENT_PLANS.map((p) => residentPlanPrice(p)) };
 
 /** CreditService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
 export const creditService: CreditServiceHandlers<RpcContext> = {
@@ -22,8 +25,8 @@ export const creditService: CreditServiceHandlers<RpcContext> = {
   async listTransactions(_ctx, _params) {
     throw RpcError.notImplemented("creditservice.list_transactions");
   },
-  async getPricing(_ctx, _params) {
-    throw RpcError.notImplemented("creditservice.get_pricing");
+  async getPricing() {
+    return PRICING_RESULT;
   },
   async getOnboardingStatus(_ctx, _params) {
     throw RpcError.notImplemented("creditservice.get_onboarding_status");
