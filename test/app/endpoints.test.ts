@@ -14,12 +14,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const get = (path: string) => t.app.fetch(new Request(`http://test${path}`));
+const getJson = async (path: string): Promise<any> => (await get(path)).json();
 
 describe("OpenRPC documents", () => {
   test("GET /api/v1/openrpc.json is a valid OpenRPC 1.3 document with named component schemas", async () => {
-    const res = await get("/api/v1/openrpc.json");
-    expect(res.status).toBe(200);
-    const doc = await res.json();
+    expect((await get("/api/v1/openrpc.json")).status).toBe(200);
+    const doc = await getJson("/api/v1/openrpc.json");
     expect(validateOpenRPCDocument(doc)).toBe(true);
     expect(doc.openrpc).toBe("1.3.2");
     expect(doc.info.version).toBe("2.0");
@@ -35,8 +35,7 @@ describe("OpenRPC documents", () => {
   test.each(["identity", "company", "finance", "platform"])(
     "the %s domain document is valid and holds only that domain",
     async (domain) => {
-      const res = await get(`/api/v1/freezone/${domain}/openrpc.json`);
-      const doc = await res.json();
+      const doc = await getJson(`/api/v1/freezone/${domain}/openrpc.json`);
       expect(validateOpenRPCDocument(doc)).toBe(true);
       expect(doc.methods.length).toBeGreaterThan(10);
       const viaDiscover = await t.post(`/freezone/${domain}/rpc`, { jsonrpc: "2.0", id: 1, method: "rpc.discover" });
@@ -47,7 +46,7 @@ describe("OpenRPC documents", () => {
   );
 
   test("service versions follow the seed: 2.0.0 for DocumentService and KeypairService, 1.0.0 otherwise", async () => {
-    const doc = await (await get("/api/v1/openrpc.json")).json();
+    const doc = await getJson("/api/v1/openrpc.json");
     const versions = Object.fromEntries(
       doc["x-services"].map((s: { service: string; version: string }) => [s.service, s.version]),
     );
@@ -57,7 +56,7 @@ describe("OpenRPC documents", () => {
   });
 
   test("the resident service alias is listed once, with the alias noted, and callable", async () => {
-    const doc = await (await get("/api/v1/openrpc.json")).json();
+    const doc = await getJson("/api/v1/openrpc.json");
     const names = doc.methods.map((m: { name: string }) => m.name);
     expect(names.filter((n: string) => n.startsWith("digitalresidentservice."))).toEqual([]);
     expect(doc.methods.find((m: { name: string }) => m.name === "residentservice.get")["x-alias"]).toEqual([
