@@ -14,6 +14,12 @@ export interface RateLimitConfig {
   /** Failures per account (or partner client_id) within the window before -32007. */
   perAccountFailures: number;
   perAccountWindowS: number;
+  /** Verification and reset emails per recipient address per hour (stops mail bombing). */
+  emailsPerAddressPerHour: number;
+  /** 2FA recovery sessions an account may open per day. */
+  recoveriesPerAccountPerDay: number;
+  /** Front-end error reports per client address per minute. */
+  frontendErrorsPerMinute: number;
 }
 
 /** Every setting in one validated object; nothing else reads process.env. */
@@ -28,6 +34,12 @@ export interface Config {
   idPrefix: string;
   /** 32-byte key for AES-256-GCM encryption at rest. */
   encryptionKey: Buffer;
+  /** ENCRYPTION_KEY was set: secrets that must survive a restart (TOTP seeds) are encrypted only then. */
+  encryptionKeyConfigured: boolean;
+  /** Base URL of the web client, for links in emails. */
+  publicBaseUrl: string;
+  /** Discount profile names of the deployment branding configuration (partners reference them). */
+  discountProfiles: string[];
   webhookSecret: string;
   argon2: Argon2Cost;
   accessTokenTtlS: number;
@@ -40,6 +52,8 @@ export interface Config {
   adminEmail: string | null;
   adminPassword: string | null;
   allowedOrigins: string[];
+  /** Take the client address from X-Forwarded-For (only behind a load balancer that sets it). */
+  trustProxy: boolean;
   clock: Clock;
 }
 
@@ -56,7 +70,8 @@ function int(env: Env, name: string, fallback: number, min = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new ConfigError(name, `must be an integer >= ${min}, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min)
+    throw new ConfigError(name, `must be an integer >= ${min}, got "${raw}"`);
   return value;
 }
 
@@ -67,12 +82,19 @@ function key(env: Env, name: string): Buffer {
   return Buffer.from(raw, "hex");
 }
 
+function url(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  if (!/^https?:\/\/[^\s]+$/.test(raw)) throw new ConfigError(name, `must be an http(s) URL, got "${raw}"`);
+  return raw.replace(/\/+$/, "");
+}
+
 export const SECURE_ARGON2: Argon2Cost = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
 /** Reads the environment once at start; a bad value fails fast naming the variable. */
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const databaseUrl = env["DATABASE_URL"] || null;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError("DATABASE_URL", "must be a postgres:// URL");
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
+    throw new ConfigError("DATABASE_URL", "must be a postgres:// URL");
   const prefix = env["ID_PREFIX"] ?? "FZ";
   if (!/^[A-Z]{2,6}$/.test(prefix)) throw new ConfigError("ID_PREFIX", "must be 2 to 6 capital letters");
   const adminEmail = env["ADMIN_EMAIL"] || null;
@@ -88,17 +110,31 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     databaseSchema: env["DATABASE_SCHEMA"] || null,
     idPrefix: prefix,
     encryptionKey: key(env, "ENCRYPTION_KEY"),
+    encryptionKeyConfigured: Boolean(env["ENCRYPTION_KEY"]),
+    publicBaseUrl: url(env, "PUBLIC_BASE_URL", "http://localhost:8080"),
+    discountProfiles: (env["DISCOUNT_PROFILES"] ?? "standard,partner")
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean),
     webhookSecret: env["WEBHOOK_SECRET"] ?? "sandbox-webhook-secret",
     argon2: SECURE_ARGON2,
     accessTokenTtlS: int(env, "ACCESS_TOKEN_TTL_S", 3600, 1),
     refreshTokenTtlS: int(env, "REFRESH_TOKEN_TTL_S", 30 * 24 * 3600, 1),
-    rateLimits: { perAddressPerMinute: 60, perAccountFailures: 10, perAccountWindowS: 15 * 60 },
+    rateLimits: {
+      perAddressPerMinute: 60,
+      perAccountFailures: 10,
+      perAccountWindowS: 15 * 60,
+      emailsPerAddressPerHour: 5,
+      recoveriesPerAccountPerDay: 3,
+      frontendErrorsPerMinute: 30,
+    },
     bodyLimitBytes: 1024 * 1024,
     validateResults: env["VALIDATE_RESULTS"] === "1",
     logLevel: env["LOG_LEVEL"] ?? "info",
     adminEmail,
     adminPassword,
     allowedOrigins: (env["ALLOWED_ORIGINS"] ?? "").split(",").filter(Boolean),
+    trustProxy: env["TRUST_PROXY"] === "1",
     clock: () => new Date(),
     ...overrides,
   };

@@ -1,13 +1,13 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import pino, { type Logger } from "pino";
 import { CONTEXT, DOMAINS } from "../../generated/policy.ts";
+import { ensureAdminFromConfig } from "../auth/admin-bootstrap.ts";
 import type { Config } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
 import { closeOrm } from "../db/orm.ts";
-import { ensureAdminFromConfig } from "../auth/admin-bootstrap.ts";
-import { newRequestId, RpcEndpoint } from "./rpc-endpoint.ts";
 import { readCredentials } from "./credentials.ts";
+import { newRequestId, RpcEndpoint } from "./rpc-endpoint.ts";
 import { createRegistry, loadOpenrpcDocuments, type Runtime } from "./runtime.ts";
 
 export interface App {
@@ -23,6 +23,14 @@ export interface AppOptions {
   log?: Logger;
 }
 
+/** The socket's address; X-Forwarded-For only behind a proxy we were told to trust (else it is spoofable). */
+function clientAddress(c: Context, trustProxy: boolean): string {
+  const forwarded = trustProxy ? c.req.header("x-forwarded-for")?.split(",")[0]?.trim() : undefined;
+  if (forwarded) return forwarded;
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? "127.0.0.1";
+}
+
 function isJson(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
 }
@@ -31,7 +39,9 @@ const RPC_HEADERS = { "content-type": "application/json" };
 
 /** Builds the HTTP application: JSON-RPC endpoints, OpenRPC documents and health. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
-  const log = options.log ?? pino({ level: config.logLevel, redact: { paths: ["*.password", "*.token", "*.api_key"], censor: "[redacted]" } });
+  const log =
+    options.log ??
+    pino({ level: config.logLevel, redact: { paths: ["*.password", "*.token", "*.api_key"], censor: "[redacted]" } });
   const orm = options.orm ?? (await openDatabase(config));
   const runtime: Runtime = { config, orm, log, registry: createRegistry(), openrpc: loadOpenrpcDocuments() };
   await ensureAdminFromConfig(runtime);
@@ -54,7 +64,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   const endpoint = (scope: string) => {
     const rpc = new RpcEndpoint(runtime, scope);
-    return async (c: import("hono").Context) => {
+    return async (c: Context) => {
       if (c.req.method !== "POST") return c.body(null, 405, { allow: "POST" });
       if (!isJson(c.req.header("content-type"))) return c.json({ error: "content type must be application/json" }, 415);
       const declared = Number(c.req.header("content-length") ?? "0");
@@ -63,11 +73,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       if (Buffer.byteLength(body) > config.bodyLimitBytes) return c.json({ error: "request body over 1 MiB" }, 413);
       const answer = await rpc.handle(body, readCredentials(c.req.raw.headers), {
         requestId: c.req.header("x-request-id") ?? newRequestId(),
-        ip: c.req.header("x-forwarded-for")?.split(",")[0]?.trim() ?? "127.0.0.1",
+        ip: clientAddress(c, config.trustProxy),
         userAgent: c.req.header("user-agent") ?? null,
         headers: Object.fromEntries(c.req.raw.headers.entries()),
       });
-      return answer.body === null ? c.body(null, answer.status as 204) : c.body(answer.body, answer.status as 200, RPC_HEADERS);
+      return answer.body === null
+        ? c.body(null, answer.status as 204)
+        : c.body(answer.body, answer.status as 200, RPC_HEADERS);
     };
   };
   app.all("/rpc", endpoint("all"));
