@@ -1,0 +1,65 @@
+/**
+ * `--profile`: CPU-profiles the baselines and our server under the same load (V8 sampling profiler inside each
+ * child, only during the measured window), compares CPU per request by area, and measures our server again with
+ * LOG_LEVEL=warn to price per-call logging. Writes bench/results/profile.json; full profiles go to the temp dir.
+ */
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Child } from "./children.ts";
+import { describe, type LoadSettings, type LoadSpec, runLoad } from "./load.ts";
+import { compareAreas, type ProfileSummary, printComparison, printSummary, summarizeProfile } from "./profile.ts";
+
+const INTERVAL_US = 200;
+
+export interface ProfilePlan {
+  specs: { raw: LoadSpec; trivial: LoadSpec; barePg: LoadSpec; get: LoadSpec };
+  settings: LoadSettings;
+  /** Starts another instance of our server with the given log level. */
+  startApp(logLevel: string): Promise<Child>;
+  resultsDir: string;
+  log(line: string): void;
+}
+
+async function profileOne(spec: LoadSpec, plan: ProfilePlan) {
+  const path = join(tmpdir(), `freezone-bench-${spec.name.replace(/[^a-z0-9]+/gi, "-")}.cpuprofile`);
+  await spec.server.profileStart(INTERVAL_US);
+  const figures = await runLoad(spec, { ...plan.settings, warmupS: 1 });
+  await spec.server.profileStop(path);
+  const summary = summarizeProfile(path, figures.requests);
+  plan.log(`\n${printSummary(`${spec.name}, ${Math.round(figures.reqPerS)} req/s while profiled`, summary)}`);
+  plan.log(`(full profile: ${path}; open in Chrome DevTools)`);
+  return { reqPerSWhileProfiled: figures.reqPerS, cpu: figures.cpu, profilePath: path, ...summary };
+}
+
+export async function profileAll(plan: ProfilePlan): Promise<void> {
+  const out: Record<string, unknown> = { date: new Date().toISOString(), samplingIntervalUs: INTERVAL_US };
+  const summaries: Record<string, ProfileSummary> = {};
+  for (const key of ["raw", "trivial", "barePg", "get"] as const) {
+    const result = await profileOne(plan.specs[key], plan);
+    summaries[key] = result;
+    out[key] = result;
+  }
+  const trivialDiff = compareAreas(summaries["trivial"]!, summaries["raw"]!);
+  const getDiff = compareAreas(summaries["get"]!, summaries["barePg"]!);
+  plan.log(
+    `\n${printComparison("trivial method vs raw node:http", trivialDiff, summaries["trivial"]!, summaries["raw"]!)}`,
+  );
+  plan.log(`\n${printComparison("digitalresident.get vs bare pg", getDiff, summaries["get"]!, summaries["barePg"]!)}`);
+  out["trivialVsRaw"] = trivialDiff;
+  out["getVsBarePg"] = getDiff;
+
+  const quiet = await plan.startApp("warn");
+  plan.log("");
+  const quietTrivial = await runLoad(
+    { ...plan.specs.trivial, name: "trivial, LOG_LEVEL=warn", server: quiet },
+    plan.settings,
+  );
+  plan.log(describe(quietTrivial));
+  const quietGet = await runLoad({ ...plan.specs.get, name: "get, LOG_LEVEL=warn", server: quiet }, plan.settings);
+  plan.log(describe(quietGet));
+  await quiet.stop();
+  out["logLevelWarn"] = { trivial: quietTrivial, get: quietGet };
+  writeFileSync(join(plan.resultsDir, "profile.json"), `${JSON.stringify(out, null, 2)}\n`);
+  plan.log("wrote bench/results/profile.json");
+}

@@ -1,0 +1,188 @@
+/**
+ * `npm run bench`: starts its own servers (child processes on free ports, 127.0.0.1 only), loads each with autocannon
+ * at 32 connections (warm-up, then a fixed duration), prints req/s, p50 and p99 and the target ratios (PASS/MISS),
+ * and writes bench/results/latest.json. It measures; it is not a test: it exits 0 whether targets are met or not.
+ *
+ *   npm run bench                      the measured run (about 1.5 minutes)
+ *   npm run bench -- --profile         also CPU-profiles our server on the trivial method and on digitalresident.get,
+ *                                      measures both again with LOG_LEVEL=warn, writes bench/results/profile.json
+ *   --duration S  --warmup S  --connections N     override 10 s, 3 s, 32
+ *
+ * Database: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), schema "bench", dropped and
+ * migrated again at every run.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { killAll, startChild } from "./lib/children.ts";
+import { describe, type Figures, type LoadSettings, type LoadSpec, runLoad } from "./lib/load.ts";
+import { profileAll } from "./lib/profiling.ts";
+import { machineInfo, printTargets, type Runs, ratios, targets } from "./lib/report.ts";
+import { call, dropSchema, insertResident, registerUser } from "./lib/setup.ts";
+
+/** The trivial read-only method: anonymous, no database access, a constant answer. */
+export const TRIVIAL_METHOD = "pricingservice.get_all_pricing";
+const BATCH_SIZE = 100;
+const SCHEMA = "bench";
+const RESULTS = join(import.meta.dirname, "results");
+
+const { values: flags } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "3" },
+    connections: { type: "string", default: "32" },
+    profile: { type: "boolean", default: false },
+  },
+});
+const settings: LoadSettings = {
+  connections: Number(flags.connections),
+  warmupS: Number(flags.warmup),
+  durationS: Number(flags.duration),
+};
+const databaseUrl = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test";
+
+const rpc = (id: number, method: string, params: object) => ({ jsonrpc: "2.0", id, method, params });
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+function appEnv(logLevel: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    DATABASE_SCHEMA: SCHEMA,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: logLevel,
+    NODE_ENV: "production",
+  };
+}
+
+async function measure(spec: LoadSpec): Promise<Figures> {
+  const figures = await runLoad(spec, settings);
+  log(describe(figures));
+  return figures;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  log(`bench: ${settings.connections} connections, ${settings.warmupS} s warm-up + ${settings.durationS} s per run`);
+  const postgres = await dropSchema(databaseUrl, SCHEMA);
+
+  // Our server first: it migrates the fresh schema, then gives us a user, a session and the answers to compare.
+  const app = await startChild("our server", "app.ts", { env: appEnv("info"), timeoutMs: 180_000 });
+  log(`our server up (migrated) in ${Math.round((Date.now() - started) / 100) / 10} s`);
+  const user = await registerUser(`${app.url}/rpc`);
+  const residentSid = await insertResident(databaseUrl, SCHEMA, user.userId);
+  const auth = { authorization: `Bearer ${user.token}` };
+
+  const trivialBody = JSON.stringify(rpc(1, TRIVIAL_METHOD, {}));
+  const trivial = await call(`${app.url}/rpc`, trivialBody);
+  const batchBody = JSON.stringify(Array.from({ length: BATCH_SIZE }, (_, i) => rpc(i + 1, TRIVIAL_METHOD, {})));
+  const batch = await call(`${app.url}/rpc`, batchBody);
+  const getBody = JSON.stringify(rpc(1, "digitalresident.get", { sid: residentSid }));
+  const get = await call(`${app.url}/rpc`, getBody, auth);
+  if ((get.json.result as { sid?: string } | undefined)?.sid !== residentSid) {
+    throw new Error(`digitalresident.get does not answer the resident row: ${get.text}`);
+  }
+  const { jsonrpc: _j, id: _i, ...answer } = trivial.json as Record<string, unknown>;
+  const trivialNote = trivial.json.error
+    ? `${TRIVIAL_METHOD} answered an error (${trivial.json.error.code} ${trivial.json.error.message}): ` +
+      "the figures measure the full pipeline, but on the error path; the raw baselines answer the same bytes"
+    : `${TRIVIAL_METHOD} answered a result (${trivial.text.length} bytes); the raw baselines answer the same bytes`;
+  log(trivialNote);
+
+  const raw = await startChild("raw node:http", "raw-http.ts", { arg: { answer } });
+  const hono = await startChild("hono echo", "hono-echo.ts", { arg: { answer } });
+  const barePg = await startChild("bare pg", "bare-pg.ts", { arg: { databaseUrl, schema: SCHEMA } });
+  const rawSample = await call(`${raw.url}/rpc`, trivialBody);
+  const honoSample = await call(`${hono.url}/rpc`, trivialBody);
+  const pgSample = await call(`${barePg.url}/rpc`, getBody, auth);
+  if (rawSample.text !== trivial.text || honoSample.text !== trivial.text) {
+    throw new Error(`baselines do not answer the same bytes as our server: ${rawSample.text}`);
+  }
+  if ((pgSample.json.result as { sid?: string } | undefined)?.sid !== residentSid) {
+    throw new Error(`bare pg server does not answer the resident row: ${pgSample.text}`);
+  }
+
+  const specs = {
+    raw: { name: "raw node:http echo", server: raw, path: "/rpc", body: trivialBody, expectBody: trivial.text },
+    hono: { name: "plain Hono echo (ref)", server: hono, path: "/rpc", body: trivialBody, expectBody: trivial.text },
+    trivial: {
+      name: `trivial (${TRIVIAL_METHOD.split(".")[1]})`,
+      server: app,
+      path: "/rpc",
+      body: trivialBody,
+      expectBody: trivial.text,
+    },
+    batch: {
+      name: `batch x${BATCH_SIZE}`,
+      server: app,
+      path: "/rpc",
+      body: batchBody,
+      expectBody: batch.text,
+      callsPerRequest: BATCH_SIZE,
+    },
+    barePg: {
+      name: "bare pg session+select",
+      server: barePg,
+      path: "/rpc",
+      body: getBody,
+      headers: auth,
+      expectBody: pgSample.text,
+    },
+    get: { name: "digitalresident.get", server: app, path: "/rpc", body: getBody, headers: auth, expectBody: get.text },
+  } satisfies Record<keyof Runs, LoadSpec>;
+
+  const runs = {} as Runs;
+  for (const key of Object.keys(specs) as (keyof Runs)[]) runs[key] = await measure(specs[key]);
+
+  const q = ratios(runs);
+  const list = targets(runs);
+  log("");
+  log(
+    `ratios: trivial/raw ${q.trivialOverRaw}  (plain Hono echo/raw ${q.honoEchoOverRaw}, trivial/Hono echo ${q.trivialOverHonoEcho})`,
+  );
+  log(
+    `        batch calls/s / single calls/s ${q.batchCallsOverSingleCalls}   digitalresident.get/bare pg ${q.getOverBarePg}`,
+  );
+  log(printTargets(list));
+
+  const results = {
+    date: new Date().toISOString(),
+    machine: machineInfo(postgres),
+    settings: {
+      ...settings,
+      batchSize: BATCH_SIZE,
+      pipelining: 1,
+      loadGenerator: "autocannon 8.0.0, in the bench process",
+    },
+    methods: { trivial: TRIVIAL_METHOD, trivialNote, get: "digitalresident.get (generic CRUD, session token)" },
+    runs,
+    ratios: q,
+    targets: list,
+    wallSeconds: 0,
+  };
+
+  if (flags.profile) {
+    await profileAll({
+      specs,
+      settings,
+      startApp: (level) =>
+        startChild(`our server, LOG_LEVEL=${level}`, "app.ts", { env: appEnv(level), timeoutMs: 180_000 }),
+      resultsDir: RESULTS,
+      log,
+    });
+  }
+  for (const child of [raw, hono, barePg, app]) await child.stop();
+  results.wallSeconds = Math.round((Date.now() - started) / 1000);
+  writeFileSync(join(RESULTS, "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
+  log(`\nwrote bench/results/latest.json (whole run ${results.wallSeconds} s)`);
+}
+
+main()
+  .catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    killAll();
+    process.exit();
+  });
