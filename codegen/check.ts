@@ -51,9 +51,15 @@ function checkMethod(m: MethodModel, model: SpecModel, diags: Diagnostics): void
     if (!isMappable(p.schema))
       diags.add("unmappable-type", file, `${ptr}/schema`, `cannot map the schema of param "${p.name}" to a type`);
   });
-  if (m.result && !isObjectSchema(model.schemas[m.result], model.schemas)) {
-    const why = model.schemas[m.result] ? "is not an object schema" : "is not defined";
-    diags.add("result-not-object", file, `${m.pointer}/result/schema`, `result ${m.result} of ${m.name} ${why}`);
+  if (m.result && !model.schemas[m.result]) {
+    diags.add("unknown-ref", file, `${m.pointer}/result/schema/$ref`, `result ${m.result} of ${m.name} is not defined`);
+  } else if (m.result && !isObjectSchema(model.schemas[m.result], model.schemas)) {
+    diags.add(
+      "result-not-object",
+      file,
+      `${m.pointer}/result/schema`,
+      `result ${m.result} of ${m.name} is not an object`,
+    );
   }
   const paramNamed = (name: string | null, what: string, key: string) => {
     if (name && !seen.has(name))
@@ -61,8 +67,8 @@ function checkMethod(m: MethodModel, model: SpecModel, diags: Diagnostics): void
   };
   paramNamed(m.callerBinding?.param ?? null, "x-caller-binding", "x-caller-binding");
   paramNamed(m.password, "x-password", "x-password");
-  paramNamed(m.audit?.targetParam ?? null, "x-audit.targetParam", "x-audit");
-  paramNamed(m.mcp.amountParam, "x-mcp.amountParam", "x-mcp");
+  paramNamed(m.audit?.targetParam ?? null, "x-audit.targetParam", "x-audit/targetParam");
+  paramNamed(m.mcp.amountParam, "x-mcp.amountParam", "x-mcp/amountParam");
   const auditActions = (model.schemas["AuditAction"]?.["enum"] ?? []) as string[];
   if (m.audit && auditActions.length > 0 && !auditActions.includes(m.audit.action)) {
     diags.add("unknown-audit-action", file, `${m.pointer}/x-audit`, `"${m.audit.action}" is not an AuditAction`);
@@ -73,16 +79,16 @@ function checkMethod(m: MethodModel, model: SpecModel, diags: Diagnostics): void
       diags.add(
         "unknown-error-type",
         file,
-        `${m.pointer}/x-errors/${type}`,
+        `${m.pointer}${pointer("x-errors", type)}`,
         `error type ${type} is not listed in spec/errors.json`,
       );
     }
-    for (const variant of list) {
+    for (const [i, variant] of list.entries()) {
       if (!variants.has(variant)) {
         diags.add(
           "unknown-error-variant",
           file,
-          `${m.pointer}/x-errors/${type}`,
+          `${m.pointer}${pointer("x-errors", type, i)}`,
           `variant ${variant} is not declared in spec/errors.json`,
         );
       }
@@ -92,7 +98,7 @@ function checkMethod(m: MethodModel, model: SpecModel, diags: Diagnostics): void
     diags.add(
       "mcp-name-too-long",
       file,
-      `${m.pointer}/x-mcp`,
+      m.kind === "crud" ? "/title" : `${m.pointer}/x-mcp`,
       `tool name ${m.mcp.name} has ${m.mcp.name.length} characters (max ${MAX_TOOL_NAME}); declare a shorter x-mcp.name`,
     );
   }
@@ -102,25 +108,18 @@ export function checkModel(model: SpecModel, diags: Diagnostics): void {
   const methodNames = new Map<string, MethodModel>();
   const toolNames = new Map<string, MethodModel>();
   for (const m of model.methods) {
+    // A CRUD method's name and tool name come from the record's title.
+    const namePtr = m.kind === "crud" ? "/title" : `${m.pointer}/name`;
     for (const name of [m.name, ...m.aliases]) {
       const prior = methodNames.get(name);
-      if (prior)
-        diags.add(
-          "duplicate-method-name",
-          m.file,
-          `${m.pointer}/name`,
-          `method ${name} is also defined in ${prior.file}`,
-        );
+      if (prior) diags.add("duplicate-method-name", m.file, namePtr, `method ${name} is also defined in ${prior.file}`);
       methodNames.set(name, m);
     }
     const priorTool = toolNames.get(m.mcp.name);
-    if (priorTool)
-      diags.add(
-        "duplicate-tool-name",
-        m.file,
-        `${m.pointer}/x-mcp`,
-        `tool name ${m.mcp.name} is also used by ${priorTool.name}`,
-      );
+    if (priorTool) {
+      const toolPtr = m.kind === "crud" ? "/title" : `${m.pointer}/x-mcp`;
+      diags.add("duplicate-tool-name", m.file, toolPtr, `tool name ${m.mcp.name} is also used by ${priorTool.name}`);
+    }
     toolNames.set(m.mcp.name, m);
     checkMethod(m, model, diags);
     m.params.forEach((p, i) => {

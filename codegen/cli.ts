@@ -1,49 +1,49 @@
-import { readdirSync, rmSync } from "node:fs";
-import { join, relative } from "node:path";
-import { formatDiagnostic } from "./diagnostics.ts";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { type Diagnostic, formatDiagnostic } from "./diagnostics.ts";
+import { checkGenerated, staleFiles } from "./drift.ts";
 import { generate } from "./generate.ts";
-import { driftedFiles, writeFiles } from "./write.ts";
+import type { SpecModel } from "./model.ts";
+import { writeFiles } from "./write.ts";
 
 const root = join(import.meta.dirname, "..");
 const check = process.argv.includes("--check");
 const validateOnly = process.argv.includes("--validate");
-
-function listFiles(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-      e.isDirectory() ? listFiles(join(dir, e.name)) : [relative(root, join(dir, e.name))],
-    );
-  } catch {
-    return [];
-  }
-}
-
 const started = performance.now();
-const { model, files, diagnostics } = await generate(root, { validateOnly });
-if (diagnostics.length > 0) {
+
+function refuse(diagnostics: Diagnostic[]): never {
   for (const d of diagnostics) console.error(formatDiagnostic(d));
   console.error(`codegen: ${diagnostics.length} error(s); nothing written`);
   process.exit(1);
 }
-const produced = new Set(files.map((f) => f.path));
-const stale = validateOnly ? [] : listFiles(join(root, "generated")).filter((p) => !produced.has(p));
-const ms = Math.round(performance.now() - started);
-const summary = model
-  ? `${model.services.length} services, ${model.records.length} records, ${model.methods.length} methods`
-  : "";
-if (validateOnly) {
-  console.log(`codegen: spec is valid (${summary}) in ${ms} ms`);
-} else if (check) {
-  const drifted = [...driftedFiles(root, files), ...stale];
+
+function summary(model: SpecModel | null): string {
+  const ms = Math.round(performance.now() - started);
+  const counts = model
+    ? `${model.services.length} services, ${model.records.length} records, ${model.methods.length} methods`
+    : "";
+  return `(${counts}) in ${ms} ms`;
+}
+
+if (check) {
+  const { model, diagnostics, drifted } = await checkGenerated(root);
+  if (diagnostics.length > 0) refuse(diagnostics);
   if (drifted.length > 0) {
     console.error(`codegen:check: generated code differs from spec/ in ${drifted.length} file(s):`);
     for (const p of drifted) console.error(`  ${p}`);
     console.error("run `npm run codegen` and commit the result");
     process.exit(1);
   }
-  console.log(`codegen:check: generated/ matches spec/ (${summary}) in ${ms} ms`);
+  console.log(`codegen:check: generated/ matches spec/ ${summary(model)}`);
 } else {
-  const written = writeFiles(root, files);
-  for (const p of stale) rmSync(join(root, p));
-  console.log(`codegen: ${written.length} file(s) written, ${stale.length} removed (${summary}) in ${ms} ms`);
+  const { model, files, diagnostics } = await generate(root, { validateOnly });
+  if (diagnostics.length > 0) refuse(diagnostics);
+  if (validateOnly) {
+    console.log(`codegen: spec is valid ${summary(model)}`);
+  } else {
+    const stale = staleFiles(root, files);
+    const written = writeFiles(root, files);
+    for (const p of stale) rmSync(join(root, p));
+    console.log(`codegen: ${written.length} file(s) written, ${stale.length} removed ${summary(model)}`);
+  }
 }

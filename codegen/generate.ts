@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import { validateOpenRPCDocument } from "@open-rpc/schema-utils-js";
 import { type Diagnostic, Diagnostics } from "./diagnostics.ts";
 import { emitCodes } from "./emit/codes.ts";
 import { emitCrud } from "./emit/crud.ts";
@@ -11,8 +10,10 @@ import { emitRegistry } from "./emit/registry.ts";
 import { emitStubs } from "./emit/stubs.ts";
 import { emitTypes } from "./emit/types.ts";
 import { emitValidators } from "./emit/validators.ts";
+import { formatFiles } from "./format.ts";
 import { loadSpec } from "./load.ts";
 import type { SpecModel } from "./model.ts";
+import { checkOpenrpcDocument } from "./openrpc-check.ts";
 import type { GeneratedFile } from "./write.ts";
 
 export interface GenerateResult {
@@ -21,11 +22,33 @@ export interface GenerateResult {
   diagnostics: Diagnostic[];
 }
 
+export type Emitter = (model: SpecModel, root: string) => GeneratedFile[] | Promise<GeneratedFile[]>;
+
+/** Every emitter by name, in output order. `stubs` is the only one that reads existing files (src/services). */
+export const EMITTERS: Record<string, Emitter> = {
+  codes: emitCodes,
+  types: emitTypes,
+  validators: emitValidators,
+  handlers: emitHandlers,
+  registry: emitRegistry,
+  crud: emitCrud,
+  entities: emitEntities,
+  mcp: emitMcp,
+  openrpc: emitOpenrpc,
+  stubs: emitStubs,
+};
+
+/** Runs one emitter and formats what it wrote, exactly as `generate` would. */
+export async function runEmitter(name: string, model: SpecModel, root: string): Promise<GeneratedFile[]> {
+  const emitter = EMITTERS[name];
+  if (!emitter) throw new Error(`codegen: no emitter named ${name}`);
+  return formatFiles(await emitter(model, root));
+}
+
 /** Served documents must pass the OpenRPC meta-schema, like every client's tooling will check. */
 function validateOutput(files: GeneratedFile[], diags: Diagnostics): void {
   for (const file of files.filter((f) => f.path.startsWith("generated/openrpc/"))) {
-    const result = validateOpenRPCDocument(JSON.parse(file.content));
-    if (result !== true) diags.add("invalid-openrpc", file.path, "", result.message);
+    checkOpenrpcDocument(JSON.parse(file.content), file.path, diags);
   }
 }
 
@@ -33,18 +56,8 @@ function validateOutput(files: GeneratedFile[], diags: Diagnostics): void {
 export async function generate(root: string, options: { validateOnly?: boolean } = {}): Promise<GenerateResult> {
   const { model, diags } = loadSpec(join(root, "spec"));
   if (!model || diags.items.length > 0 || options.validateOnly) return { model, files: [], diagnostics: diags.items };
-  const files: GeneratedFile[] = [
-    ...emitCodes(model),
-    ...(await emitTypes(model)),
-    ...emitValidators(model),
-    ...emitHandlers(model),
-    ...emitRegistry(model),
-    ...emitCrud(model),
-    ...emitEntities(model),
-    ...emitMcp(model),
-    ...emitOpenrpc(model),
-    ...emitStubs(model, root),
-  ];
+  const emitted = await Promise.all(Object.values(EMITTERS).map((emit) => emit(model, root)));
+  const files = formatFiles(emitted.flat());
   const out = new Diagnostics();
   validateOutput(files, out);
   return { model, files, diagnostics: out.items };

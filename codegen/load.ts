@@ -3,6 +3,7 @@ import { join, relative } from "node:path";
 import { checkModel } from "./check.ts";
 import { Diagnostics, pointer } from "./diagnostics.ts";
 import type { DomainModel, ErrorCodeModel, JsonSchema, RecordModel, ServiceModel, SpecModel } from "./model.ts";
+import { checkOpenrpcDocument } from "./openrpc-check.ts";
 import { buildCrudMethods, buildRecord } from "./records.ts";
 import { buildService } from "./services.ts";
 
@@ -76,6 +77,7 @@ export function loadSpec(specDir: string): { model: SpecModel | null; diags: Dia
     recordsRaw.push(record);
   }
 
+  const context = typeof platform["context"] === "string" ? platform["context"] : "";
   const domainOf = new Map<string, string>();
   const versions = new Map<string, string>();
   const domains: DomainModel[] = [];
@@ -92,7 +94,8 @@ export function loadSpec(specDir: string): { model: SpecModel | null; diags: Dia
   for (const path of listJson(join(specDir, "services"), ".openrpc.json")) {
     const json = readJson(root, path, diags);
     if (!json) continue;
-    const service = buildService(json, rel(path), { domainOf, versions }, diags);
+    checkOpenrpcDocument(json, rel(path), diags);
+    const service = buildService(json, rel(path), { context, domainOf, versions }, diags);
     if (!service) continue;
     const components = ((json["components"] as JsonSchema | undefined)?.["schemas"] ?? {}) as Record<
       string,
@@ -125,10 +128,10 @@ export function loadSpec(specDir: string): { model: SpecModel | null; diags: Dia
   const errorTypes = (errors["types"] ?? []) as string[];
 
   const records = recordsRaw.sort((a, b) => a.name.localeCompare(b.name));
-  const crudMethods = buildCrudMethods(records, schemas, diags);
+  const crudMethods = buildCrudMethods(records, schemas, context, diags);
   const sortedServices = services.sort((a, b) => a.name.localeCompare(b.name));
   const model: SpecModel = {
-    context: platform["context"] as string,
+    context,
     schemaVersion: platform["schemaVersion"] as string,
     domains,
     services: sortedServices,

@@ -123,8 +123,14 @@ export function buildRecord(json: JsonSchema, file: string, diags: Diagnostics):
         diags.add("unknown-field", file, pointer(key), `${key} names "${field}", which the record does not have`);
     }
   }
-  for (const field of [...owner, ...record.unique.flat()]) {
-    if (!all[field]) diags.add("unknown-field", file, pointer("x-owner"), `"${field}" is not a field of ${name}`);
+  for (const [key, fields] of [
+    ["x-owner", owner],
+    ["x-unique", record.unique.flat()],
+  ] as const) {
+    for (const field of fields) {
+      if (!all[field])
+        diags.add("unknown-field", file, pointer(key), `${key} names "${field}", which ${name} does not have`);
+    }
   }
   return record;
 }
@@ -284,6 +290,7 @@ const SHARED_CRUD_SCHEMAS: Record<string, JsonSchema> = {
 export function buildCrudMethods(
   records: RecordModel[],
   schemas: Record<string, JsonSchema>,
+  context: string,
   diags: Diagnostics,
 ): MethodModel[] {
   const addSchema = (name: string, schema: JsonSchema, file: string) => {
@@ -316,7 +323,7 @@ export function buildCrudMethods(
         password: null,
         audit: null,
         mcp: {
-          name: `freezone_${record.lower}_${op}`,
+          name: `${context}_${record.lower}_${op}`,
           readOnly,
           destructive: op === "delete",
           idempotent: readOnly,

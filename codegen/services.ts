@@ -14,6 +14,8 @@ import { camelCase, refName } from "./naming.ts";
 const AUTH_MODES = ["anonymous", "user", "session", "admin", "partner", "webhook"];
 
 interface PlatformIndex {
+  /** platform.json's `context`: the prefix of default MCP tool names. */
+  context: string;
   domainOf: Map<string, string>;
   versions: Map<string, string>;
 }
@@ -134,7 +136,7 @@ export function buildService(
       return;
     }
     const op = methodName.slice(prefix.length);
-    service.methods.push(buildMethod(m, { service, op, file, ptr, context: "freezone" }, diags));
+    service.methods.push(buildMethod(m, { service, op, file, ptr, context: platform.context }, diags));
   });
   return service;
 }

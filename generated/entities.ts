@@ -15,9 +15,18 @@ export const AdminActionEntity = new EntitySchema<EntityRow>({
     target_id: { type: "string", columnType: "text" },
     details: { type: "string", columnType: "text" },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "admin_action_admin_email_index", properties: ["admin_email"] }, { name: "admin_action_action_index", properties: ["action"] }, { name: "admin_action_target_id_index", properties: ["target_id"] }],
+  indexes: [
+    { name: "admin_action_admin_email_index", properties: ["admin_email"] },
+    { name: "admin_action_action_index", properties: ["action"] },
+    { name: "admin_action_target_id_index", properties: ["target_id"] },
+  ],
   uniques: [],
 });
 
@@ -49,9 +58,18 @@ export const ApiKeyEntity = new EntitySchema<EntityRow>({
     prefix: { type: "string", columnType: "text" },
     revoked_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "api_key_name_index", properties: ["name"] }, { name: "api_key_user_id_index", properties: ["user_id"] }, { name: "api_key_partner_id_index", properties: ["partner_id"] }],
+  indexes: [
+    { name: "api_key_name_index", properties: ["name"] },
+    { name: "api_key_user_id_index", properties: ["user_id"] },
+    { name: "api_key_partner_id_index", properties: ["partner_id"] },
+  ],
   uniques: [{ name: "api_key_key_hash_unique", properties: ["key_hash"] }],
 });
 
@@ -71,9 +89,17 @@ export const BusinessDocumentEntity = new EntitySchema<EntityRow>({
     expiry_date: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     uploaded_by: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "business_document_company_id_index", properties: ["company_id"] }, { name: "business_document_name_index", properties: ["name"] }],
+  indexes: [
+    { name: "business_document_company_id_index", properties: ["company_id"] },
+    { name: "business_document_name_index", properties: ["name"] },
+  ],
   uniques: [],
 });
 
@@ -91,9 +117,18 @@ export const CompanyMessageEntity = new EntitySchema<EntityRow>({
     action_label: { type: "string", columnType: "text", nullable: true },
     is_read: { type: "boolean", columnType: "boolean", default: false },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "company_message_company_id_index", properties: ["company_id"] }, { name: "company_message_title_index", properties: ["title"] }, { name: "company_message_body_index", properties: ["body"] }],
+  indexes: [
+    { name: "company_message_company_id_index", properties: ["company_id"] },
+    { name: "company_message_title_index", properties: ["title"] },
+    { name: "company_message_body_index", properties: ["body"] },
+  ],
   uniques: [],
 });
 
@@ -112,9 +147,19 @@ export const CompanyRoleEntity = new EntitySchema<EntityRow>({
     holder_name: { type: "string", columnType: "text", nullable: true },
     holder_external_id: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "company_role_company_id_index", properties: ["company_id"] }, { name: "company_role_subject_id_index", properties: ["subject_id"] }, { name: "company_role_role_index", properties: ["role"] }, { name: "company_role_valid_from_index", properties: ["valid_from"] }],
+  indexes: [
+    { name: "company_role_company_id_index", properties: ["company_id"] },
+    { name: "company_role_subject_id_index", properties: ["subject_id"] },
+    { name: "company_role_role_index", properties: ["role"] },
+    { name: "company_role_valid_from_index", properties: ["valid_from"] },
+  ],
   uniques: [],
 });
 
@@ -134,9 +179,19 @@ export const ContractEntity = new EntitySchema<EntityRow>({
     currency: { type: "string", columnType: "text", nullable: true },
     description: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "contract_fzc_id_index", properties: ["fzc_id"] }, { name: "contract_name_index", properties: ["name"] }, { name: "contract_contract_type_index", properties: ["contract_type"] }, { name: "contract_counterparty_index", properties: ["counterparty"] }],
+  indexes: [
+    { name: "contract_fzc_id_index", properties: ["fzc_id"] },
+    { name: "contract_name_index", properties: ["name"] },
+    { name: "contract_contract_type_index", properties: ["contract_type"] },
+    { name: "contract_counterparty_index", properties: ["counterparty"] },
+  ],
   uniques: [],
 });
 
@@ -155,9 +210,17 @@ export const ContractSignatureEntity = new EntitySchema<EntityRow>({
     entity_id: { type: "string", columnType: "text", default: "" },
     ip_address: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "contract_signature_user_id_index", properties: ["user_id"] }, { name: "contract_signature_contract_id_index", properties: ["contract_id"] }],
+  indexes: [
+    { name: "contract_signature_user_id_index", properties: ["user_id"] },
+    { name: "contract_signature_contract_id_index", properties: ["contract_id"] },
+  ],
   uniques: [{ name: "contract_signature_receipt_id_unique", properties: ["receipt_id"] }],
 });
 
@@ -171,9 +234,18 @@ export const ContractTemplateEntity = new EntitySchema<EntityRow>({
     category: { type: "string", columnType: "text" },
     content: { type: "string", columnType: "text" },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "contract_template_name_index", properties: ["name"] }, { name: "contract_template_description_index", properties: ["description"] }, { name: "contract_template_category_index", properties: ["category"] }],
+  indexes: [
+    { name: "contract_template_name_index", properties: ["name"] },
+    { name: "contract_template_description_index", properties: ["description"] },
+    { name: "contract_template_category_index", properties: ["category"] },
+  ],
   uniques: [],
 });
 
@@ -190,9 +262,17 @@ export const CoopEventEntity = new EntitySchema<EntityRow>({
     end_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_by: { type: "string", columnType: "text" },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "coop_event_company_id_index", properties: ["company_id"] }, { name: "coop_event_created_by_index", properties: ["created_by"] }],
+  indexes: [
+    { name: "coop_event_company_id_index", properties: ["company_id"] },
+    { name: "coop_event_created_by_index", properties: ["created_by"] },
+  ],
   uniques: [],
 });
 
@@ -204,7 +284,12 @@ export const CounterEntity = new EntitySchema<EntityRow>({
     name: { type: "string", columnType: "text" },
     value: { type: new BigIntType("number"), columnType: "bigint", default: 0 },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
   indexes: [],
   uniques: [{ name: "counter_name_unique", properties: ["name"] }],
@@ -226,7 +311,12 @@ export const CreditBalanceEntity = new EntitySchema<EntityRow>({
     cardpsp_customer_id: { type: "string", columnType: "text", nullable: true },
     cardpsp_payment_method_id: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
   indexes: [],
   uniques: [{ name: "credit_balance_user_id_unique", properties: ["user_id"] }],
@@ -248,9 +338,18 @@ export const CreditTransactionEntity = new EntitySchema<EntityRow>({
     external_call_id: { type: "string", columnType: "text", nullable: true },
     status: { type: "string", columnType: "text", default: "completed" },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "credit_transaction_user_id_index", properties: ["user_id"] }, { name: "credit_transaction_description_index", properties: ["description"] }, { name: "credit_transaction_reference_id_index", properties: ["reference_id"] }],
+  indexes: [
+    { name: "credit_transaction_user_id_index", properties: ["user_id"] },
+    { name: "credit_transaction_description_index", properties: ["description"] },
+    { name: "credit_transaction_reference_id_index", properties: ["reference_id"] },
+  ],
   uniques: [{ name: "credit_transaction_external_call_id_unique", properties: ["external_call_id"] }],
 });
 
@@ -290,10 +389,25 @@ export const DigitalResidentEntity = new EntitySchema<EntityRow>({
     anonymity_enabled: { type: "boolean", columnType: "boolean", default: false },
     anonymity_changed_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "digital_resident_user_id_index", properties: ["user_id"] }, { name: "digital_resident_partner_id_index", properties: ["partner_id"] }, { name: "digital_resident_email_index", properties: ["email"] }, { name: "digital_resident_first_name_index", properties: ["first_name"] }, { name: "digital_resident_last_name_index", properties: ["last_name"] }],
-  uniques: [{ name: "digital_resident_resident_id_unique", properties: ["resident_id"] }, { name: "digital_resident_external_id_unique", properties: ["external_id"] }, { name: "digital_resident_external_id_counter_unique", properties: ["external_id_counter"] }],
+  indexes: [
+    { name: "digital_resident_user_id_index", properties: ["user_id"] },
+    { name: "digital_resident_partner_id_index", properties: ["partner_id"] },
+    { name: "digital_resident_email_index", properties: ["email"] },
+    { name: "digital_resident_first_name_index", properties: ["first_name"] },
+    { name: "digital_resident_last_name_index", properties: ["last_name"] },
+  ],
+  uniques: [
+    { name: "digital_resident_resident_id_unique", properties: ["resident_id"] },
+    { name: "digital_resident_external_id_unique", properties: ["external_id"] },
+    { name: "digital_resident_external_id_counter_unique", properties: ["external_id_counter"] },
+  ],
 });
 
 export const DividendDistributionEntity = new EntitySchema<EntityRow>({
@@ -313,7 +427,12 @@ export const DividendDistributionEntity = new EntitySchema<EntityRow>({
     approved_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     completed_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
   indexes: [{ name: "dividend_distribution_company_id_index", properties: ["company_id"] }],
   uniques: [],
@@ -334,9 +453,18 @@ export const DividendPaymentEntity = new EntitySchema<EntityRow>({
     transaction_id: { type: "string", columnType: "text", nullable: true },
     paid_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "dividend_payment_distribution_id_index", properties: ["distribution_id"] }, { name: "dividend_payment_company_id_index", properties: ["company_id"] }, { name: "dividend_payment_recipient_id_index", properties: ["recipient_id"] }],
+  indexes: [
+    { name: "dividend_payment_distribution_id_index", properties: ["distribution_id"] },
+    { name: "dividend_payment_company_id_index", properties: ["company_id"] },
+    { name: "dividend_payment_recipient_id_index", properties: ["recipient_id"] },
+  ],
   uniques: [],
 });
 
@@ -356,9 +484,18 @@ export const DocumentAudienceEntity = new EntitySchema<EntityRow>({
     supersedes: { type: "string", columnType: "text", nullable: true },
     created_by: { type: "string", columnType: "text" },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "document_audience_document_ref_index", properties: ["document_ref"] }, { name: "document_audience_document_type_index", properties: ["document_type"] }, { name: "document_audience_company_id_index", properties: ["company_id"] }],
+  indexes: [
+    { name: "document_audience_document_ref_index", properties: ["document_ref"] },
+    { name: "document_audience_document_type_index", properties: ["document_type"] },
+    { name: "document_audience_company_id_index", properties: ["company_id"] },
+  ],
   uniques: [],
 });
 
@@ -375,7 +512,12 @@ export const EmailOutboxEntity = new EntitySchema<EntityRow>({
     provider_message_id: { type: "string", columnType: "text", nullable: true },
     error: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
   indexes: [{ name: "email_outbox_to_email_index", properties: ["to_email"] }],
   uniques: [],
@@ -391,7 +533,12 @@ export const EmailVerificationTokenEntity = new EntitySchema<EntityRow>({
     expires_at: { type: "datetime", columnType: "timestamptz(3)" },
     used: { type: "boolean", columnType: "boolean", default: false },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
   indexes: [{ name: "email_verification_token_user_id_index", properties: ["user_id"] }],
   uniques: [{ name: "email_verification_token_token_hash_unique", properties: ["token_hash"] }],
@@ -420,9 +567,18 @@ export const EntityDraftEntity = new EntitySchema<EntityRow>({
     completed_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     paid_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "entity_draft_entity_type_index", properties: ["entity_type"] }, { name: "entity_draft_entity_name_index", properties: ["entity_name"] }, { name: "entity_draft_creator_user_id_index", properties: ["creator_user_id"] }],
+  indexes: [
+    { name: "entity_draft_entity_type_index", properties: ["entity_type"] },
+    { name: "entity_draft_entity_name_index", properties: ["entity_name"] },
+    { name: "entity_draft_creator_user_id_index", properties: ["creator_user_id"] },
+  ],
   uniques: [],
 });
 
@@ -450,9 +606,19 @@ export const EntityInvitationEntity = new EntitySchema<EntityRow>({
     expires_at: { type: "datetime", columnType: "timestamptz(3)" },
     decline_reason: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "entity_invitation_draft_id_index", properties: ["draft_id"] }, { name: "entity_invitation_inviter_user_id_index", properties: ["inviter_user_id"] }, { name: "entity_invitation_invitee_user_id_index", properties: ["invitee_user_id"] }, { name: "entity_invitation_invitee_email_index", properties: ["invitee_email"] }],
+  indexes: [
+    { name: "entity_invitation_draft_id_index", properties: ["draft_id"] },
+    { name: "entity_invitation_inviter_user_id_index", properties: ["inviter_user_id"] },
+    { name: "entity_invitation_invitee_user_id_index", properties: ["invitee_user_id"] },
+    { name: "entity_invitation_invitee_email_index", properties: ["invitee_email"] },
+  ],
   uniques: [],
 });
 
@@ -477,9 +643,19 @@ export const ExchangeTransactionEntity = new EntitySchema<EntityRow>({
     initiated_by: { type: "string", columnType: "text" },
     completed_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "exchange_transaction_owner_id_index", properties: ["owner_id"] }, { name: "exchange_transaction_from_account_id_index", properties: ["from_account_id"] }, { name: "exchange_transaction_to_account_id_index", properties: ["to_account_id"] }, { name: "exchange_transaction_initiated_by_index", properties: ["initiated_by"] }],
+  indexes: [
+    { name: "exchange_transaction_owner_id_index", properties: ["owner_id"] },
+    { name: "exchange_transaction_from_account_id_index", properties: ["from_account_id"] },
+    { name: "exchange_transaction_to_account_id_index", properties: ["to_account_id"] },
+    { name: "exchange_transaction_initiated_by_index", properties: ["initiated_by"] },
+  ],
   uniques: [],
 });
 
@@ -500,9 +676,18 @@ export const ExternalCompanyRegistrationEntity = new EntitySchema<EntityRow>({
     kyb_provider_status: { type: "string", columnType: "text", nullable: true },
     kyb_checked_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "external_company_registration_legal_name_index", properties: ["legal_name"] }, { name: "external_company_registration_registration_number_index", properties: ["registration_number"] }, { name: "external_company_registration_linked_dr_id_index", properties: ["linked_dr_id"] }],
+  indexes: [
+    { name: "external_company_registration_legal_name_index", properties: ["legal_name"] },
+    { name: "external_company_registration_registration_number_index", properties: ["registration_number"] },
+    { name: "external_company_registration_linked_dr_id_index", properties: ["linked_dr_id"] },
+  ],
   uniques: [{ name: "external_company_registration_kyb_scan_ref_unique", properties: ["kyb_scan_ref"] }],
 });
 
@@ -513,7 +698,12 @@ export const ExternalIdStateEntity = new EntitySchema<EntityRow>({
     sid: { type: "string", columnType: "text", primary: true },
     next_counter: { type: new BigIntType("number"), columnType: "bigint", default: 1 },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
   indexes: [],
   uniques: [],
@@ -533,9 +723,17 @@ export const FinancialReportEntity = new EntitySchema<EntityRow>({
     content: { type: "string", columnType: "text" },
     generated_by: { type: "string", columnType: "text" },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "financial_report_company_id_index", properties: ["company_id"] }, { name: "financial_report_title_index", properties: ["title"] }],
+  indexes: [
+    { name: "financial_report_company_id_index", properties: ["company_id"] },
+    { name: "financial_report_title_index", properties: ["title"] },
+  ],
   uniques: [],
 });
 
@@ -551,9 +749,18 @@ export const FrontendErrorEntity = new EntitySchema<EntityRow>({
     user_agent: { type: "string", columnType: "text" },
     ip_address: { type: "string", columnType: "text" },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "frontend_error_user_id_index", properties: ["user_id"] }, { name: "frontend_error_error_code_index", properties: ["error_code"] }, { name: "frontend_error_page_index", properties: ["page"] }],
+  indexes: [
+    { name: "frontend_error_user_id_index", properties: ["user_id"] },
+    { name: "frontend_error_error_code_index", properties: ["error_code"] },
+    { name: "frontend_error_page_index", properties: ["page"] },
+  ],
   uniques: [],
 });
 
@@ -578,9 +785,18 @@ export const FundTransferEntity = new EntitySchema<EntityRow>({
     fee_amount: { type: "double", columnType: "double precision", nullable: true },
     completed_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "fund_transfer_from_account_id_index", properties: ["from_account_id"] }, { name: "fund_transfer_to_account_id_index", properties: ["to_account_id"] }, { name: "fund_transfer_initiated_by_index", properties: ["initiated_by"] }],
+  indexes: [
+    { name: "fund_transfer_from_account_id_index", properties: ["from_account_id"] },
+    { name: "fund_transfer_to_account_id_index", properties: ["to_account_id"] },
+    { name: "fund_transfer_initiated_by_index", properties: ["initiated_by"] },
+  ],
   uniques: [],
 });
 
@@ -601,9 +817,19 @@ export const GovernanceActionEntity = new EntitySchema<EntityRow>({
     outcome: { type: "string", columnType: "text", nullable: true },
     created_by: { type: "string", columnType: "text" },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "governance_action_company_id_index", properties: ["company_id"] }, { name: "governance_action_subject_resident_id_index", properties: ["subject_resident_id"] }, { name: "governance_action_kind_index", properties: ["kind"] }, { name: "governance_action_parent_action_sid_index", properties: ["parent_action_sid"] }],
+  indexes: [
+    { name: "governance_action_company_id_index", properties: ["company_id"] },
+    { name: "governance_action_subject_resident_id_index", properties: ["subject_resident_id"] },
+    { name: "governance_action_kind_index", properties: ["kind"] },
+    { name: "governance_action_parent_action_sid_index", properties: ["parent_action_sid"] },
+  ],
   uniques: [],
 });
 
@@ -619,7 +845,12 @@ export const InvoicePaymentDefaultEntity = new EntitySchema<EntityRow>({
     label: { type: "string", columnType: "text", nullable: true },
     payment_instructions: { type: "json", columnType: "jsonb" },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
   indexes: [{ name: "invoice_payment_default_owner_user_id_index", properties: ["owner_user_id"] }],
   uniques: [],
@@ -637,9 +868,19 @@ export const KycArtifactAttestationEntity = new EntitySchema<EntityRow>({
     encryption_scheme: { type: "string", columnType: "text", default: "aes-256-gcm-v1" },
     key_id: { type: "string", columnType: "text" },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "kyc_artifact_attestation_request_id_index", properties: ["request_id"] }, { name: "kyc_artifact_attestation_partner_id_index", properties: ["partner_id"] }, { name: "kyc_artifact_attestation_payload_hash_index", properties: ["payload_hash"] }, { name: "kyc_artifact_attestation_key_id_index", properties: ["key_id"] }],
+  indexes: [
+    { name: "kyc_artifact_attestation_request_id_index", properties: ["request_id"] },
+    { name: "kyc_artifact_attestation_partner_id_index", properties: ["partner_id"] },
+    { name: "kyc_artifact_attestation_payload_hash_index", properties: ["payload_hash"] },
+    { name: "kyc_artifact_attestation_key_id_index", properties: ["key_id"] },
+  ],
   uniques: [],
 });
 
@@ -654,7 +895,12 @@ export const KycArtifactPayloadEntity = new EntitySchema<EntityRow>({
     erased_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     erasure_reason: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
   indexes: [{ name: "kyc_artifact_payload_key_id_index", properties: ["key_id"] }],
   uniques: [{ name: "kyc_artifact_payload_attestation_sid_unique", properties: ["attestation_sid"] }],
@@ -674,9 +920,17 @@ export const KycPersonalDataEntity = new EntitySchema<EntityRow>({
     document_type: { type: "string", columnType: "text", nullable: true },
     document_expiry: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "kyc_personal_data_resident_id_index", properties: ["resident_id"] }, { name: "kyc_personal_data_user_id_index", properties: ["user_id"] }],
+  indexes: [
+    { name: "kyc_personal_data_resident_id_index", properties: ["resident_id"] },
+    { name: "kyc_personal_data_user_id_index", properties: ["user_id"] },
+  ],
   uniques: [],
 });
 
@@ -702,9 +956,17 @@ export const KycSessionEntity = new EntitySchema<EntityRow>({
     reviewed_by: { type: "string", columnType: "text", nullable: true },
     review_reason: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "kyc_session_user_id_index", properties: ["user_id"] }, { name: "kyc_session_resident_id_index", properties: ["resident_id"] }],
+  indexes: [
+    { name: "kyc_session_user_id_index", properties: ["user_id"] },
+    { name: "kyc_session_resident_id_index", properties: ["resident_id"] },
+  ],
   uniques: [{ name: "kyc_session_kycprovider_scan_ref_unique", properties: ["kycprovider_scan_ref"] }],
 });
 
@@ -729,9 +991,20 @@ export const McpApprovalEntity = new EntitySchema<EntityRow>({
     execution_error: { type: "string", columnType: "text", nullable: true },
     decided_by: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "mcp_approval_user_id_index", properties: ["user_id"] }, { name: "mcp_approval_api_key_id_index", properties: ["api_key_id"] }, { name: "mcp_approval_tool_name_index", properties: ["tool_name"] }, { name: "mcp_approval_status_index", properties: ["status"] }, { name: "mcp_approval_requested_at_index", properties: ["requested_at"] }],
+  indexes: [
+    { name: "mcp_approval_user_id_index", properties: ["user_id"] },
+    { name: "mcp_approval_api_key_id_index", properties: ["api_key_id"] },
+    { name: "mcp_approval_tool_name_index", properties: ["tool_name"] },
+    { name: "mcp_approval_status_index", properties: ["status"] },
+    { name: "mcp_approval_requested_at_index", properties: ["requested_at"] },
+  ],
   uniques: [],
 });
 
@@ -750,9 +1023,20 @@ export const McpCallLogEntity = new EntitySchema<EntityRow>({
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
     amount_eur: { type: "double", columnType: "double precision", nullable: true },
     approval_id: { type: "string", columnType: "text", nullable: true },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "mcp_call_log_api_key_id_index", properties: ["api_key_id"] }, { name: "mcp_call_log_user_id_index", properties: ["user_id"] }, { name: "mcp_call_log_tool_name_index", properties: ["tool_name"] }, { name: "mcp_call_log_result_status_index", properties: ["result_status"] }, { name: "mcp_call_log_created_at_index", properties: ["created_at"] }],
+  indexes: [
+    { name: "mcp_call_log_api_key_id_index", properties: ["api_key_id"] },
+    { name: "mcp_call_log_user_id_index", properties: ["user_id"] },
+    { name: "mcp_call_log_tool_name_index", properties: ["tool_name"] },
+    { name: "mcp_call_log_result_status_index", properties: ["result_status"] },
+    { name: "mcp_call_log_created_at_index", properties: ["created_at"] },
+  ],
   uniques: [],
 });
 
@@ -766,10 +1050,15 @@ export const McpUsageCounterEntity = new EntitySchema<EntityRow>({
     calls: { type: new BigIntType("number"), columnType: "bigint", default: 0 },
     amount_eur: { type: "double", columnType: "double precision", default: 0 },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
   indexes: [{ name: "mcp_usage_counter_api_key_id_index", properties: ["api_key_id"] }],
-  uniques: [{ name: "mcp_usage_counter_api_key_id_window_unique", properties: ["api_key_id","window"] }],
+  uniques: [{ name: "mcp_usage_counter_api_key_id_window_unique", properties: ["api_key_id", "window"] }],
 });
 
 export const MfaChallengeEntity = new EntitySchema<EntityRow>({
@@ -783,7 +1072,12 @@ export const MfaChallengeEntity = new EntitySchema<EntityRow>({
     used: { type: "boolean", columnType: "boolean", default: false },
     attempts: { type: new BigIntType("number"), columnType: "bigint", default: 0 },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
   indexes: [{ name: "mfa_challenge_user_id_index", properties: ["user_id"] }],
   uniques: [{ name: "mfa_challenge_challenge_hash_unique", properties: ["challenge_hash"] }],
@@ -800,7 +1094,12 @@ export const MfaRecoverySessionEntity = new EntitySchema<EntityRow>({
     status: { type: "string", columnType: "text", default: "pending" },
     expires_at: { type: "datetime", columnType: "timestamptz(3)" },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
   indexes: [{ name: "mfa_recovery_session_user_id_index", properties: ["user_id"] }],
   uniques: [{ name: "mfa_recovery_session_kycprovider_scan_ref_unique", properties: ["kycprovider_scan_ref"] }],
@@ -821,8 +1120,14 @@ export const PartnerConfigurationEntity = new EntitySchema<EntityRow>({
     discount_profile: { type: "string", columnType: "text", nullable: true },
     contact_email: { type: "string", columnType: "text", nullable: true },
     signing_public_key: { type: "string", columnType: "text", nullable: true },
+    credentials_rotated_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
   indexes: [{ name: "partner_configuration_name_index", properties: ["name"] }],
   uniques: [{ name: "partner_configuration_client_id_unique", properties: ["client_id"] }],
@@ -838,7 +1143,12 @@ export const PasswordResetTokenEntity = new EntitySchema<EntityRow>({
     expires_at: { type: new BigIntType("number"), columnType: "bigint" },
     used: { type: "boolean", columnType: "boolean", default: false },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
   indexes: [{ name: "password_reset_token_email_index", properties: ["email"] }],
   uniques: [{ name: "password_reset_token_token_hash_unique", properties: ["token_hash"] }],
@@ -871,9 +1181,17 @@ export const PaymentEntity = new EntitySchema<EntityRow>({
     expires_at: { type: "datetime", columnType: "timestamptz(3)" },
     confirmed_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "payment_user_id_index", properties: ["user_id"] }, { name: "payment_entity_id_index", properties: ["entity_id"] }],
+  indexes: [
+    { name: "payment_user_id_index", properties: ["user_id"] },
+    { name: "payment_entity_id_index", properties: ["entity_id"] },
+  ],
   uniques: [{ name: "payment_mobilepay_order_id_unique", properties: ["mobilepay_order_id"] }],
 });
 
@@ -901,9 +1219,19 @@ export const ProposalEntity = new EntitySchema<EntityRow>({
     total_voted: { type: "double", columnType: "double precision", default: 0 },
     resolution_id: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "proposal_company_id_index", properties: ["company_id"] }, { name: "proposal_title_index", properties: ["title"] }, { name: "proposal_kind_index", properties: ["kind"] }, { name: "proposal_proposer_id_index", properties: ["proposer_id"] }],
+  indexes: [
+    { name: "proposal_company_id_index", properties: ["company_id"] },
+    { name: "proposal_title_index", properties: ["title"] },
+    { name: "proposal_kind_index", properties: ["kind"] },
+    { name: "proposal_proposer_id_index", properties: ["proposer_id"] },
+  ],
   uniques: [],
 });
 
@@ -921,9 +1249,17 @@ export const ProxyEntity = new EntitySchema<EntityRow>({
     created_by: { type: "string", columnType: "text" },
     revoked_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "proxy_principal_dr_id_index", properties: ["principal_dr_id"] }, { name: "proxy_target_dr_id_index", properties: ["target_dr_id"] }],
+  indexes: [
+    { name: "proxy_principal_dr_id_index", properties: ["principal_dr_id"] },
+    { name: "proxy_target_dr_id_index", properties: ["target_dr_id"] },
+  ],
   uniques: [],
 });
 
@@ -939,10 +1275,23 @@ export const PublicKeyHistoryEntity = new EntitySchema<EntityRow>({
     valid_from: { type: "datetime", columnType: "timestamptz(3)" },
     valid_to: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "public_key_history_entity_type_index", properties: ["entity_type"] }, { name: "public_key_history_entity_id_index", properties: ["entity_id"] }],
-  uniques: [{ name: "public_key_history_entity_type_entity_id_version_unique", properties: ["entity_type","entity_id","version"] }],
+  indexes: [
+    { name: "public_key_history_entity_type_index", properties: ["entity_type"] },
+    { name: "public_key_history_entity_id_index", properties: ["entity_id"] },
+  ],
+  uniques: [
+    {
+      name: "public_key_history_entity_type_entity_id_version_unique",
+      properties: ["entity_type", "entity_id", "version"],
+    },
+  ],
 });
 
 export const RateLimitCounterEntity = new EntitySchema<EntityRow>({
@@ -954,7 +1303,12 @@ export const RateLimitCounterEntity = new EntitySchema<EntityRow>({
     window_start: { type: "datetime", columnType: "timestamptz(3)" },
     count: { type: new BigIntType("number"), columnType: "bigint", default: 0 },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
   indexes: [],
   uniques: [{ name: "rate_limit_counter_bucket_unique", properties: ["bucket"] }],
@@ -976,9 +1330,17 @@ export const RegistrationContractEntity = new EntitySchema<EntityRow>({
     is_active: { type: "boolean", columnType: "boolean", default: true },
     effective_from: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "registration_contract_category_index", properties: ["category"] }, { name: "registration_contract_title_index", properties: ["title"] }],
+  indexes: [
+    { name: "registration_contract_category_index", properties: ["category"] },
+    { name: "registration_contract_title_index", properties: ["title"] },
+  ],
   uniques: [{ name: "registration_contract_category_key_unique", properties: ["category_key"] }],
 });
 
@@ -991,10 +1353,15 @@ export const RegistrationFlowEntity = new EntitySchema<EntityRow>({
     entity_type: { type: "string", columnType: "text" },
     status: { type: "string", columnType: "text", default: "identity_pending" },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
   indexes: [{ name: "registration_flow_user_id_index", properties: ["user_id"] }],
-  uniques: [{ name: "registration_flow_user_id_entity_type_unique", properties: ["user_id","entity_type"] }],
+  uniques: [{ name: "registration_flow_user_id_entity_type_unique", properties: ["user_id", "entity_type"] }],
 });
 
 export const RegistrationRequestEntity = new EntitySchema<EntityRow>({
@@ -1018,9 +1385,18 @@ export const RegistrationRequestEntity = new EntitySchema<EntityRow>({
     info_request_message: { type: "string", columnType: "text", nullable: true },
     created_entity_id: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "registration_request_partner_id_index", properties: ["partner_id"] }, { name: "registration_request_client_email_index", properties: ["client_email"] }, { name: "registration_request_status_index", properties: ["status"] }],
+  indexes: [
+    { name: "registration_request_partner_id_index", properties: ["partner_id"] },
+    { name: "registration_request_client_email_index", properties: ["client_email"] },
+    { name: "registration_request_status_index", properties: ["status"] },
+  ],
   uniques: [],
 });
 
@@ -1042,10 +1418,21 @@ export const ResolutionEntity = new EntitySchema<EntityRow>({
     executed_at: { type: "datetime", columnType: "timestamptz(3)" },
     notes: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "resolution_company_id_index", properties: ["company_id"] }, { name: "resolution_resolution_number_index", properties: ["resolution_number"] }],
-  uniques: [{ name: "resolution_proposal_id_unique", properties: ["proposal_id"] }, { name: "resolution_company_id_resolution_number_unique", properties: ["company_id","resolution_number"] }],
+  indexes: [
+    { name: "resolution_company_id_index", properties: ["company_id"] },
+    { name: "resolution_resolution_number_index", properties: ["resolution_number"] },
+  ],
+  uniques: [
+    { name: "resolution_proposal_id_unique", properties: ["proposal_id"] },
+    { name: "resolution_company_id_resolution_number_unique", properties: ["company_id", "resolution_number"] },
+  ],
 });
 
 export const SessionEntity = new EntitySchema<EntityRow>({
@@ -1064,10 +1451,21 @@ export const SessionEntity = new EntitySchema<EntityRow>({
     user_agent: { type: "string", columnType: "text", nullable: true },
     ip_address: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "session_user_id_index", properties: ["user_id"] }, { name: "session_family_id_index", properties: ["family_id"] }],
-  uniques: [{ name: "session_token_hash_unique", properties: ["token_hash"] }, { name: "session_refresh_token_hash_unique", properties: ["refresh_token_hash"] }],
+  indexes: [
+    { name: "session_user_id_index", properties: ["user_id"] },
+    { name: "session_family_id_index", properties: ["family_id"] },
+  ],
+  uniques: [
+    { name: "session_token_hash_unique", properties: ["token_hash"] },
+    { name: "session_refresh_token_hash_unique", properties: ["refresh_token_hash"] },
+  ],
 });
 
 export const ShareholderInviteEntity = new EntitySchema<EntityRow>({
@@ -1086,9 +1484,17 @@ export const ShareholderInviteEntity = new EntitySchema<EntityRow>({
     expires_at: { type: "datetime", columnType: "timestamptz(3)" },
     responded_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "shareholder_invite_company_id_index", properties: ["company_id"] }, { name: "shareholder_invite_invitee_email_index", properties: ["invitee_email"] }],
+  indexes: [
+    { name: "shareholder_invite_company_id_index", properties: ["company_id"] },
+    { name: "shareholder_invite_invitee_email_index", properties: ["invitee_email"] },
+  ],
   uniques: [{ name: "shareholder_invite_token_hash_unique", properties: ["token_hash"] }],
 });
 
@@ -1109,9 +1515,19 @@ export const ShareTransferEntity = new EntitySchema<EntityRow>({
     completed_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     cancelled_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "share_transfer_company_id_index", properties: ["company_id"] }, { name: "share_transfer_from_resident_id_index", properties: ["from_resident_id"] }, { name: "share_transfer_to_resident_id_index", properties: ["to_resident_id"] }, { name: "share_transfer_status_index", properties: ["status"] }],
+  indexes: [
+    { name: "share_transfer_company_id_index", properties: ["company_id"] },
+    { name: "share_transfer_from_resident_id_index", properties: ["from_resident_id"] },
+    { name: "share_transfer_to_resident_id_index", properties: ["to_resident_id"] },
+    { name: "share_transfer_status_index", properties: ["status"] },
+  ],
   uniques: [],
 });
 
@@ -1127,9 +1543,17 @@ export const TaxDocumentEntity = new EntitySchema<EntityRow>({
     content: { type: "string", columnType: "text" },
     content_hash: { type: "string", columnType: "text" },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "tax_document_filing_id_index", properties: ["filing_id"] }, { name: "tax_document_company_id_index", properties: ["company_id"] }],
+  indexes: [
+    { name: "tax_document_filing_id_index", properties: ["filing_id"] },
+    { name: "tax_document_company_id_index", properties: ["company_id"] },
+  ],
   uniques: [],
 });
 
@@ -1157,9 +1581,17 @@ export const TaxFilingEntity = new EntitySchema<EntityRow>({
     rejection_reason: { type: "string", columnType: "text", nullable: true },
     amends_filing_id: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "tax_filing_company_id_index", properties: ["company_id"] }, { name: "tax_filing_status_index", properties: ["status"] }],
+  indexes: [
+    { name: "tax_filing_company_id_index", properties: ["company_id"] },
+    { name: "tax_filing_status_index", properties: ["status"] },
+  ],
   uniques: [],
 });
 
@@ -1183,9 +1615,17 @@ export const TreasuryAccountEntity = new EntitySchema<EntityRow>({
     swift: { type: "string", columnType: "text", nullable: true },
     approval_threshold: { type: "double", columnType: "double precision", default: 0 },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "treasury_account_owner_type_index", properties: ["owner_type"] }, { name: "treasury_account_owner_id_index", properties: ["owner_id"] }],
+  indexes: [
+    { name: "treasury_account_owner_type_index", properties: ["owner_type"] },
+    { name: "treasury_account_owner_id_index", properties: ["owner_id"] },
+  ],
   uniques: [],
 });
 
@@ -1210,9 +1650,19 @@ export const TreasuryTransactionEntity = new EntitySchema<EntityRow>({
     status: { type: "string", columnType: "text", default: "pending" },
     confirmed_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "treasury_transaction_account_id_index", properties: ["account_id"] }, { name: "treasury_transaction_owner_id_index", properties: ["owner_id"] }, { name: "treasury_transaction_fund_transfer_id_index", properties: ["fund_transfer_id"] }, { name: "treasury_transaction_exchange_id_index", properties: ["exchange_id"] }],
+  indexes: [
+    { name: "treasury_transaction_account_id_index", properties: ["account_id"] },
+    { name: "treasury_transaction_owner_id_index", properties: ["owner_id"] },
+    { name: "treasury_transaction_fund_transfer_id_index", properties: ["fund_transfer_id"] },
+    { name: "treasury_transaction_exchange_id_index", properties: ["exchange_id"] },
+  ],
   uniques: [],
 });
 
@@ -1235,8 +1685,14 @@ export const UserEntity = new EntitySchema<EntityRow>({
     backup_code_hashes: { type: ArrayType, columnType: "text[]" },
     partner_id: { type: "string", columnType: "text", nullable: true },
     password_changed_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
+    suspension_reason: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
   indexes: [{ name: "user_partner_id_index", properties: ["partner_id"] }],
   uniques: [{ name: "user_email_unique", properties: ["email"] }],
@@ -1254,9 +1710,18 @@ export const UserAuditLogEntity = new EntitySchema<EntityRow>({
     allowed: { type: "boolean", columnType: "boolean" },
     context: { type: "string", columnType: "text", default: "{}" },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "user_audit_log_subject_id_index", properties: ["subject_id"] }, { name: "user_audit_log_action_index", properties: ["action"] }, { name: "user_audit_log_target_ref_index", properties: ["target_ref"] }],
+  indexes: [
+    { name: "user_audit_log_subject_id_index", properties: ["subject_id"] },
+    { name: "user_audit_log_action_index", properties: ["action"] },
+    { name: "user_audit_log_target_ref_index", properties: ["target_ref"] },
+  ],
   uniques: [],
 });
 
@@ -1274,9 +1739,17 @@ export const UserMessageEntity = new EntitySchema<EntityRow>({
     action_label: { type: "string", columnType: "text", nullable: true },
     is_read: { type: "boolean", columnType: "boolean", default: false },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "user_message_user_id_index", properties: ["user_id"] }, { name: "user_message_title_index", properties: ["title"] }],
+  indexes: [
+    { name: "user_message_user_id_index", properties: ["user_id"] },
+    { name: "user_message_title_index", properties: ["title"] },
+  ],
   uniques: [],
 });
 
@@ -1297,9 +1770,17 @@ export const VerificationLinkEntity = new EntitySchema<EntityRow>({
     last_used_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     revoked_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "verification_link_user_id_index", properties: ["user_id"] }, { name: "verification_link_entity_id_index", properties: ["entity_id"] }],
+  indexes: [
+    { name: "verification_link_user_id_index", properties: ["user_id"] },
+    { name: "verification_link_entity_id_index", properties: ["entity_id"] },
+  ],
   uniques: [{ name: "verification_link_token_hash_unique", properties: ["token_hash"] }],
 });
 
@@ -1315,10 +1796,19 @@ export const VoteEntity = new EntitySchema<EntityRow>({
     voting_power: { type: "double", columnType: "double precision" },
     comment: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "vote_proposal_id_index", properties: ["proposal_id"] }, { name: "vote_company_id_index", properties: ["company_id"] }, { name: "vote_voter_id_index", properties: ["voter_id"] }],
-  uniques: [{ name: "vote_proposal_id_voter_id_unique", properties: ["proposal_id","voter_id"] }],
+  indexes: [
+    { name: "vote_proposal_id_index", properties: ["proposal_id"] },
+    { name: "vote_company_id_index", properties: ["company_id"] },
+    { name: "vote_voter_id_index", properties: ["voter_id"] },
+  ],
+  uniques: [{ name: "vote_proposal_id_voter_id_unique", properties: ["proposal_id", "voter_id"] }],
 });
 
 export const WebhookEventEntity = new EntitySchema<EntityRow>({
@@ -1329,11 +1819,20 @@ export const WebhookEventEntity = new EntitySchema<EntityRow>({
     provider: { type: "string", columnType: "text" },
     event_id: { type: "string", columnType: "text" },
     received_at: { type: "datetime", columnType: "timestamptz(3)" },
+    payload_hash: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "webhook_event_provider_index", properties: ["provider"] }, { name: "webhook_event_event_id_index", properties: ["event_id"] }],
-  uniques: [{ name: "webhook_event_provider_event_id_unique", properties: ["provider","event_id"] }],
+  indexes: [
+    { name: "webhook_event_provider_index", properties: ["provider"] },
+    { name: "webhook_event_event_id_index", properties: ["event_id"] },
+  ],
+  uniques: [{ name: "webhook_event_provider_event_id_unique", properties: ["provider", "event_id"] }],
 });
 
 export const ZoneCompanyEntity = new EntitySchema<EntityRow>({
@@ -1387,10 +1886,26 @@ export const ZoneCompanyEntity = new EntitySchema<EntityRow>({
     voided_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     voided_by: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "zone_company_user_id_index", properties: ["user_id"] }, { name: "zone_company_partner_id_index", properties: ["partner_id"] }, { name: "zone_company_owner_resident_id_index", properties: ["owner_resident_id"] }, { name: "zone_company_name_index", properties: ["name"] }, { name: "zone_company_description_index", properties: ["description"] }, { name: "zone_company_email_index", properties: ["email"] }],
-  uniques: [{ name: "zone_company_company_id_unique", properties: ["company_id"] }, { name: "zone_company_external_id_unique", properties: ["external_id"] }, { name: "zone_company_external_id_counter_unique", properties: ["external_id_counter"] }],
+  indexes: [
+    { name: "zone_company_user_id_index", properties: ["user_id"] },
+    { name: "zone_company_partner_id_index", properties: ["partner_id"] },
+    { name: "zone_company_owner_resident_id_index", properties: ["owner_resident_id"] },
+    { name: "zone_company_name_index", properties: ["name"] },
+    { name: "zone_company_description_index", properties: ["description"] },
+    { name: "zone_company_email_index", properties: ["email"] },
+  ],
+  uniques: [
+    { name: "zone_company_company_id_unique", properties: ["company_id"] },
+    { name: "zone_company_external_id_unique", properties: ["external_id"] },
+    { name: "zone_company_external_id_counter_unique", properties: ["external_id_counter"] },
+  ],
 });
 
 export const ZoneExpenseEntity = new EntitySchema<EntityRow>({
@@ -1413,9 +1928,19 @@ export const ZoneExpenseEntity = new EntitySchema<EntityRow>({
     rejection_reason: { type: "string", columnType: "text", nullable: true },
     decided_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "zone_expense_fzc_id_index", properties: ["fzc_id"] }, { name: "zone_expense_receipt_number_index", properties: ["receipt_number"] }, { name: "zone_expense_vendor_name_index", properties: ["vendor_name"] }, { name: "zone_expense_description_index", properties: ["description"] }],
+  indexes: [
+    { name: "zone_expense_fzc_id_index", properties: ["fzc_id"] },
+    { name: "zone_expense_receipt_number_index", properties: ["receipt_number"] },
+    { name: "zone_expense_vendor_name_index", properties: ["vendor_name"] },
+    { name: "zone_expense_description_index", properties: ["description"] },
+  ],
   uniques: [],
 });
 
@@ -1449,13 +1974,92 @@ export const ZoneInvoiceEntity = new EntitySchema<EntityRow>({
     paid_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     sent_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
-    updated_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date(), onUpdate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
   },
-  indexes: [{ name: "zone_invoice_fzc_id_index", properties: ["fzc_id"] }, { name: "zone_invoice_invoice_number_index", properties: ["invoice_number"] }, { name: "zone_invoice_description_index", properties: ["description"] }, { name: "zone_invoice_sender_user_id_index", properties: ["sender_user_id"] }, { name: "zone_invoice_sender_entity_id_index", properties: ["sender_entity_id"] }, { name: "zone_invoice_recipient_user_id_index", properties: ["recipient_user_id"] }, { name: "zone_invoice_recipient_entity_id_index", properties: ["recipient_entity_id"] }, { name: "zone_invoice_recipient_email_index", properties: ["recipient_email"] }],
+  indexes: [
+    { name: "zone_invoice_fzc_id_index", properties: ["fzc_id"] },
+    { name: "zone_invoice_invoice_number_index", properties: ["invoice_number"] },
+    { name: "zone_invoice_description_index", properties: ["description"] },
+    { name: "zone_invoice_sender_user_id_index", properties: ["sender_user_id"] },
+    { name: "zone_invoice_sender_entity_id_index", properties: ["sender_entity_id"] },
+    { name: "zone_invoice_recipient_user_id_index", properties: ["recipient_user_id"] },
+    { name: "zone_invoice_recipient_entity_id_index", properties: ["recipient_entity_id"] },
+    { name: "zone_invoice_recipient_email_index", properties: ["recipient_email"] },
+  ],
   uniques: [],
 });
 
-export const ENTITIES = [AdminActionEntity, ApiKeyEntity, BusinessDocumentEntity, CompanyMessageEntity, CompanyRoleEntity, ContractEntity, ContractSignatureEntity, ContractTemplateEntity, CoopEventEntity, CounterEntity, CreditBalanceEntity, CreditTransactionEntity, DigitalResidentEntity, DividendDistributionEntity, DividendPaymentEntity, DocumentAudienceEntity, EmailOutboxEntity, EmailVerificationTokenEntity, EntityDraftEntity, EntityInvitationEntity, ExchangeTransactionEntity, ExternalCompanyRegistrationEntity, ExternalIdStateEntity, FinancialReportEntity, FrontendErrorEntity, FundTransferEntity, GovernanceActionEntity, InvoicePaymentDefaultEntity, KycArtifactAttestationEntity, KycArtifactPayloadEntity, KycPersonalDataEntity, KycSessionEntity, McpApprovalEntity, McpCallLogEntity, McpUsageCounterEntity, MfaChallengeEntity, MfaRecoverySessionEntity, PartnerConfigurationEntity, PasswordResetTokenEntity, PaymentEntity, ProposalEntity, ProxyEntity, PublicKeyHistoryEntity, RateLimitCounterEntity, RegistrationContractEntity, RegistrationFlowEntity, RegistrationRequestEntity, ResolutionEntity, SessionEntity, ShareholderInviteEntity, ShareTransferEntity, TaxDocumentEntity, TaxFilingEntity, TreasuryAccountEntity, TreasuryTransactionEntity, UserEntity, UserAuditLogEntity, UserMessageEntity, VerificationLinkEntity, VoteEntity, WebhookEventEntity, ZoneCompanyEntity, ZoneExpenseEntity, ZoneInvoiceEntity];
+export const ENTITIES = [
+  AdminActionEntity,
+  ApiKeyEntity,
+  BusinessDocumentEntity,
+  CompanyMessageEntity,
+  CompanyRoleEntity,
+  ContractEntity,
+  ContractSignatureEntity,
+  ContractTemplateEntity,
+  CoopEventEntity,
+  CounterEntity,
+  CreditBalanceEntity,
+  CreditTransactionEntity,
+  DigitalResidentEntity,
+  DividendDistributionEntity,
+  DividendPaymentEntity,
+  DocumentAudienceEntity,
+  EmailOutboxEntity,
+  EmailVerificationTokenEntity,
+  EntityDraftEntity,
+  EntityInvitationEntity,
+  ExchangeTransactionEntity,
+  ExternalCompanyRegistrationEntity,
+  ExternalIdStateEntity,
+  FinancialReportEntity,
+  FrontendErrorEntity,
+  FundTransferEntity,
+  GovernanceActionEntity,
+  InvoicePaymentDefaultEntity,
+  KycArtifactAttestationEntity,
+  KycArtifactPayloadEntity,
+  KycPersonalDataEntity,
+  KycSessionEntity,
+  McpApprovalEntity,
+  McpCallLogEntity,
+  McpUsageCounterEntity,
+  MfaChallengeEntity,
+  MfaRecoverySessionEntity,
+  PartnerConfigurationEntity,
+  PasswordResetTokenEntity,
+  PaymentEntity,
+  ProposalEntity,
+  ProxyEntity,
+  PublicKeyHistoryEntity,
+  RateLimitCounterEntity,
+  RegistrationContractEntity,
+  RegistrationFlowEntity,
+  RegistrationRequestEntity,
+  ResolutionEntity,
+  SessionEntity,
+  ShareholderInviteEntity,
+  ShareTransferEntity,
+  TaxDocumentEntity,
+  TaxFilingEntity,
+  TreasuryAccountEntity,
+  TreasuryTransactionEntity,
+  UserEntity,
+  UserAuditLogEntity,
+  UserMessageEntity,
+  VerificationLinkEntity,
+  VoteEntity,
+  WebhookEventEntity,
+  ZoneCompanyEntity,
+  ZoneExpenseEntity,
+  ZoneInvoiceEntity,
+];
 
 export const ENTITY_BY_RECORD: Record<string, EntitySchema<EntityRow>> = {
   AdminAction: AdminActionEntity,

@@ -23,4 +23,4 @@ export interface MethodPolicy {
 
 export const CONTEXT = "freezone";
 export const SCHEMA_VERSION = "2.0";
-export const DOMAINS = ["identity","company","finance","platform"] as const;
+export const DOMAINS = ["identity", "company", "finance", "platform"] as const;

@@ -70,7 +70,11 @@ function withIndex(project: Project, model: SpecModel, existing: string | null):
   if (!literal) return text;
   const file = literal.getSourceFile();
   const present = new Set(
-    literal.getProperties().map((p) => (p.isKind(SyntaxKind.ShorthandPropertyAssignment) ? p.getName() : "")),
+    literal
+      .getProperties()
+      .map((p) =>
+        p.isKind(SyntaxKind.ShorthandPropertyAssignment) || p.isKind(SyntaxKind.PropertyAssignment) ? p.getName() : "",
+      ),
   );
   for (const service of model.services) {
     if (present.has(service.key)) continue;
