@@ -22,12 +22,12 @@ export async function openSession(
   userId: string,
   request: Pick<RequestInfo, "ip" | "userAgent">,
   familyId: string | null = null,
+  sid: string = uuidv7(now),
 ): Promise<{ result: AuthResult; sessionId: string }> {
   const accessToken = newToken(TOKEN_PREFIX.session);
   const refreshToken = newToken(TOKEN_PREFIX.refresh);
   const expiresAt = new Date(now.getTime() + config.accessTokenTtlS * 1000);
   const refreshExpiresAt = new Date(now.getTime() + config.refreshTokenTtlS * 1000);
-  const sid = uuidv7(now);
   em.create("Session", {
     sid,
     user_id: userId,
@@ -91,4 +91,92 @@ export async function authenticateSession(em: EntityManager, token: string, now:
     partnerId: null,
     mcpScope: null,
   };
+}
+
+interface RefreshRow {
+  sid: string;
+  user_id: string;
+  family_id: string;
+  revoked_at: Date | null;
+  replaced_by: string | null;
+  refresh_expires_at: Date;
+  is_suspended: boolean;
+}
+
+/**
+ * Spends a refresh token: the session it belongs to is revoked and replaced by a new one in the same family.
+ * A token that was already rotated is a sign of theft (either the thief or the user holds a copy), so the whole
+ * family is revoked and both must sign in again.
+ */
+export async function rotateRefreshToken(
+  em: EntityManager,
+  config: Config,
+  now: Date,
+  refreshToken: string,
+  request: Pick<RequestInfo, "ip" | "userAgent">,
+): Promise<AuthResult> {
+  const rows = await em.getConnection().execute<RefreshRow[]>(
+    `select s.sid, s.user_id, s.family_id, s.revoked_at, s.replaced_by, s.refresh_expires_at, u.is_suspended
+       from "session" s join "user" u on u.sid = s.user_id
+      where s.refresh_token_hash = ? limit 1`,
+    [sha256Hex(refreshToken)],
+  );
+  const row = rows[0];
+  if (!row) throw RpcError.unauthenticated("InvalidCredentials", "invalid refresh token");
+  const reused = async () => {
+    await revokeFamily(em, row.family_id, now);
+    return RpcError.app("AuthError", "AlreadyUsed", "refresh token already used; the session was ended");
+  };
+  if (row.replaced_by !== null) throw await reused();
+  if (row.revoked_at !== null) throw RpcError.unauthenticated("InvalidCredentials", "the session has ended");
+  if (new Date(row.refresh_expires_at).getTime() <= now.getTime()) {
+    throw RpcError.unauthenticated("TokenExpired", "refresh token expired");
+  }
+  if (row.is_suspended) throw RpcError.forbidden("AuthError", "Suspended", "account suspended");
+  const next = uuidv7(now);
+  // Conditional: of two concurrent refreshes with the same token exactly one wins; the other is a reuse.
+  const won = await affected(
+    em,
+    `update "session" set revoked_at = ?, replaced_by = ?, updated_at = ? where sid = ? and revoked_at is null`,
+    [now, next, now, row.sid],
+  );
+  if (won === 0) throw await reused();
+  return (await openSession(em, config, now, row.user_id, request, row.family_id, next)).result;
+}
+
+/** Runs an UPDATE/DELETE and returns the number of rows it changed. */
+export async function affected(em: EntityManager, sql: string, params: unknown[]): Promise<number> {
+  const res = await em.getConnection().execute<{ affectedRows?: number; rowCount?: number }>(sql, params, "run");
+  return Number(res.affectedRows ?? res.rowCount ?? 0);
+}
+
+export async function revokeFamily(em: EntityManager, familyId: string, now: Date): Promise<number> {
+  return affected(
+    em,
+    `update "session" set revoked_at = ?, updated_at = ? where family_id = ? and revoked_at is null`,
+    [now, now, familyId],
+  );
+}
+
+export async function revokeSession(em: EntityManager, sessionId: string, now: Date): Promise<number> {
+  return affected(em, `update "session" set revoked_at = ?, updated_at = ? where sid = ? and revoked_at is null`, [
+    now,
+    now,
+    sessionId,
+  ]);
+}
+
+/** Ends every live session of a user (all devices), or every one but `keep` (the caller's own). */
+export async function revokeUserSessions(
+  em: EntityManager,
+  userId: string,
+  now: Date,
+  keep: string | null = null,
+): Promise<number> {
+  return affected(
+    em,
+    `update "session" set revoked_at = ?, updated_at = ?
+      where user_id = ? and revoked_at is null and sid is distinct from ?`,
+    [now, now, userId, keep],
+  );
 }

@@ -20,4 +20,23 @@ export const TOKEN_PREFIX = {
   refresh: "fzr_",
   personalKey: "fz_u_",
   resellerKey: "fz_r_",
+  mfaChallenge: "fzm_",
+  emailVerification: "fzv_",
+  passwordReset: "fzp_",
+  partnerClientId: "fzpc_",
+  partnerSecret: "fzps_",
 } as const;
+
+/** A random string of `length` characters from an alphabet without look-alikes (0/O, 1/l/I), for human entry. */
+export function humanCode(length: number): string {
+  const alphabet = "abcdefghjkmnpqrstuvwxyz23456789";
+  const bytes = randomBytes(length * 2);
+  let out = "";
+  // Rejection sampling keeps every character equally likely.
+  for (const b of bytes) {
+    if (b >= 256 - (256 % alphabet.length)) continue;
+    out += alphabet[b % alphabet.length];
+    if (out.length === length) return out;
+  }
+  return out + humanCode(length - out.length);
+}

@@ -19,6 +19,11 @@ export function normalizeEmail(email: string): string {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** A plausible address (the mailbox itself is proven by verify_email), at most 254 characters. */
+export function isValidEmail(normalized: string): boolean {
+  return EMAIL.test(normalized) && normalized.length <= 254;
+}
+
 export interface NewUser {
   email: string;
   password: string;
@@ -30,8 +35,7 @@ export interface NewUser {
 /** Creates a user with an argon2id password; the email is unique (case-insensitive). */
 export async function createUser(em: EntityManager, config: Config, now: Date, input: NewUser): Promise<UserRow> {
   const email = normalizeEmail(input.email);
-  if (!EMAIL.test(email) || email.length > 254)
-    throw RpcError.app("RegistrationError", "InvalidInput", "email is not a valid address");
+  if (!isValidEmail(email)) throw RpcError.app("RegistrationError", "InvalidInput", "email is not a valid address");
   checkPasswordRules(input.password, email, "RegistrationError");
   if (await em.findOne("User", { email }))
     throw RpcError.app("RegistrationError", "AlreadyExists", "an account with this email already exists");
@@ -51,6 +55,7 @@ export async function createUser(em: EntityManager, config: Config, now: Date, i
     backup_code_hashes: [],
     partner_id: null,
     password_changed_at: null,
+    suspension_reason: null,
     created_at: now,
     updated_at: now,
   };
@@ -61,4 +66,20 @@ export async function createUser(em: EntityManager, config: Config, now: Date, i
 
 export async function findUserByEmail(em: EntityManager, email: string): Promise<UserRow | null> {
   return em.findOne<UserRow>("User", { email: normalizeEmail(email) });
+}
+
+export async function findUserById(em: EntityManager, userId: string): Promise<UserRow | null> {
+  return em.findOne<UserRow>("User", { sid: userId });
+}
+
+/** Replaces the password hash (computed beforehand: argon2 is slow) and stamps password_changed_at. */
+export async function storePasswordHash(em: EntityManager, userId: string, hash: string, now: Date): Promise<void> {
+  await em
+    .getConnection()
+    .execute(`update "user" set password_hash = ?, password_changed_at = ?, updated_at = ? where sid = ?`, [
+      hash,
+      now,
+      now,
+      userId,
+    ]);
 }

@@ -16,9 +16,14 @@ export function verifyWebhookSignature(secret: string, header: string | undefine
   const parts = Object.fromEntries((header ?? "").split(",").map((p) => p.trim().split("=", 2) as [string, string]));
   const t = Number(parts["t"]);
   const v1 = parts["v1"];
-  if (!Number.isInteger(t) || !v1) throw RpcError.app("WebhookError", "InvalidWebhookSignature", "missing or malformed webhook signature");
+  if (!Number.isInteger(t) || !v1)
+    throw RpcError.app("WebhookError", "InvalidWebhookSignature", "missing or malformed webhook signature");
   if (Math.abs(now.getTime() / 1000 - t) > WEBHOOK_TOLERANCE_S) {
-    throw RpcError.app("WebhookError", "InvalidWebhookSignature", "webhook signature timestamp outside the 5-minute window");
+    throw RpcError.app(
+      "WebhookError",
+      "InvalidWebhookSignature",
+      "webhook signature timestamp outside the 5-minute window",
+    );
   }
   const expected = signWebhook(secret, rawBody, t).split("v1=")[1] ?? "";
   if (!safeEqual(expected, v1)) throw RpcError.app("WebhookError", "InvalidWebhookSignature", "bad webhook signature");

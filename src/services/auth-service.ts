@@ -1,37 +1,49 @@
 import type { AuthServiceHandlers } from "../../generated/handlers/index.ts";
 import type { UserRole } from "../../generated/types.ts";
-import { verifyAgainstDummy, verifyPassword } from "../auth/passwords.ts";
-import { openSession } from "../auth/sessions.ts";
-import { createUser, findUserByEmail, type UserRow } from "../auth/users.ts";
+import { issueVerificationEmail, sendVerificationEmail, verifyEmail } from "../auth/email-verification.ts";
+import { limitAddress } from "../auth/limits.ts";
+import { login } from "../auth/login.ts";
+import { requestPasswordReset, resetPassword } from "../auth/password-reset.ts";
+import { checkPasswordRules, hashPassword } from "../auth/passwords.ts";
+import { openSession, revokeSession, revokeUserSessions, rotateRefreshToken } from "../auth/sessions.ts";
+import { createUser, findUserById, storePasswordHash } from "../auth/users.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 
-const invalidLogin = () => RpcError.unauthenticated("InvalidCredentials", "wrong email or password");
+function sessionId(ctx: RpcContext): string {
+  const id = ctx.caller?.sessionId;
+  if (!id) throw RpcError.forbidden("AuthError", "SessionRequired", "this operation needs a signed-in session");
+  return id;
+}
 
 /** AuthService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
 export const authService: AuthServiceHandlers<RpcContext> = {
   async register(ctx, { email, password, first_name, last_name }) {
+    await limitAddress(ctx, "RegistrationError");
     const user = await createUser(ctx.em, ctx.config, ctx.now(), {
       email,
       password,
       firstName: first_name ?? null,
       lastName: last_name ?? null,
     });
+    try {
+      await issueVerificationEmail(ctx, user);
+    } catch (err) {
+      // The account stands without the email; the user can ask for another with send_verification_email.
+      if (!(err instanceof RpcError)) throw err;
+      ctx.log.warn({ userId: user.sid }, "verification email not sent at registration");
+    }
     return (await openSession(ctx.em, ctx.config, ctx.now(), user.sid, ctx.request)).result;
   },
 
   async login(ctx, { email, password }) {
-    const user = await findUserByEmail(ctx.em, email);
-    const ok = user
-      ? await verifyPassword(user.password_hash, password)
-      : await verifyAgainstDummy(password, ctx.config.argon2);
-    if (!user || !ok) throw invalidLogin();
-    if (user.is_suspended) throw RpcError.forbidden("AuthError", "Suspended", "account suspended");
-    return (await openSession(ctx.em, ctx.config, ctx.now(), user.sid, ctx.request)).result;
+    return login(ctx, email, password, () => {
+      throw RpcError.notImplemented("authservice.login (TOTP)");
+    });
   },
 
   async me(ctx, { user_id }) {
-    const user = await ctx.em.findOne<UserRow>("User", { sid: user_id });
+    const user = await findUserById(ctx.em, user_id);
     if (!user) throw RpcError.notFound("AuthError", "user");
     return {
       user_id: user.sid,
@@ -44,18 +56,51 @@ export const authService: AuthServiceHandlers<RpcContext> = {
       created_at: (user["created_at"] as Date).toISOString(),
     };
   },
-  async refreshToken(_ctx, _params) {
-    throw RpcError.notImplemented("authservice.refresh_token");
+
+  async refreshToken(ctx, { token }) {
+    await limitAddress(ctx, "AuthError");
+    return rotateRefreshToken(ctx.em, ctx.config, ctx.now(), token, ctx.request);
   },
-  async sendVerificationEmail(_ctx, _params) {
-    throw RpcError.notImplemented("authservice.send_verification_email");
+
+  async sendVerificationEmail(ctx, { email }) {
+    return sendVerificationEmail(ctx, email);
   },
-  async verifyEmail(_ctx, _params) {
-    throw RpcError.notImplemented("authservice.verify_email");
+
+  async verifyEmail(ctx, { token }) {
+    return verifyEmail(ctx, token);
   },
-  async changePassword(_ctx, _params) {
-    throw RpcError.notImplemented("authservice.change_password");
+
+  /** The old password was checked by the dispatcher (x-password); every other session of the account ends. */
+  async changePassword(ctx, { user_id, new_password }) {
+    const user = await findUserById(ctx.em, user_id);
+    if (!user) throw RpcError.notFound("AuthError", "user");
+    checkPasswordRules(new_password, user.email, "AuthError");
+    const now = ctx.now();
+    await storePasswordHash(ctx.em, user.sid, await hashPassword(new_password, ctx.config.argon2), now);
+    const revoked = await revokeUserSessions(ctx.em, user.sid, now, sessionId(ctx));
+    return {
+      user_id: user.sid,
+      changed: true,
+      changed_at: now.toISOString(),
+      sessions_revoked: revoked,
+      totp_enabled: user.totp_enabled,
+    };
   },
+
+  async requestPasswordReset(ctx, { email }) {
+    return requestPasswordReset(ctx, email);
+  },
+
+  async resetPassword(ctx, { token, new_password }) {
+    return resetPassword(ctx, token, new_password);
+  },
+
+  async logout(ctx) {
+    const now = ctx.now();
+    await revokeSession(ctx.em, sessionId(ctx), now);
+    return { logged_out: true, revoked_at: now.toISOString() };
+  },
+
   async userTotpEnrollBegin(_ctx, _params) {
     throw RpcError.notImplemented("authservice.user_totp_enroll_begin");
   },
@@ -76,15 +121,6 @@ export const authService: AuthServiceHandlers<RpcContext> = {
   },
   async poll2faRecovery(_ctx, _params) {
     throw RpcError.notImplemented("authservice.poll_2fa_recovery");
-  },
-  async requestPasswordReset(_ctx, _params) {
-    throw RpcError.notImplemented("authservice.request_password_reset");
-  },
-  async resetPassword(_ctx, _params) {
-    throw RpcError.notImplemented("authservice.reset_password");
-  },
-  async logout(_ctx, _params) {
-    throw RpcError.notImplemented("authservice.logout");
   },
   async handleRecoveryWebhook(_ctx, _params) {
     throw RpcError.notImplemented("authservice.handle_recovery_webhook");

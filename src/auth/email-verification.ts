@@ -1,0 +1,77 @@
+import type { VerifyEmailResult } from "../../generated/types.ts";
+import { uuidv7 } from "../domain/ids.ts";
+import { sendEmail } from "../integrations/email/index.ts";
+import { verifyEmailMessage } from "../integrations/email/templates.ts";
+import type { RpcContext } from "../rpc/context.ts";
+import { RpcError } from "../rpc/errors.ts";
+import { limitAddress, limitQuota } from "./limits.ts";
+import { affected } from "./sessions.ts";
+import { newToken, sha256Hex, TOKEN_PREFIX } from "./tokens.ts";
+import { findUserByEmail, isValidEmail, normalizeEmail, type UserRow } from "./users.ts";
+
+export const EMAIL_VERIFICATION_TTL_S = 24 * 3600;
+
+/** Sends a one-time verification link; the token is stored only as SHA-256 and only once the email went out. */
+export async function issueVerificationEmail(ctx: RpcContext, user: Pick<UserRow, "sid" | "email">): Promise<void> {
+  const now = ctx.now();
+  const token = newToken(TOKEN_PREFIX.emailVerification);
+  const message = verifyEmailMessage(user.email, ctx.config.publicBaseUrl, token, EMAIL_VERIFICATION_TTL_S / 3600);
+  await sendEmail(ctx, "EmailError", message);
+  ctx.em.create("EmailVerificationToken", {
+    sid: uuidv7(now),
+    user_id: user.sid,
+    token_hash: sha256Hex(token),
+    expires_at: new Date(now.getTime() + EMAIL_VERIFICATION_TTL_S * 1000),
+    used: false,
+    created_at: now,
+    updated_at: now,
+  });
+}
+
+/** The same answer whether or not the address has an account, or is already verified. */
+export async function sendVerificationEmail(ctx: RpcContext, email: string): Promise<VerifyEmailResult> {
+  await limitAddress(ctx, "EmailError");
+  const normalized = normalizeEmail(email);
+  if (!isValidEmail(normalized)) throw RpcError.app("EmailError", "InvalidInput", "email is not a valid address");
+  // Counted per address whether or not it has an account, so the limit itself tells nothing.
+  const { emailsPerAddressPerHour } = ctx.config.rateLimits;
+  await limitQuota(ctx, "EmailError", `mail:${normalized}`, emailsPerAddressPerHour, 3600);
+  const user = await findUserByEmail(ctx.em, normalized);
+  if (user && user["email_verified"] !== true && !user.is_suspended) await issueVerificationEmail(ctx, user);
+  return { status: "sent", email, email_verified: null, verified_at: null };
+}
+
+interface TokenRow {
+  sid: string;
+  user_id: string;
+  expires_at: Date;
+  used: boolean;
+  email: string;
+}
+
+export async function verifyEmail(ctx: RpcContext, token: string): Promise<VerifyEmailResult> {
+  await limitAddress(ctx, "EmailError");
+  const now = ctx.now();
+  const rows = await ctx.em.getConnection().execute<TokenRow[]>(
+    `select t.sid, t.user_id, t.expires_at, t.used, u.email
+       from "email_verification_token" t join "user" u on u.sid = t.user_id
+      where t.token_hash = ? limit 1`,
+    [sha256Hex(token)],
+  );
+  const row = rows[0];
+  if (!row) throw RpcError.app("EmailError", "NotFound", "unknown verification token");
+  if (row.used) throw RpcError.app("EmailError", "AlreadyUsed", "this verification link was already used");
+  if (new Date(row.expires_at).getTime() <= now.getTime()) {
+    throw RpcError.app("EmailError", "Expired", "this verification link has expired");
+  }
+  const claimed = await affected(
+    ctx.em,
+    `update "email_verification_token" set used = true, updated_at = ? where sid = ? and used = false`,
+    [now, row.sid],
+  );
+  if (claimed === 0) throw RpcError.app("EmailError", "AlreadyUsed", "this verification link was already used");
+  await ctx.em
+    .getConnection()
+    .execute(`update "user" set email_verified = true, updated_at = ? where sid = ?`, [now, row.user_id]);
+  return { status: "verified", email: row.email, email_verified: true, verified_at: now.toISOString() };
+}

@@ -1,0 +1,48 @@
+import type { ErrorType } from "../../generated/codes.ts";
+import type { RpcContext } from "../rpc/context.ts";
+import { RpcError } from "../rpc/errors.ts";
+import { hitAndDecide, releaseHit } from "./rate-limiter.ts";
+
+function rateLimited(type: ErrorType, retryAfterS: number): RpcError {
+  return RpcError.app(type, "RateLimited", "too many attempts; try again later", { retry_after_s: retryAfterS });
+}
+
+/**
+ * Per client address: every attempt counts (API.md: 60 a minute across the anonymous auth operations).
+ * `scope` separates pools that must not starve each other (polling, front-end error reports).
+ */
+export async function limitAddress(
+  ctx: RpcContext,
+  type: ErrorType,
+  scope = "auth",
+  perMinute = ctx.config.rateLimits.perAddressPerMinute,
+): Promise<void> {
+  const decision = await hitAndDecide(ctx.em, `addr:${scope}:${ctx.request.ip}`, perMinute, 60, ctx.now());
+  if (!decision.allowed) throw rateLimited(type, decision.retryAfterS);
+}
+
+/**
+ * Per account failures (10 in 15 minutes by default). The attempt is reserved before the secret is checked, so
+ * concurrent guesses cannot overshoot the limit; the returned function gives it back when the attempt succeeded,
+ * so only failures stay counted. Once the limit is reached every attempt is refused until the window closes,
+ * whatever its outcome would have been.
+ */
+export async function reserveAttempt(ctx: RpcContext, type: ErrorType, bucket: string): Promise<() => Promise<void>> {
+  const { perAccountFailures, perAccountWindowS } = ctx.config.rateLimits;
+  const key = `acct:${bucket}`;
+  const decision = await hitAndDecide(ctx.em, key, perAccountFailures, perAccountWindowS, ctx.now());
+  if (!decision.allowed) throw rateLimited(type, decision.retryAfterS);
+  return () => releaseHit(ctx.em, key, ctx.now());
+}
+
+/** A quota of events per subject (emails per recipient, recoveries per account): every event counts. */
+export async function limitQuota(
+  ctx: RpcContext,
+  type: ErrorType,
+  bucket: string,
+  limit: number,
+  windowS: number,
+): Promise<void> {
+  const decision = await hitAndDecide(ctx.em, `quota:${bucket}`, limit, windowS, ctx.now());
+  if (!decision.allowed) throw rateLimited(type, decision.retryAfterS);
+}

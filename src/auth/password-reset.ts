@@ -1,0 +1,100 @@
+import type { ChangePasswordResult, PasswordResetRequestResult } from "../../generated/types.ts";
+import { uuidv7 } from "../domain/ids.ts";
+import { sendEmail } from "../integrations/email/index.ts";
+import { passwordResetMessage } from "../integrations/email/templates.ts";
+import type { RpcContext } from "../rpc/context.ts";
+import { RpcError } from "../rpc/errors.ts";
+import { limitAddress, limitQuota } from "./limits.ts";
+import { checkPasswordRules, hashPassword } from "./passwords.ts";
+import { affected, revokeUserSessions } from "./sessions.ts";
+import { newToken, sha256Hex, TOKEN_PREFIX } from "./tokens.ts";
+import { findUserByEmail, isValidEmail, normalizeEmail, storePasswordHash } from "./users.ts";
+
+export const PASSWORD_RESET_TTL_S = 3600;
+const ACCEPTED = "If the address has an account, a link to reset the password was sent to it.";
+
+const epochSeconds = (d: Date): number => Math.floor(d.getTime() / 1000);
+
+/** Sends a one-time reset link when the address has an account; answers the same either way. */
+export async function requestPasswordReset(ctx: RpcContext, email: string): Promise<PasswordResetRequestResult> {
+  await limitAddress(ctx, "AuthError");
+  const normalized = normalizeEmail(email);
+  if (!isValidEmail(normalized)) throw RpcError.app("EmailError", "InvalidInput", "email is not a valid address");
+  await limitQuota(ctx, "AuthError", `reset:${normalized}`, ctx.config.rateLimits.emailsPerAddressPerHour, 3600);
+  const user = await findUserByEmail(ctx.em, normalized);
+  if (user && !user.is_suspended) {
+    const now = ctx.now();
+    const token = newToken(TOKEN_PREFIX.passwordReset);
+    await sendEmail(
+      ctx,
+      "EmailError",
+      passwordResetMessage(user.email, ctx.config.publicBaseUrl, token, PASSWORD_RESET_TTL_S / 60),
+    );
+    ctx.em.create("PasswordResetToken", {
+      sid: uuidv7(now),
+      token_hash: sha256Hex(token),
+      email: user.email,
+      expires_at: epochSeconds(now) + PASSWORD_RESET_TTL_S,
+      used: false,
+      created_at: now,
+      updated_at: now,
+    });
+  }
+  return { accepted: true, email, message: ACCEPTED };
+}
+
+interface ResetRow {
+  sid: string;
+  email: string;
+  expires_at: string | number;
+  used: boolean;
+}
+
+/**
+ * Sets a new password with a reset token: the token (and every other open token of the address) is spent and
+ * every session of the account ends. TOTP stays as it was; the per-account login lockout is lifted.
+ */
+export async function resetPassword(
+  ctx: RpcContext,
+  token: string,
+  newPassword: string,
+): Promise<ChangePasswordResult> {
+  await limitAddress(ctx, "AuthError");
+  const now = ctx.now();
+  const rows = await ctx.em
+    .getConnection()
+    .execute<ResetRow[]>(
+      `select sid, email, expires_at, used from "password_reset_token" where token_hash = ? limit 1`,
+      [sha256Hex(token)],
+    );
+  const row = rows[0];
+  if (!row) throw RpcError.unauthenticated("InvalidCredentials", "unknown reset token");
+  if (row.used) throw RpcError.app("AuthError", "AlreadyUsed", "this reset link was already used");
+  if (Number(row.expires_at) <= epochSeconds(now))
+    throw RpcError.app("AuthError", "Expired", "this reset link has expired");
+  const user = await findUserByEmail(ctx.em, row.email);
+  if (!user) throw RpcError.unauthenticated("InvalidCredentials", "unknown reset token");
+  checkPasswordRules(newPassword, user.email, "AuthError");
+  const hash = await hashPassword(newPassword, ctx.config.argon2);
+  const claimed = await affected(
+    ctx.em,
+    `update "password_reset_token" set used = true, updated_at = ? where sid = ? and used = false`,
+    [now, row.sid],
+  );
+  if (claimed === 0) throw RpcError.app("AuthError", "AlreadyUsed", "this reset link was already used");
+  const conn = ctx.em.getConnection();
+  await conn.execute(`update "password_reset_token" set used = true, updated_at = ? where email = ? and used = false`, [
+    now,
+    user.email,
+  ]);
+  await storePasswordHash(ctx.em, user.sid, hash, now);
+  await conn.execute(`delete from "rate_limit_counter" where bucket = ?`, [`acct:login:${user.email}`]);
+  const revoked = await revokeUserSessions(ctx.em, user.sid, now);
+  return {
+    user_id: user.sid,
+    changed: true,
+    changed_at: now.toISOString(),
+    sessions_revoked: revoked,
+    totp_enabled: user.totp_enabled,
+  };
+}

@@ -1,0 +1,35 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+
+/** A rendered message: the provider only delivers, it never builds text. */
+export interface EmailMessage {
+  to: string;
+  subject: string;
+  bodyText: string;
+  /** Template name, for example verify_email or password_reset. */
+  template: string;
+}
+
+export interface EmailReceipt {
+  outboxId: string;
+  providerMessageId: string;
+}
+
+/** Thrown when the provider cannot take the message; services answer -32009 ProviderUnavailable. */
+export class EmailDeliveryError extends Error {
+  constructor(
+    readonly to: string,
+    reason: string,
+  ) {
+    super(`email to ${to} not delivered: ${reason}`);
+    this.name = "EmailDeliveryError";
+  }
+}
+
+/**
+ * Delivers a rendered email. Every message is recorded as an EmailOutbox row in the request's unit of work, so
+ * a request that fails afterwards sends nothing.
+ */
+export interface EmailProvider {
+  readonly name: string;
+  send(em: EntityManager, message: EmailMessage, now: Date): Promise<EmailReceipt>;
+}

@@ -1,0 +1,39 @@
+import type { EmailMessage } from "./provider.ts";
+
+/** Rendered emails: plain text, the link first, the raw token repeated for clients that break long links. */
+export function verifyEmailMessage(to: string, baseUrl: string, token: string, validHours: number): EmailMessage {
+  const link = `${baseUrl}/verify-email?token=${encodeURIComponent(token)}`;
+  return {
+    to,
+    template: "verify_email",
+    subject: "Confirm your email address",
+    bodyText: [
+      "Confirm your email address for your freezone account:",
+      "",
+      link,
+      "",
+      `Or enter this code: ${token}`,
+      "",
+      `The link works once and expires in ${validHours} hours. If you did not sign up, ignore this email.`,
+    ].join("\n"),
+  };
+}
+
+export function passwordResetMessage(to: string, baseUrl: string, token: string, validMinutes: number): EmailMessage {
+  const link = `${baseUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  return {
+    to,
+    template: "password_reset",
+    subject: "Reset your password",
+    bodyText: [
+      "Someone asked to reset the password of your freezone account. To choose a new password:",
+      "",
+      link,
+      "",
+      `Or enter this code: ${token}`,
+      "",
+      `The link works once and expires in ${validMinutes} minutes. Resetting signs you out everywhere.`,
+      "If you did not ask for this, ignore this email; your password stays as it is.",
+    ].join("\n"),
+  };
+}

@@ -1,0 +1,44 @@
+import { loadConfig, type RateLimitConfig } from "../../src/config.ts";
+import type { RpcReply, TestApp } from "../support/app.ts";
+
+/** Raw SQL against the test app's database, for checking what was (not) written. */
+export async function sql<T = Record<string, any>>(t: TestApp, query: string, params: unknown[] = []): Promise<T[]> {
+  return t.app.runtime.orm.em.fork().getConnection().execute<T[]>(query, params);
+}
+
+export async function count(t: TestApp, table: string, where = "true", params: unknown[] = []): Promise<number> {
+  const rows = await sql<{ n: string }>(t, `select count(*) as n from "${table}" where ${where}`, params);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** The newest email of `template` to `to`, and the code it carries (the raw token). */
+export async function lastEmail(
+  t: TestApp,
+  to: string,
+  template: string,
+): Promise<{ subject: string; body: string; code: string } | null> {
+  const rows = await sql<{ subject: string; body_text: string }>(
+    t,
+    `select subject, body_text from "email_outbox" where to_email = ? and template = ? and status = 'sent' order by sid desc limit 1`,
+    [to, template],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const code = /enter this code: (\S+)/.exec(row.body_text)?.[1] ?? "";
+  return { subject: row.subject, body: row.body_text, code };
+}
+
+/** The default limits with some changed. */
+export function limits(changes: Partial<RateLimitConfig>): RateLimitConfig {
+  return { ...loadConfig({}).rateLimits, ...changes };
+}
+
+/** Asserts the JSON-RPC error shape of API.md and returns the error. */
+export function errorOf(reply: RpcReply): { code: number; message: string; data?: any } {
+  if (!reply.error) throw new Error(`expected an error, got ${JSON.stringify(reply.body)}`);
+  return reply.error;
+}
+
+export function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
