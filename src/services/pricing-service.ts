@@ -1,16 +1,39 @@
 import type { PricingServiceHandlers } from "../../generated/handlers/index.ts";
+import {
+  allPricing,
+  COMPANY_PRICING_CURRENCY,
+  companyPricing,
+  PricingInputError,
+  shareholderFee,
+} from "../domain/company-pricing.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 
-/** PricingService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+const ALL_PRICING = allPricing();
+
+function priced<T>(compute: () => T): T {
+  try {
+    return compute();
+  } catch (err) {
+    if (err instanceof PricingInputError) throw RpcError.app("PricingError", "InvalidInput", err.message);
+    throw err;
+  }
+}
+
+/** PricingService: the public price list and the registration price, computed from deployment configuration. */
 export const pricingService: PricingServiceHandlers<RpcContext> = {
-  async calculateCompanyPricing(_ctx, _params) {
-    throw RpcError.notImplemented("pricingservice.calculate_company_pricing");
+  async calculateCompanyPricing(_ctx, { company_type, shareholder_count, subscription_plan, early_bird }) {
+    return priced(() => companyPricing(company_type, shareholder_count, subscription_plan, early_bird));
   },
-  async getAllPricing(_ctx, _params) {
-    throw RpcError.notImplemented("pricingservice.get_all_pricing");
+  async getAllPricing() {
+    return ALL_PRICING;
   },
-  async getShareholderFeeRate(_ctx, _params) {
-    throw RpcError.notImplemented("pricingservice.get_shareholder_fee_rate");
+  async getShareholderFeeRate(_ctx, { company_type, shareholder_count }) {
+    return priced(() => ({
+      company_type,
+      shareholder_count,
+      ...shareholderFee(company_type, shareholder_count),
+      currency: COMPANY_PRICING_CURRENCY,
+    }));
   },
 };
