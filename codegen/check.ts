@@ -126,6 +126,17 @@ export function checkModel(model: SpecModel, diags: Diagnostics): void {
       checkRefs(p.schema, m.file, `${m.pointer}${pointer("params", i, "schema")}`, model, diags);
     });
   }
+  const domains = new Set(model.domains.map((d) => d.name));
+  for (const record of model.records) {
+    if (!domains.has(record.domain)) {
+      diags.add(
+        "unknown-domain",
+        record.file,
+        pointer("x-domain"),
+        `x-domain "${record.domain}" is not a domain of spec/platform.json; its CRUD methods would have no endpoint`,
+      );
+    }
+  }
   for (const [name, schema] of Object.entries(model.schemas)) {
     checkRefs(schema, model.schemaFiles[name] ?? "spec", "", model, diags);
   }

@@ -1,12 +1,15 @@
 import { rmSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { type Diagnostic, formatDiagnostic } from "./diagnostics.ts";
 import { checkGenerated, staleFiles } from "./drift.ts";
 import { generate } from "./generate.ts";
 import type { SpecModel } from "./model.ts";
 import { writeFiles } from "./write.ts";
 
-const root = join(import.meta.dirname, "..");
+// `--root <dir>` runs on another project root (tests use scratch copies); default: this repository.
+const rootArg = process.argv.indexOf("--root");
+const root =
+  rootArg > 0 && process.argv[rootArg + 1] ? resolve(process.argv[rootArg + 1]!) : join(import.meta.dirname, "..");
 const check = process.argv.includes("--check");
 const validateOnly = process.argv.includes("--validate");
 const started = performance.now();

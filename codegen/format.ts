@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -19,6 +19,25 @@ const STYLE = [
   "--files-max-size=33554432",
 ];
 
+/** Runs `biome format --write` on `dir/generated`; asynchronous, so the caller can work meanwhile. */
+function biomeFormat(dir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [biome, "format", "--write", ...STYLE, "generated"], { cwd: dir });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once("error", reject);
+    child.once("close", (status) => {
+      if (status === 0) resolve();
+      else reject(new Error(`codegen: biome format failed:\n${output}`));
+    });
+  });
+}
+
 /** Generated TypeScript under generated/ is formatted; hand-written files (src/) never are. */
 function isFormatted(file: GeneratedFile): boolean {
   return file.path.startsWith("generated/") && file.path.endsWith(".ts");
@@ -28,7 +47,7 @@ function isFormatted(file: GeneratedFile): boolean {
  * Formats the generated TypeScript files with Biome, in one run over a scratch directory (outside the
  * project, so no project configuration applies). One process for all files keeps it to a fraction of a second.
  */
-export function formatFiles(files: GeneratedFile[]): GeneratedFile[] {
+export async function formatFiles(files: GeneratedFile[]): Promise<GeneratedFile[]> {
   const targets = files.filter(isFormatted);
   if (targets.length === 0) return files;
   const dir = mkdtempSync(join(tmpdir(), "codegen-format-"));
@@ -37,11 +56,7 @@ export function formatFiles(files: GeneratedFile[]): GeneratedFile[] {
       mkdirSync(dirname(join(dir, file.path)), { recursive: true });
       writeFileSync(join(dir, file.path), file.content);
     }
-    const run = spawnSync(process.execPath, [biome, "format", "--write", ...STYLE, "generated"], {
-      cwd: dir,
-      encoding: "utf8",
-    });
-    if (run.status !== 0) throw new Error(`codegen: biome format failed:\n${run.stdout}\n${run.stderr}`);
+    await biomeFormat(dir);
     const formatted = new Map(targets.map((f) => [f.path, readFileSync(join(dir, f.path), "utf8")]));
     return files.map((f) => (formatted.has(f.path) ? { path: f.path, content: formatted.get(f.path)! } : f));
   } finally {

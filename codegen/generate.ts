@@ -24,11 +24,14 @@ export interface GenerateResult {
 
 export type Emitter = (model: SpecModel, root: string) => GeneratedFile[] | Promise<GeneratedFile[]>;
 
-/** Every emitter by name, in output order. `stubs` is the only one that reads existing files (src/services). */
+/**
+ * Every emitter by name, in output order. `validators` comes first: it compiles on a worker thread while the
+ * others run. `stubs` is the only one that reads existing files (src/services).
+ */
 export const EMITTERS: Record<string, Emitter> = {
+  validators: emitValidators,
   codes: emitCodes,
   types: emitTypes,
-  validators: emitValidators,
   handlers: emitHandlers,
   registry: emitRegistry,
   crud: emitCrud,
@@ -56,9 +59,9 @@ function validateOutput(files: GeneratedFile[], diags: Diagnostics): void {
 export async function generate(root: string, options: { validateOnly?: boolean } = {}): Promise<GenerateResult> {
   const { model, diags } = loadSpec(join(root, "spec"));
   if (!model || diags.items.length > 0 || options.validateOnly) return { model, files: [], diagnostics: diags.items };
-  const emitted = await Promise.all(Object.values(EMITTERS).map((emit) => emit(model, root)));
-  const files = formatFiles(emitted.flat());
+  const emitted = (await Promise.all(Object.values(EMITTERS).map((emit) => emit(model, root)))).flat();
+  const formatting = formatFiles(emitted);
   const out = new Diagnostics();
-  validateOutput(files, out);
-  return { model, files, diagnostics: out.items };
+  validateOutput(emitted, out); // the OpenRPC documents are JSON, untouched by formatting
+  return { model, files: await formatting, diagnostics: out.items };
 }

@@ -78,6 +78,10 @@ export function loadSpec(specDir: string): { model: SpecModel | null; diags: Dia
   }
 
   const context = typeof platform["context"] === "string" ? platform["context"] : "";
+  // The context is a URL path segment and the prefix of every MCP tool name.
+  if (!/^[a-z][a-z0-9]*$/.test(context)) {
+    diags.add("invalid-platform", "spec/platform.json", pointer("context"), "context must be a lower-case word");
+  }
   const domainOf = new Map<string, string>();
   const versions = new Map<string, string>();
   const domains: DomainModel[] = [];

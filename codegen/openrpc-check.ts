@@ -35,13 +35,12 @@ function errorsOf(message: string): MetaSchemaError[] {
 export function checkOpenrpcDocument(doc: JsonSchema, file: string, diags: Diagnostics): void {
   const result = validateOpenRPCDocument(doc as never);
   if (result === true) return;
-  const errors = errorsOf(result.message);
-  const first = errors[0];
-  const detail = errors.map((e) => `${e.dataPath || "(document)"} ${e.message ?? ""}`.trim());
-  diags.add(
-    "invalid-openrpc",
-    file,
-    first?.dataPath ? dataPathToPointer(first.dataPath) : "",
-    `not a valid OpenRPC document: ${detail.length > 0 ? detail.join("; ") : result.message}`,
-  );
+  // ajv lists the innermost failure first; the rest are the alternatives (`oneOf` a $ref) that failed with it.
+  const first = errorsOf(result.message)[0];
+  if (!first) {
+    diags.add("invalid-openrpc", file, "", result.message);
+    return;
+  }
+  const ptr = dataPathToPointer(first.dataPath ?? "");
+  diags.add("invalid-openrpc", file, ptr, `not a valid OpenRPC document: ${ptr || "the document"} ${first.message}`);
 }

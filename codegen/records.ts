@@ -238,15 +238,22 @@ export function writableFields(record: RecordModel): string[] {
   return record.fields.map((f) => f.name).filter((f) => !blocked.has(f));
 }
 
+/** The schema or null: `type` gains "null" where that is enough; a ref, an enum or a const needs an anyOf. */
+function orNull(schema: JsonSchema): JsonSchema {
+  if (schema["$ref"] || schema["enum"] || schema["const"] !== undefined || schema["type"] === undefined) {
+    return { anyOf: [schema, { type: "null" }] };
+  }
+  return { ...schema, type: [schema["type"], "null"].flat() };
+}
+
 /** Derived schemas the CRUD methods return, added to the schema namespace. */
 function crudSchemas(record: RecordModel): Record<string, JsonSchema> {
   const props = record.schema["properties"] as Record<string, JsonSchema>;
   const template: Record<string, JsonSchema> = {};
   for (const field of writableFields(record)) {
-    const { schema } = nonNull(props[field] ?? {});
-    template[field] = schema["$ref"]
-      ? { anyOf: [schema, { type: "null" }] }
-      : { ...schema, type: [schema["type"], "null"].flat() };
+    const raw = props[field] ?? {};
+    const { schema, nullable } = nonNull(raw);
+    template[field] = nullable ? raw : orNull(schema);
   }
   return {
     [`${record.name}NewTemplate`]: {

@@ -7799,14 +7799,10 @@ export interface PublicVerifyUrlResult {
    */
   verify_url: string | null;
 }
-/**
- */
 export interface SidListResult {
   sids: string[];
   next_cursor: string | null;
 }
-/**
- */
 export interface RecordDeleteResult {
   sid: string;
   deleted: true;
@@ -7815,8 +7811,6 @@ export interface RecordDeleteResult {
  * Template for a new AdminAction: every writable field with its default or null.
  */
 export interface AdminActionNewTemplate {}
-/**
- */
 export interface AdminActionFindResult {
   items: AdminAction[];
   next_cursor: string | null;
@@ -7837,6 +7831,9 @@ export interface ApiKeyNewTemplate {
    * Whether a reseller key may create companies.
    */
   allow_company_creation: boolean | null;
+  /**
+   * `read` or `readwrite`; null means no MCP access.
+   */
   mcp_scope: ApiKeyScope | null;
   /**
    * Per MCP transaction, EUR; 0 = unlimited.
@@ -7875,8 +7872,6 @@ export interface ApiKeyNewTemplate {
    */
   approval_required_tools: string | null;
 }
-/**
- */
 export interface ApiKeyFindResult {
   items: ApiKey[];
   next_cursor: string | null;
@@ -7896,8 +7891,6 @@ export interface BusinessDocumentNewTemplate {
   issued_date: string | null;
   expiry_date: string | null;
 }
-/**
- */
 export interface BusinessDocumentFindResult {
   items: BusinessDocument[];
   next_cursor: string | null;
@@ -7912,8 +7905,6 @@ export interface CompanyMessageNewTemplate {
   action_url: string | null;
   action_label: string | null;
 }
-/**
- */
 export interface CompanyMessageFindResult {
   items: CompanyMessage[];
   next_cursor: string | null;
@@ -7922,8 +7913,6 @@ export interface CompanyMessageFindResult {
  * Template for a new CompanyRole: every writable field with its default or null.
  */
 export interface CompanyRoleNewTemplate {}
-/**
- */
 export interface CompanyRoleFindResult {
   items: CompanyRole[];
   next_cursor: string | null;
@@ -7947,8 +7936,6 @@ export interface ContractNewTemplate {
    */
   description: string | null;
 }
-/**
- */
 export interface ContractFindResult {
   items: Contract[];
   next_cursor: string | null;
@@ -7957,8 +7944,6 @@ export interface ContractFindResult {
  * Template for a new ContractSignature: every writable field with its default or null.
  */
 export interface ContractSignatureNewTemplate {}
-/**
- */
 export interface ContractSignatureFindResult {
   items: ContractSignature[];
   next_cursor: string | null;
@@ -7972,8 +7957,6 @@ export interface ContractTemplateNewTemplate {
   category: string | null;
   content: string | null;
 }
-/**
- */
 export interface ContractTemplateFindResult {
   items: ContractTemplate[];
   next_cursor: string | null;
@@ -7982,8 +7965,6 @@ export interface ContractTemplateFindResult {
  * Template for a new CreditBalance: every writable field with its default or null.
  */
 export interface CreditBalanceNewTemplate {}
-/**
- */
 export interface CreditBalanceFindResult {
   items: CreditBalance[];
   next_cursor: string | null;
@@ -7992,8 +7973,6 @@ export interface CreditBalanceFindResult {
  * Template for a new CreditTransaction: every writable field with its default or null.
  */
 export interface CreditTransactionNewTemplate {}
-/**
- */
 export interface CreditTransactionFindResult {
   items: CreditTransaction[];
   next_cursor: string | null;
@@ -8016,8 +7995,6 @@ export interface DigitalResidentNewTemplate {
    */
   physical_residence_zanzibar: boolean | null;
 }
-/**
- */
 export interface DigitalResidentFindResult {
   items: DigitalResident[];
   next_cursor: string | null;
@@ -8034,8 +8011,6 @@ export interface DividendDistributionNewTemplate {
   source_account_id: string | null;
   distribution_date: string | null;
 }
-/**
- */
 export interface DividendDistributionFindResult {
   items: DividendDistribution[];
   next_cursor: string | null;
@@ -8044,8 +8019,6 @@ export interface DividendDistributionFindResult {
  * Template for a new DividendPayment: every writable field with its default or null.
  */
 export interface DividendPaymentNewTemplate {}
-/**
- */
 export interface DividendPaymentFindResult {
   items: DividendPayment[];
   next_cursor: string | null;
@@ -8054,8 +8027,6 @@ export interface DividendPaymentFindResult {
  * Template for a new DocumentAudience: every writable field with its default or null.
  */
 export interface DocumentAudienceNewTemplate {}
-/**
- */
 export interface DocumentAudienceFindResult {
   items: DocumentAudience[];
   next_cursor: string | null;
@@ -8064,8 +8035,6 @@ export interface DocumentAudienceFindResult {
  * Template for a new EmailVerificationToken: every writable field with its default or null.
  */
 export interface EmailVerificationTokenNewTemplate {}
-/**
- */
 export interface EmailVerificationTokenFindResult {
   items: EmailVerificationToken[];
   next_cursor: string | null;
@@ -8091,8 +8060,6 @@ export interface EntityDraftNewTemplate {
   signature_deadline: string | null;
   form_schema_id: string | null;
 }
-/**
- */
 export interface EntityDraftFindResult {
   items: EntityDraft[];
   next_cursor: string | null;
@@ -8101,8 +8068,6 @@ export interface EntityDraftFindResult {
  * Template for a new EntityInvitation: every writable field with its default or null.
  */
 export interface EntityInvitationNewTemplate {}
-/**
- */
 export interface EntityInvitationFindResult {
   items: EntityInvitation[];
   next_cursor: string | null;
@@ -8111,8 +8076,6 @@ export interface EntityInvitationFindResult {
  * Template for a new ExchangeTransaction: every writable field with its default or null.
  */
 export interface ExchangeTransactionNewTemplate {}
-/**
- */
 export interface ExchangeTransactionFindResult {
   items: ExchangeTransaction[];
   next_cursor: string | null;
@@ -8121,8 +8084,6 @@ export interface ExchangeTransactionFindResult {
  * Template for a new FinancialReport: every writable field with its default or null.
  */
 export interface FinancialReportNewTemplate {}
-/**
- */
 export interface FinancialReportFindResult {
   items: FinancialReport[];
   next_cursor: string | null;
@@ -8138,8 +8099,6 @@ export interface FrontendErrorNewTemplate {
   page: string | null;
   message: string | null;
 }
-/**
- */
 export interface FrontendErrorFindResult {
   items: FrontendError[];
   next_cursor: string | null;
@@ -8150,8 +8109,6 @@ export interface FrontendErrorFindResult {
 export interface FundTransferNewTemplate {
   reference: string | null;
 }
-/**
- */
 export interface FundTransferFindResult {
   items: FundTransfer[];
   next_cursor: string | null;
@@ -8160,8 +8117,6 @@ export interface FundTransferFindResult {
  * Template for a new GovernanceAction: every writable field with its default or null.
  */
 export interface GovernanceActionNewTemplate {}
-/**
- */
 export interface GovernanceActionFindResult {
   items: GovernanceAction[];
   next_cursor: string | null;
@@ -8170,8 +8125,6 @@ export interface GovernanceActionFindResult {
  * Template for a new KycArtifactAttestation: every writable field with its default or null.
  */
 export interface KycArtifactAttestationNewTemplate {}
-/**
- */
 export interface KycArtifactAttestationFindResult {
   items: KycArtifactAttestation[];
   next_cursor: string | null;
@@ -8180,8 +8133,6 @@ export interface KycArtifactAttestationFindResult {
  * Template for a new KycArtifactPayload: every writable field with its default or null.
  */
 export interface KycArtifactPayloadNewTemplate {}
-/**
- */
 export interface KycArtifactPayloadFindResult {
   items: KycArtifactPayload[];
   next_cursor: string | null;
@@ -8190,8 +8141,6 @@ export interface KycArtifactPayloadFindResult {
  * Template for a new KycPersonalData: every writable field with its default or null.
  */
 export interface KycPersonalDataNewTemplate {}
-/**
- */
 export interface KycPersonalDataFindResult {
   items: KycPersonalData[];
   next_cursor: string | null;
@@ -8202,8 +8151,6 @@ export interface KycPersonalDataFindResult {
 export interface KycSessionNewTemplate {
   callback_url: string | null;
 }
-/**
- */
 export interface KycSessionFindResult {
   items: KycSession[];
   next_cursor: string | null;
@@ -8212,8 +8159,6 @@ export interface KycSessionFindResult {
  * Template for a new McpApproval: every writable field with its default or null.
  */
 export interface McpApprovalNewTemplate {}
-/**
- */
 export interface McpApprovalFindResult {
   items: McpApproval[];
   next_cursor: string | null;
@@ -8222,8 +8167,6 @@ export interface McpApprovalFindResult {
  * Template for a new McpCallLog: every writable field with its default or null.
  */
 export interface McpCallLogNewTemplate {}
-/**
- */
 export interface McpCallLogFindResult {
   items: McpCallLog[];
   next_cursor: string | null;
@@ -8245,8 +8188,6 @@ export interface PartnerConfigurationNewTemplate {
    */
   signing_public_key: string | null;
 }
-/**
- */
 export interface PartnerConfigurationFindResult {
   items: PartnerConfiguration[];
   next_cursor: string | null;
@@ -8255,8 +8196,6 @@ export interface PartnerConfigurationFindResult {
  * Template for a new PasswordResetToken: every writable field with its default or null.
  */
 export interface PasswordResetTokenNewTemplate {}
-/**
- */
 export interface PasswordResetTokenFindResult {
   items: PasswordResetToken[];
   next_cursor: string | null;
@@ -8265,8 +8204,6 @@ export interface PasswordResetTokenFindResult {
  * Template for a new Payment: every writable field with its default or null.
  */
 export interface PaymentNewTemplate {}
-/**
- */
 export interface PaymentFindResult {
   items: Payment[];
   next_cursor: string | null;
@@ -8282,8 +8219,6 @@ export interface ProposalNewTemplate {
   description: string | null;
   category: ProposalCategory | null;
 }
-/**
- */
 export interface ProposalFindResult {
   items: Proposal[];
   next_cursor: string | null;
@@ -8292,8 +8227,6 @@ export interface ProposalFindResult {
  * Template for a new PublicKeyHistory: every writable field with its default or null.
  */
 export interface PublicKeyHistoryNewTemplate {}
-/**
- */
 export interface PublicKeyHistoryFindResult {
   items: PublicKeyHistory[];
   next_cursor: string | null;
@@ -8306,6 +8239,9 @@ export interface RegistrationContractNewTemplate {
    * Unique category key looked up by get_required_contract (category_str), for example terms_of_service, company_articles, share_transfer_agreement.
    */
   category_key: string | null;
+  /**
+   * Category of a contract required at registration; null for lifecycle templates.
+   */
   category: RegistrationContractCategory | null;
   /**
    * Version label signatures record as contract_version, for example 2026.1.
@@ -8330,8 +8266,6 @@ export interface RegistrationContractNewTemplate {
   is_active: boolean | null;
   effective_from: string | null;
 }
-/**
- */
 export interface RegistrationContractFindResult {
   items: RegistrationContract[];
   next_cursor: string | null;
@@ -8340,8 +8274,6 @@ export interface RegistrationContractFindResult {
  * Template for a new RegistrationFlow: every writable field with its default or null.
  */
 export interface RegistrationFlowNewTemplate {}
-/**
- */
 export interface RegistrationFlowFindResult {
   items: RegistrationFlow[];
   next_cursor: string | null;
@@ -8361,8 +8293,6 @@ export interface RegistrationRequestNewTemplate {
    */
   reseller_signature: string | null;
 }
-/**
- */
 export interface RegistrationRequestFindResult {
   items: RegistrationRequest[];
   next_cursor: string | null;
@@ -8371,8 +8301,6 @@ export interface RegistrationRequestFindResult {
  * Template for a new Resolution: every writable field with its default or null.
  */
 export interface ResolutionNewTemplate {}
-/**
- */
 export interface ResolutionFindResult {
   items: Resolution[];
   next_cursor: string | null;
@@ -8381,8 +8309,6 @@ export interface ResolutionFindResult {
  * Template for a new Session: every writable field with its default or null.
  */
 export interface SessionNewTemplate {}
-/**
- */
 export interface SessionFindResult {
   items: Session[];
   next_cursor: string | null;
@@ -8393,8 +8319,6 @@ export interface SessionFindResult {
 export interface ShareholderInviteNewTemplate {
   message: string | null;
 }
-/**
- */
 export interface ShareholderInviteFindResult {
   items: ShareholderInvite[];
   next_cursor: string | null;
@@ -8405,8 +8329,6 @@ export interface ShareholderInviteFindResult {
 export interface ShareTransferNewTemplate {
   reason: string | null;
 }
-/**
- */
 export interface ShareTransferFindResult {
   items: ShareTransfer[];
   next_cursor: string | null;
@@ -8415,8 +8337,6 @@ export interface ShareTransferFindResult {
  * Template for a new TaxDocument: every writable field with its default or null.
  */
 export interface TaxDocumentNewTemplate {}
-/**
- */
 export interface TaxDocumentFindResult {
   items: TaxDocument[];
   next_cursor: string | null;
@@ -8429,8 +8349,6 @@ export interface TaxFilingNewTemplate {
   cost_of_goods_sold: number | null;
   operating_expenses: number | null;
 }
-/**
- */
 export interface TaxFilingFindResult {
   items: TaxFiling[];
   next_cursor: string | null;
@@ -8459,8 +8377,6 @@ export interface TreasuryAccountNewTemplate {
    */
   approval_threshold: number | null;
 }
-/**
- */
 export interface TreasuryAccountFindResult {
   items: TreasuryAccount[];
   next_cursor: string | null;
@@ -8469,8 +8385,6 @@ export interface TreasuryAccountFindResult {
  * Template for a new TreasuryTransaction: every writable field with its default or null.
  */
 export interface TreasuryTransactionNewTemplate {}
-/**
- */
 export interface TreasuryTransactionFindResult {
   items: TreasuryTransaction[];
   next_cursor: string | null;
@@ -8486,8 +8400,6 @@ export interface UserNewTemplate {
   first_name: string | null;
   last_name: string | null;
 }
-/**
- */
 export interface UserFindResult {
   items: User[];
   next_cursor: string | null;
@@ -8496,8 +8408,6 @@ export interface UserFindResult {
  * Template for a new UserAuditLog: every writable field with its default or null.
  */
 export interface UserAuditLogNewTemplate {}
-/**
- */
 export interface UserAuditLogFindResult {
   items: UserAuditLog[];
   next_cursor: string | null;
@@ -8512,8 +8422,6 @@ export interface UserMessageNewTemplate {
   action_url: string | null;
   action_label: string | null;
 }
-/**
- */
 export interface UserMessageFindResult {
   items: UserMessage[];
   next_cursor: string | null;
@@ -8524,8 +8432,6 @@ export interface UserMessageFindResult {
 export interface VerificationLinkNewTemplate {
   label: string | null;
 }
-/**
- */
 export interface VerificationLinkFindResult {
   items: VerificationLink[];
   next_cursor: string | null;
@@ -8534,8 +8440,6 @@ export interface VerificationLinkFindResult {
  * Template for a new Vote: every writable field with its default or null.
  */
 export interface VoteNewTemplate {}
-/**
- */
 export interface VoteFindResult {
   items: Vote[];
   next_cursor: string | null;
@@ -8563,10 +8467,11 @@ export interface ZoneCompanyNewTemplate {
   logo_url: string | null;
   industry: string | null;
   auto_renewal: boolean | null;
+  /**
+   * Cooperatives only; null falls back to deployment defaults.
+   */
   due_process_executors: CoopDueProcessExecutors | null;
 }
-/**
- */
 export interface ZoneCompanyFindResult {
   items: ZoneCompany[];
   next_cursor: string | null;
@@ -8584,8 +8489,6 @@ export interface ZoneExpenseNewTemplate {
   receipt_url: string | null;
   expense_date: string | null;
 }
-/**
- */
 export interface ZoneExpenseFindResult {
   items: ZoneExpense[];
   next_cursor: string | null;
@@ -8612,20 +8515,19 @@ export interface ZoneInvoiceNewTemplate {
    * External recipient.
    */
   recipient_email: string | null;
+  /**
+   * security_answer inside is encrypted on save and redacted on every read.
+   */
   payment_instructions: InvoicePaymentInstructions | null;
   /**
    * Personal note sent in the email body only (escaped); length capped.
    */
   sender_message: string | null;
 }
-/**
- */
 export interface ZoneInvoiceFindResult {
   items: ZoneInvoice[];
   next_cursor: string | null;
 }
-/**
- */
 export interface AdminRegistrationServiceListRegistrationRequestsParams {
   /**
    * Only requests in this status; omitted = all.
@@ -8640,24 +8542,18 @@ export interface AdminRegistrationServiceListRegistrationRequestsParams {
    */
   page_size?: number;
 }
-/**
- */
 export interface AdminRegistrationServiceGetRegistrationDetailsParams {
   /**
    * Registration request id.
    */
   request_id: string;
 }
-/**
- */
 export interface AdminRegistrationServiceVerifyRegistrationPrerequisitesParams {
   /**
    * Registration request id.
    */
   request_id: string;
 }
-/**
- */
 export interface AdminRegistrationServiceApproveRegistrationParams {
   /**
    * Registration request id.
@@ -8672,8 +8568,6 @@ export interface AdminRegistrationServiceApproveRegistrationParams {
    */
   admin_signature: string;
 }
-/**
- */
 export interface AdminRegistrationServiceRejectRegistrationParams {
   /**
    * Registration request id.
@@ -8688,8 +8582,6 @@ export interface AdminRegistrationServiceRejectRegistrationParams {
    */
   reason: string;
 }
-/**
- */
 export interface AdminRegistrationServiceRequestAdditionalInfoParams {
   /**
    * Registration request id.
@@ -8704,8 +8596,6 @@ export interface AdminRegistrationServiceRequestAdditionalInfoParams {
    */
   message: string;
 }
-/**
- */
 export interface AdminServiceSuspendUserParams {
   /**
    * The user to suspend (a target).
@@ -8716,16 +8606,12 @@ export interface AdminServiceSuspendUserParams {
    */
   reason: string;
 }
-/**
- */
 export interface AdminServiceUnsuspendUserParams {
   /**
    * The suspended user (a target).
    */
   user_id: string;
 }
-/**
- */
 export interface AdminServiceListAdminActionsParams {
   /**
    * Only this action.
@@ -8744,8 +8630,6 @@ export interface AdminServiceListAdminActionsParams {
    */
   cursor?: string;
 }
-/**
- */
 export interface AdminServiceVoidCompanyParams {
   /**
    * Formatted company or cooperative id.
@@ -8756,8 +8640,6 @@ export interface AdminServiceVoidCompanyParams {
    */
   reason: string;
 }
-/**
- */
 export interface AdminServiceGrantLicenseParams {
   /**
    * Formatted company or cooperative id.
@@ -8768,8 +8650,6 @@ export interface AdminServiceGrantLicenseParams {
    */
   license: CompanyLicense;
 }
-/**
- */
 export interface AdminServiceRevokeLicenseParams {
   /**
    * Formatted company or cooperative id.
@@ -8780,8 +8660,6 @@ export interface AdminServiceRevokeLicenseParams {
    */
   reason: string;
 }
-/**
- */
 export interface ApiKeyServiceGenerateParams {
   /**
    * Partner client id.
@@ -8796,8 +8674,6 @@ export interface ApiKeyServiceGenerateParams {
    */
   access_password: string;
 }
-/**
- */
 export interface ApiKeyServiceGeneratePersonalParams {
   /**
    * Label shown in the key list.
@@ -8848,11 +8724,7 @@ export interface ApiKeyServiceGeneratePersonalParams {
    */
   approval_required_tools?: string;
 }
-/**
- */
 export interface ApiKeyServiceListPersonalParams {}
-/**
- */
 export interface ApiKeyServiceRevokeParams {
   /**
    * The key's id (key_id from generate_personal or list_personal).
@@ -8863,8 +8735,6 @@ export interface ApiKeyServiceRevokeParams {
    */
   password: string;
 }
-/**
- */
 export interface ApiKeyServiceRotateParams {
   /**
    * The key's id (key_id from generate_personal or list_personal).
@@ -8875,8 +8745,6 @@ export interface ApiKeyServiceRotateParams {
    */
   password: string;
 }
-/**
- */
 export interface ApiKeyServiceUpdatePersonalParams {
   /**
    * The key's id (key_id from generate_personal or list_personal).
@@ -8927,11 +8795,7 @@ export interface ApiKeyServiceUpdatePersonalParams {
    */
   approval_required_tools?: string;
 }
-/**
- */
 export interface ApiKeyServiceMintAssistantKeyParams {}
-/**
- */
 export interface AuthServiceRegisterParams {
   /**
    * Account email; compared case-insensitively.
@@ -8950,8 +8814,6 @@ export interface AuthServiceRegisterParams {
    */
   last_name?: string;
 }
-/**
- */
 export interface AuthServiceLoginParams {
   /**
    * Account email.
@@ -8962,40 +8824,30 @@ export interface AuthServiceLoginParams {
    */
   password: string;
 }
-/**
- */
 export interface AuthServiceRefreshTokenParams {
   /**
    * The refresh token from a previous AuthResult.
    */
   token: string;
 }
-/**
- */
 export interface AuthServiceMeParams {
   /**
    * The user's id; filled from the caller when omitted, refused (-32002) when it names someone else.
    */
   user_id: string;
 }
-/**
- */
 export interface AuthServiceSendVerificationEmailParams {
   /**
    * Address to verify.
    */
   email: string;
 }
-/**
- */
 export interface AuthServiceVerifyEmailParams {
   /**
    * Raw token from the verification link.
    */
   token: string;
 }
-/**
- */
 export interface AuthServiceChangePasswordParams {
   /**
    * The user's id; filled from the caller when omitted, refused (-32002) when it names someone else.
@@ -9010,16 +8862,12 @@ export interface AuthServiceChangePasswordParams {
    */
   new_password: string;
 }
-/**
- */
 export interface AuthServiceUserTotpEnrollBeginParams {
   /**
    * The user's id; filled from the caller when omitted, refused (-32002) when it names someone else.
    */
   user_id: string;
 }
-/**
- */
 export interface AuthServiceUserTotpEnrollConfirmParams {
   /**
    * The user's id; filled from the caller when omitted, refused (-32002) when it names someone else.
@@ -9030,8 +8878,6 @@ export interface AuthServiceUserTotpEnrollConfirmParams {
    */
   code: string;
 }
-/**
- */
 export interface AuthServiceUserTotpVerifyParams {
   /**
    * The user's id; filled from the caller when omitted, refused (-32002) when it names someone else.
@@ -9042,8 +8888,6 @@ export interface AuthServiceUserTotpVerifyParams {
    */
   code: string;
 }
-/**
- */
 export interface AuthServiceUserTotpDisableParams {
   /**
    * The user's id; filled from the caller when omitted, refused (-32002) when it names someone else.
@@ -9054,8 +8898,6 @@ export interface AuthServiceUserTotpDisableParams {
    */
   code: string;
 }
-/**
- */
 export interface AuthServiceLoginMfaParams {
   /**
    * mfa_challenge from the login result.
@@ -9066,32 +8908,24 @@ export interface AuthServiceLoginMfaParams {
    */
   code: string;
 }
-/**
- */
 export interface AuthServiceBegin2FaRecoveryParams {
   /**
    * mfa_challenge from a login that asked for a second factor.
    */
   mfa_challenge: string;
 }
-/**
- */
 export interface AuthServicePoll2FaRecoveryParams {
   /**
    * recovery_id from begin_2fa_recovery.
    */
   recovery_id: string;
 }
-/**
- */
 export interface AuthServiceRequestPasswordResetParams {
   /**
    * Account email.
    */
   email: string;
 }
-/**
- */
 export interface AuthServiceResetPasswordParams {
   /**
    * Raw token from the reset link.
@@ -9102,19 +8936,13 @@ export interface AuthServiceResetPasswordParams {
    */
   new_password: string;
 }
-/**
- */
 export interface AuthServiceLogoutParams {}
-/**
- */
 export interface AuthServiceHandleRecoveryWebhookParams {
   /**
    * Provider payload.
    */
   data: RecoveryWebhookData;
 }
-/**
- */
 export interface BusinessDocumentServiceUploadDocumentParams {
   /**
    * Formatted company id.
@@ -9141,8 +8969,6 @@ export interface BusinessDocumentServiceUploadDocumentParams {
    */
   description?: string;
 }
-/**
- */
 export interface BusinessDocumentServiceGenerateOfficialDocumentParams {
   /**
    * Formatted company id.
@@ -9153,16 +8979,12 @@ export interface BusinessDocumentServiceGenerateOfficialDocumentParams {
    */
   document_type: BusinessDocumentType;
 }
-/**
- */
 export interface BusinessDocumentServiceGetDocumentParams {
   /**
    * Document id.
    */
   document_id: string;
 }
-/**
- */
 export interface BusinessDocumentServiceListDocumentsParams {
   /**
    * Formatted company id.
@@ -9173,16 +8995,12 @@ export interface BusinessDocumentServiceListDocumentsParams {
    */
   document_type?: BusinessDocumentType;
 }
-/**
- */
 export interface BusinessDocumentServiceDeleteDocumentParams {
   /**
    * Document id.
    */
   document_id: string;
 }
-/**
- */
 export interface CompanyRoleServiceListByCompanyParams {
   /**
    * Formatted company id.
@@ -9193,8 +9011,6 @@ export interface CompanyRoleServiceListByCompanyParams {
    */
   as_of_epoch: number;
 }
-/**
- */
 export interface CompanyRoleServiceListByResidentParams {
   /**
    * Formatted resident id or corporate (company) id of the holder.
@@ -9205,8 +9021,6 @@ export interface CompanyRoleServiceListByResidentParams {
    */
   as_of_epoch: number;
 }
-/**
- */
 export interface CompanyServiceListParams {
   /**
    * Owner user; filled from the caller when omitted.
@@ -9221,8 +9035,6 @@ export interface CompanyServiceListParams {
    */
   page_size: number;
 }
-/**
- */
 export interface CompanyServiceCreateParams {
   /**
    * Owner user; filled from the caller when omitted.
@@ -9233,16 +9045,12 @@ export interface CompanyServiceCreateParams {
    */
   data: CreateCompanyData;
 }
-/**
- */
 export interface CompanyServiceGetParams {
   /**
    * Formatted company id (<PREFIX>-<YYYY>-Y<6 digits>, cooperatives ...-P<6 digits>).
    */
   company_id: string;
 }
-/**
- */
 export interface CompanyServiceUpdateParams {
   /**
    * Formatted company id (<PREFIX>-<YYYY>-Y<6 digits>, cooperatives ...-P<6 digits>).
@@ -9253,40 +9061,30 @@ export interface CompanyServiceUpdateParams {
    */
   data: UpdateCompanyData;
 }
-/**
- */
 export interface CompanyServiceDeleteParams {
   /**
    * Formatted company id (<PREFIX>-<YYYY>-Y<6 digits>, cooperatives ...-P<6 digits>).
    */
   company_id: string;
 }
-/**
- */
 export interface CompanyServiceGetCardParams {
   /**
    * Formatted company id (<PREFIX>-<YYYY>-Y<6 digits>, cooperatives ...-P<6 digits>).
    */
   company_id: string;
 }
-/**
- */
 export interface CompanyServiceGetKeyStatusParams {
   /**
    * Formatted company id (<PREFIX>-<YYYY>-Y<6 digits>, cooperatives ...-P<6 digits>).
    */
   company_id: string;
 }
-/**
- */
 export interface CompanyServiceGetCompanyEncryptedKeyParams {
   /**
    * Formatted company id (<PREFIX>-<YYYY>-Y<6 digits>, cooperatives ...-P<6 digits>).
    */
   company_id: string;
 }
-/**
- */
 export interface CompanyServiceStoreCompanyKeypairParams {
   /**
    * Formatted company id (<PREFIX>-<YYYY>-Y<6 digits>, cooperatives ...-P<6 digits>).
@@ -9301,16 +9099,12 @@ export interface CompanyServiceStoreCompanyKeypairParams {
    */
   encrypted_private_key: string;
 }
-/**
- */
 export interface ContractServiceListCompanyContractsParams {
   /**
    * Formatted company id the contract belongs to.
    */
   fzc_id: string;
 }
-/**
- */
 export interface ContractServiceGetCompanyContractParams {
   /**
    * Formatted company id the contract belongs to.
@@ -9321,8 +9115,6 @@ export interface ContractServiceGetCompanyContractParams {
    */
   contract_id: string;
 }
-/**
- */
 export interface ContractServiceCreateCompanyContractParams {
   /**
    * Formatted company id the contract belongs to.
@@ -9333,8 +9125,6 @@ export interface ContractServiceCreateCompanyContractParams {
    */
   data: CreateContractData;
 }
-/**
- */
 export interface ContractServiceUpdateCompanyContractParams {
   /**
    * Formatted company id the contract belongs to.
@@ -9349,8 +9139,6 @@ export interface ContractServiceUpdateCompanyContractParams {
    */
   data: UpdateContractData;
 }
-/**
- */
 export interface ContractServiceArchiveCompanyContractParams {
   /**
    * Formatted company id the contract belongs to.
@@ -9361,27 +9149,19 @@ export interface ContractServiceArchiveCompanyContractParams {
    */
   contract_id: string;
 }
-/**
- */
 export interface ContractServiceListTemplatesParams {}
-/**
- */
 export interface ContractServiceGetTemplateParams {
   /**
    * Template id.
    */
   template_id: string;
 }
-/**
- */
 export interface ContractServiceGetRequiredContractsParams {
   /**
    * resident or company.
    */
   entity_type: EntityType;
 }
-/**
- */
 export interface ContractServiceGetRequiredContractParams {
   /**
    * resident or company.
@@ -9392,8 +9172,6 @@ export interface ContractServiceGetRequiredContractParams {
    */
   category_str: string;
 }
-/**
- */
 export interface ContractServiceGetRequiredContractsMetaParams {
   /**
    * resident or company.
@@ -9404,11 +9182,7 @@ export interface ContractServiceGetRequiredContractsMetaParams {
    */
   company_type?: string;
 }
-/**
- */
 export interface ContractServiceListAllContractsParams {}
-/**
- */
 export interface ContractServiceSignContractParams {
   /**
    * Signer; filled from the caller when omitted.
@@ -9431,24 +9205,18 @@ export interface ContractServiceSignContractParams {
    */
   entity_id: string;
 }
-/**
- */
 export interface ContractServiceGetSignaturesParams {
   /**
    * Signer; filled from the caller when omitted.
    */
   user_id: string;
 }
-/**
- */
 export interface CreditServiceGetBalanceParams {
   /**
    * The caller's user id: filled from the caller when omitted; naming another user is refused (-32002).
    */
   user_id: string;
 }
-/**
- */
 export interface CreditServiceTopUpParams {
   /**
    * The user whose wallet is credited (a target, not the caller).
@@ -9463,8 +9231,6 @@ export interface CreditServiceTopUpParams {
    */
   payment_id: string;
 }
-/**
- */
 export interface CreditServiceDeductParams {
   /**
    * The caller's user id: filled from the caller when omitted; naming another user is refused (-32002).
@@ -9487,8 +9253,6 @@ export interface CreditServiceDeductParams {
    */
   reference_id: string;
 }
-/**
- */
 export interface CreditServiceAddBonusParams {
   /**
    * The user whose wallet is credited (a target, not the caller).
@@ -9503,8 +9267,6 @@ export interface CreditServiceAddBonusParams {
    */
   description: string;
 }
-/**
- */
 export interface CreditServiceRefundParams {
   /**
    * The user whose wallet is credited (a target, not the caller).
@@ -9527,8 +9289,6 @@ export interface CreditServiceRefundParams {
    */
   reference_id: string;
 }
-/**
- */
 export interface CreditServiceListTransactionsParams {
   /**
    * The caller's user id: filled from the caller when omitted; naming another user is refused (-32002).
@@ -9543,19 +9303,13 @@ export interface CreditServiceListTransactionsParams {
    */
   page_size: number;
 }
-/**
- */
 export interface CreditServiceGetPricingParams {}
-/**
- */
 export interface CreditServiceGetOnboardingStatusParams {
   /**
    * The caller's user id: filled from the caller when omitted; naming another user is refused (-32002).
    */
   user_id: string;
 }
-/**
- */
 export interface CreditServiceInitiateTopupParams {
   /**
    * The caller's user id: filled from the caller when omitted; naming another user is refused (-32002).
@@ -9570,8 +9324,6 @@ export interface CreditServiceInitiateTopupParams {
    */
   provider: string;
 }
-/**
- */
 export interface CreditServiceSetupAutoTopupParams {
   /**
    * The caller's user id: filled from the caller when omitted; naming another user is refused (-32002).
@@ -9586,16 +9338,12 @@ export interface CreditServiceSetupAutoTopupParams {
    */
   threshold: number;
 }
-/**
- */
 export interface CreditServiceDisableAutoTopupParams {
   /**
    * The caller's user id: filled from the caller when omitted; naming another user is refused (-32002).
    */
   user_id: string;
 }
-/**
- */
 export interface CreditServiceActivateResidentParams {
   /**
    * The caller's user id: filled from the caller when omitted; naming another user is refused (-32002).
@@ -9614,8 +9362,6 @@ export interface CreditServiceActivateResidentParams {
    */
   encrypted_private_key: string;
 }
-/**
- */
 export interface CreditServiceDebitAiQueryParams {
   /**
    * The user billed (a target, set by the assistant from its session).
@@ -9634,8 +9380,6 @@ export interface CreditServiceDebitAiQueryParams {
    */
   description: string;
 }
-/**
- */
 export interface DocumentAudienceServiceCanViewParams {
   /**
    * Formatted id of the resident or corporate shareholder.
@@ -9646,16 +9390,12 @@ export interface DocumentAudienceServiceCanViewParams {
    */
   document_ref: string;
 }
-/**
- */
 export interface DocumentAudienceServiceListByDocumentParams {
   /**
    * Formatted document id.
    */
   document_ref: string;
 }
-/**
- */
 export interface DocumentServiceSubmitSignedParams {
   /**
    * resident or company.
@@ -9678,8 +9418,6 @@ export interface DocumentServiceSubmitSignedParams {
    */
   signature: string;
 }
-/**
- */
 export interface DocumentServiceVerifyParams {
   /**
    * Ed25519 signature, 128 lowercase hex characters.
@@ -9698,16 +9436,12 @@ export interface DocumentServiceVerifyParams {
    */
   signer_type: EntityType;
 }
-/**
- */
 export interface DocumentServiceGetKeyStatusParams {
   /**
    * The user's id; filled from the caller when omitted, refused (-32002) when it names someone else.
    */
   user_id: string;
 }
-/**
- */
 export interface EntityDraftServiceGetFormSchemaParams {
   /**
    * company or cooperative.
@@ -9718,8 +9452,6 @@ export interface EntityDraftServiceGetFormSchemaParams {
    */
   company_type: CompanyType;
 }
-/**
- */
 export interface EntityDraftServiceCreateDraftParams {
   /**
    * Creator; filled from the caller when omitted.
@@ -9746,64 +9478,48 @@ export interface EntityDraftServiceCreateDraftParams {
    */
   shareholders: ShareholderData[];
 }
-/**
- */
 export interface EntityDraftServicePreviewDocumentsParams {
   /**
    * Draft id (the draft's sid).
    */
   draft_id: string;
 }
-/**
- */
 export interface EntityDraftServiceFinalizeDraftParams {
   /**
    * Draft id (the draft's sid).
    */
   draft_id: string;
 }
-/**
- */
 export interface EntityDraftServiceCancelDraftParams {
   /**
    * Draft id (the draft's sid).
    */
   draft_id: string;
 }
-/**
- */
 export interface EntityDraftServiceGetDraftStatusParams {
   /**
    * Draft id (the draft's sid).
    */
   draft_id: string;
 }
-/**
- */
 export interface EntityDraftServiceListDraftsParams {
   /**
    * Creator; filled from the caller when omitted.
    */
   user_id: string;
 }
-/**
- */
 export interface EntityDraftServiceGetMyInvitationsParams {
   /**
    * Invitee; filled from the caller when omitted.
    */
   user_id: string;
 }
-/**
- */
 export interface EntityDraftServiceGetInvitationDocumentsParams {
   /**
    * Invitation id (the invitation's sid).
    */
   invitation_id: string;
 }
-/**
- */
 export interface EntityDraftServiceAcceptInvitationParams {
   /**
    * Invitation id (the invitation's sid).
@@ -9814,8 +9530,6 @@ export interface EntityDraftServiceAcceptInvitationParams {
    */
   user_id: string;
 }
-/**
- */
 export interface EntityDraftServiceDeclineInvitationParams {
   /**
    * Invitation id (the invitation's sid).
@@ -9830,16 +9544,12 @@ export interface EntityDraftServiceDeclineInvitationParams {
    */
   reason?: string;
 }
-/**
- */
 export interface EntityDraftServiceCheckCompletionParams {
   /**
    * Draft id (the draft's sid).
    */
   draft_id: string;
 }
-/**
- */
 export interface EntityDraftServicePayAndActivateParams {
   /**
    * Draft id (the draft's sid).
@@ -9854,8 +9564,6 @@ export interface EntityDraftServicePayAndActivateParams {
    */
   subscription_plan: CompanySubscriptionPlan;
 }
-/**
- */
 export interface EntityDraftServiceUpdateDraftParams {
   /**
    * Draft id (the draft's sid).
@@ -9878,8 +9586,6 @@ export interface EntityDraftServiceUpdateDraftParams {
    */
   signature_deadline?: string;
 }
-/**
- */
 export interface EntityDraftServiceCreateEventParams {
   /**
    * Formatted cooperative id.
@@ -9910,27 +9616,19 @@ export interface EntityDraftServiceCreateEventParams {
    */
   end_at?: string;
 }
-/**
- */
 export interface EntityDraftServiceListEventsParams {
   /**
    * Formatted cooperative id.
    */
   company_id: string;
 }
-/**
- */
 export interface EntityDraftServiceExpireDraftsParams {}
-/**
- */
 export interface ExpenseServiceListParams {
   /**
    * Formatted id of the company or cooperative.
    */
   fzc_id: string;
 }
-/**
- */
 export interface ExpenseServiceCreateParams {
   /**
    * Formatted id of the company or cooperative.
@@ -9941,16 +9639,12 @@ export interface ExpenseServiceCreateParams {
    */
   data: CreateExpenseData;
 }
-/**
- */
 export interface ExpenseServiceGetParams {
   /**
    * The expense's sid.
    */
   expense_id: string;
 }
-/**
- */
 export interface ExpenseServiceUpdateParams {
   /**
    * The expense's sid.
@@ -9961,8 +9655,6 @@ export interface ExpenseServiceUpdateParams {
    */
   data: UpdateExpenseData;
 }
-/**
- */
 export interface ExpenseServiceDeleteParams {
   /**
    * Formatted id of the company or cooperative.
@@ -9973,16 +9665,12 @@ export interface ExpenseServiceDeleteParams {
    */
   expense_id: string;
 }
-/**
- */
 export interface ExpenseServiceSubmitParams {
   /**
    * The expense's sid.
    */
   expense_id: string;
 }
-/**
- */
 export interface ExpenseServiceApproveParams {
   /**
    * The expense's sid.
@@ -9993,8 +9681,6 @@ export interface ExpenseServiceApproveParams {
    */
   approved_by: string;
 }
-/**
- */
 export interface ExpenseServiceRejectParams {
   /**
    * The expense's sid.
@@ -10009,8 +9695,6 @@ export interface ExpenseServiceRejectParams {
    */
   reason: string;
 }
-/**
- */
 export interface FrontendErrorServiceLogParams {
   /**
    * Category such as `network`, `auth`, `validation`, `server`.
@@ -10023,8 +9707,6 @@ export interface FrontendErrorServiceLogParams {
   message: string;
   user_agent?: string;
 }
-/**
- */
 export interface GovernanceServiceCreateProposalParams {
   /**
    * Formatted company id.
@@ -10055,16 +9737,12 @@ export interface GovernanceServiceCreateProposalParams {
    */
   allow_abstention: boolean;
 }
-/**
- */
 export interface GovernanceServiceGetProposalParams {
   /**
    * Proposal id.
    */
   proposal_id: string;
 }
-/**
- */
 export interface GovernanceServiceListProposalsParams {
   /**
    * Formatted company id.
@@ -10075,8 +9753,6 @@ export interface GovernanceServiceListProposalsParams {
    */
   status?: ProposalStatus;
 }
-/**
- */
 export interface GovernanceServiceCastVoteParams {
   /**
    * Proposal id.
@@ -10099,8 +9775,6 @@ export interface GovernanceServiceCastVoteParams {
    */
   comment?: string;
 }
-/**
- */
 export interface GovernanceServiceGetVotingPowerParams {
   /**
    * Formatted company id.
@@ -10111,16 +9785,12 @@ export interface GovernanceServiceGetVotingPowerParams {
    */
   resident_id: string;
 }
-/**
- */
 export interface GovernanceServiceTallyVotesParams {
   /**
    * Proposal id.
    */
   proposal_id: string;
 }
-/**
- */
 export interface GovernanceServiceExecuteProposalParams {
   /**
    * Proposal id.
@@ -10135,16 +9805,12 @@ export interface GovernanceServiceExecuteProposalParams {
    */
   notes?: string;
 }
-/**
- */
 export interface GovernanceServiceListResolutionsParams {
   /**
    * Formatted company id.
    */
   company_id: string;
 }
-/**
- */
 export interface GovernanceServiceIssueNoticeParams {
   /**
    * Formatted cooperative id.
@@ -10163,8 +9829,6 @@ export interface GovernanceServiceIssueNoticeParams {
    */
   created_by: string;
 }
-/**
- */
 export interface GovernanceServiceSubmitResponseParams {
   /**
    * Id of the previous step in the chain.
@@ -10179,8 +9843,6 @@ export interface GovernanceServiceSubmitResponseParams {
    */
   created_by: string;
 }
-/**
- */
 export interface GovernanceServiceConductReviewParams {
   /**
    * Id of the previous step in the chain.
@@ -10195,8 +9857,6 @@ export interface GovernanceServiceConductReviewParams {
    */
   created_by: string;
 }
-/**
- */
 export interface GovernanceServiceIssueDecisionParams {
   /**
    * Id of the review or appeal being decided.
@@ -10219,8 +9879,6 @@ export interface GovernanceServiceIssueDecisionParams {
    */
   created_by: string;
 }
-/**
- */
 export interface GovernanceServiceFileAppealParams {
   /**
    * Id of the previous step in the chain.
@@ -10235,8 +9893,6 @@ export interface GovernanceServiceFileAppealParams {
    */
   created_by: string;
 }
-/**
- */
 export interface GovernanceServiceEnforceDecisionParams {
   /**
    * Id of the decision row to enforce.
@@ -10247,8 +9903,6 @@ export interface GovernanceServiceEnforceDecisionParams {
    */
   enforced_by: string;
 }
-/**
- */
 export interface GovernanceServiceListActionsParams {
   /**
    * Formatted company id.
@@ -10259,8 +9913,6 @@ export interface GovernanceServiceListActionsParams {
    */
   subject_resident_id?: string;
 }
-/**
- */
 export interface GovernanceServiceAppointDirectorParams {
   /**
    * Formatted company id.
@@ -10275,8 +9927,6 @@ export interface GovernanceServiceAppointDirectorParams {
    */
   appointed_by: string;
 }
-/**
- */
 export interface GovernanceServiceRemoveDirectorParams {
   /**
    * Formatted company id.
@@ -10291,8 +9941,6 @@ export interface GovernanceServiceRemoveDirectorParams {
    */
   removed_by: string;
 }
-/**
- */
 export interface GovernanceServiceGrantSigningAuthorityParams {
   /**
    * Formatted company id.
@@ -10307,8 +9955,6 @@ export interface GovernanceServiceGrantSigningAuthorityParams {
    */
   granted_by: string;
 }
-/**
- */
 export interface GovernanceServiceRevokeSigningAuthorityParams {
   /**
    * Formatted company id.
@@ -10323,16 +9969,12 @@ export interface GovernanceServiceRevokeSigningAuthorityParams {
    */
   revoked_by: string;
 }
-/**
- */
 export interface InvoiceServiceListParams {
   /**
    * Formatted id of the issuing company or cooperative.
    */
   fzc_id: string;
 }
-/**
- */
 export interface InvoiceServiceCreateParams {
   /**
    * Formatted id of the issuing company or cooperative.
@@ -10343,16 +9985,12 @@ export interface InvoiceServiceCreateParams {
    */
   data: CreateInvoiceData;
 }
-/**
- */
 export interface InvoiceServiceGetParams {
   /**
    * The invoice's sid.
    */
   invoice_id: string;
 }
-/**
- */
 export interface InvoiceServiceUpdateParams {
   /**
    * The invoice's sid.
@@ -10363,8 +10001,6 @@ export interface InvoiceServiceUpdateParams {
    */
   data: UpdateInvoiceData;
 }
-/**
- */
 export interface InvoiceServiceDeleteParams {
   /**
    * Formatted id of the issuing company or cooperative.
@@ -10375,8 +10011,6 @@ export interface InvoiceServiceDeleteParams {
    */
   invoice_id: string;
 }
-/**
- */
 export interface InvoiceServicePreviewInvoiceEmailParams {
   /**
    * The invoice's sid.
@@ -10387,8 +10021,6 @@ export interface InvoiceServicePreviewInvoiceEmailParams {
    */
   sender_user_id: string;
 }
-/**
- */
 export interface InvoiceServiceSendDraftParams {
   /**
    * The invoice's sid.
@@ -10399,8 +10031,6 @@ export interface InvoiceServiceSendDraftParams {
    */
   sender_message?: string;
 }
-/**
- */
 export interface InvoiceServiceSendInvoiceParams {
   /**
    * Formatted id of the issuing company or cooperative.
@@ -10415,8 +10045,6 @@ export interface InvoiceServiceSendInvoiceParams {
    */
   sender_message?: string;
 }
-/**
- */
 export interface InvoiceServiceMarkPaidParams {
   /**
    * The invoice's sid.
@@ -10431,8 +10059,6 @@ export interface InvoiceServiceMarkPaidParams {
    */
   payment_reference?: string;
 }
-/**
- */
 export interface InvoiceServiceGetPaymentDefaultsParams {
   /**
    * The caller's user id: filled from the caller when omitted; naming another user is refused (-32002).
@@ -10451,8 +10077,6 @@ export interface InvoiceServiceGetPaymentDefaultsParams {
    */
   currency?: string;
 }
-/**
- */
 export interface InvoiceServiceSetPaymentDefaultParams {
   /**
    * Settlement details to prefill invoices with.
@@ -10475,16 +10099,12 @@ export interface InvoiceServiceSetPaymentDefaultParams {
    */
   label?: string;
 }
-/**
- */
 export interface InvoiceServiceDeletePaymentDefaultParams {
   /**
    * The default's sid.
    */
   default_id: string;
 }
-/**
- */
 export interface KeypairServiceStoreClientKeypairParams {
   /**
    * resident or company.
@@ -10503,8 +10123,6 @@ export interface KeypairServiceStoreClientKeypairParams {
    */
   encrypted_private_key: string;
 }
-/**
- */
 export interface KeypairServiceGetEncryptedPrivateKeyParams {
   /**
    * resident or company.
@@ -10515,8 +10133,6 @@ export interface KeypairServiceGetEncryptedPrivateKeyParams {
    */
   entity_id: string;
 }
-/**
- */
 export interface KeypairServiceVerifySignatureParams {
   /**
    * Ed25519 signature, 128 lowercase hex characters.
@@ -10535,8 +10151,6 @@ export interface KeypairServiceVerifySignatureParams {
    */
   signer_type: EntityType;
 }
-/**
- */
 export interface KybServiceSubmitParams {
   /**
    * Registered legal name.
@@ -10558,32 +10172,24 @@ export interface KybServiceSubmitParams {
    */
   documents: [string, ...string[]];
 }
-/**
- */
 export interface KybServiceGetParams {
   /**
    * Registration id (registration_id from submit).
    */
   registration_id: string;
 }
-/**
- */
 export interface KybServiceListParams {
   /**
    * Only registrations in this status; omitted = all.
    */
   status?: KybStatus;
 }
-/**
- */
 export interface KybServiceStartCheckParams {
   /**
    * Registration id (registration_id from submit).
    */
   registration_id: string;
 }
-/**
- */
 export interface KybServiceApproveParams {
   /**
    * Registration id (registration_id from submit).
@@ -10594,8 +10200,6 @@ export interface KybServiceApproveParams {
    */
   note?: string;
 }
-/**
- */
 export interface KybServiceRejectParams {
   /**
    * Registration id (registration_id from submit).
@@ -10606,16 +10210,12 @@ export interface KybServiceRejectParams {
    */
   reason: string;
 }
-/**
- */
 export interface KybServiceHandleKybWebhookParams {
   /**
    * Provider payload.
    */
   data: KybWebhookData;
 }
-/**
- */
 export interface KycServiceStartVerificationParams {
   /**
    * Formatted resident id.
@@ -10630,24 +10230,18 @@ export interface KycServiceStartVerificationParams {
    */
   callback_url?: string;
 }
-/**
- */
 export interface KycServiceCheckStatusParams {
   /**
    * KYC session id (session_id from start_verification).
    */
   session_id: string;
 }
-/**
- */
 export interface KycServiceHandleKycproviderWebhookParams {
   /**
    * Provider payload.
    */
   data: KycProviderWebhookData;
 }
-/**
- */
 export interface KycServiceApproveParams {
   /**
    * KYC session id (session_id from start_verification).
@@ -10658,8 +10252,6 @@ export interface KycServiceApproveParams {
    */
   note?: string;
 }
-/**
- */
 export interface KycServiceRejectParams {
   /**
    * KYC session id (session_id from start_verification).
@@ -10670,8 +10262,6 @@ export interface KycServiceRejectParams {
    */
   reason: string;
 }
-/**
- */
 export interface KycServiceSubmitArtifactParams {
   /**
    * Registration request id (sid) of the caller's partner.
@@ -10694,16 +10284,12 @@ export interface KycServiceSubmitArtifactParams {
    */
   encryption_scheme?: string;
 }
-/**
- */
 export interface KycServiceViewArtifactParams {
   /**
    * Attestation id (attestation_id from submit_artifact).
    */
   attestation_id: string;
 }
-/**
- */
 export interface KycServiceEraseArtifactParams {
   /**
    * Attestation id (attestation_id from submit_artifact).
@@ -10714,35 +10300,25 @@ export interface KycServiceEraseArtifactParams {
    */
   reason: string;
 }
-/**
- */
 export interface KycServiceGetPersonalDataParams {
   /**
    * Formatted resident id.
    */
   resident_id: string;
 }
-/**
- */
 export interface McpApprovalServiceListPendingParams {}
-/**
- */
 export interface McpApprovalServiceGetParams {
   /**
    * The approval's sid.
    */
   approval_id: string;
 }
-/**
- */
 export interface McpApprovalServiceApproveParams {
   /**
    * The approval's sid.
    */
   approval_id: string;
 }
-/**
- */
 export interface McpApprovalServiceRejectParams {
   /**
    * The approval's sid.
@@ -10753,8 +10329,6 @@ export interface McpApprovalServiceRejectParams {
    */
   reason: string;
 }
-/**
- */
 export interface McpApprovalServiceAdminListParams {
   /**
    * Only approvals in this status.
@@ -10765,24 +10339,18 @@ export interface McpApprovalServiceAdminListParams {
    */
   user_id?: string;
 }
-/**
- */
 export interface McpApprovalServiceAdminGetParams {
   /**
    * The approval's sid.
    */
   approval_id: string;
 }
-/**
- */
 export interface McpApprovalServiceAdminApproveParams {
   /**
    * The approval's sid.
    */
   approval_id: string;
 }
-/**
- */
 export interface McpApprovalServiceAdminRejectParams {
   /**
    * The approval's sid.
@@ -10793,11 +10361,7 @@ export interface McpApprovalServiceAdminRejectParams {
    */
   reason: string;
 }
-/**
- */
 export interface McpApprovalServiceExpireStaleParams {}
-/**
- */
 export interface McpCallLogServiceListParams {
   /**
    * Rows per page, 1 to 500; default 100.
@@ -10808,8 +10372,6 @@ export interface McpCallLogServiceListParams {
    */
   cursor?: string;
 }
-/**
- */
 export interface McpCallLogServiceAdminListParams {
   /**
    * Only calls by this user's keys (a filter, not the caller).
@@ -10828,8 +10390,6 @@ export interface McpCallLogServiceAdminListParams {
    */
   cursor?: string;
 }
-/**
- */
 export interface MessageServiceListUserMessagesParams {
   /**
    * Recipient user; filled from the caller when omitted.
@@ -10844,8 +10404,6 @@ export interface MessageServiceListUserMessagesParams {
    */
   is_read?: boolean;
 }
-/**
- */
 export interface MessageServiceGetUserMessageParams {
   /**
    * Recipient user; filled from the caller when omitted.
@@ -10856,16 +10414,12 @@ export interface MessageServiceGetUserMessageParams {
    */
   message_id: string;
 }
-/**
- */
 export interface MessageServiceGetUnreadCountParams {
   /**
    * Recipient user; filled from the caller when omitted.
    */
   user_id: string;
 }
-/**
- */
 export interface MessageServiceMarkAsReadParams {
   /**
    * Recipient user; filled from the caller when omitted.
@@ -10876,8 +10430,6 @@ export interface MessageServiceMarkAsReadParams {
    */
   message_id: string;
 }
-/**
- */
 export interface MessageServiceMarkAsUnreadParams {
   /**
    * Recipient user; filled from the caller when omitted.
@@ -10888,24 +10440,18 @@ export interface MessageServiceMarkAsUnreadParams {
    */
   message_id: string;
 }
-/**
- */
 export interface MessageServiceMarkAllReadParams {
   /**
    * Recipient user; filled from the caller when omitted.
    */
   user_id: string;
 }
-/**
- */
 export interface MessageServiceMarkAllUnreadParams {
   /**
    * Recipient user; filled from the caller when omitted.
    */
   user_id: string;
 }
-/**
- */
 export interface MessageServiceDeleteMessageParams {
   /**
    * Recipient user; filled from the caller when omitted.
@@ -10916,8 +10462,6 @@ export interface MessageServiceDeleteMessageParams {
    */
   message_id: string;
 }
-/**
- */
 export interface MessageServiceCreateSystemMessageParams {
   /**
    * Recipient user (any user; not bound to the caller).
@@ -10940,16 +10484,12 @@ export interface MessageServiceCreateSystemMessageParams {
    */
   action_url?: string;
 }
-/**
- */
 export interface MessageServiceListCompanyMessagesParams {
   /**
    * Formatted company id.
    */
   company_id: string;
 }
-/**
- */
 export interface MessageServiceCreateCompanyMessageParams {
   /**
    * Formatted company id.
@@ -10968,8 +10508,6 @@ export interface MessageServiceCreateCompanyMessageParams {
    */
   category?: MessageCategory;
 }
-/**
- */
 export interface MessageServiceMarkCompanyReadParams {
   /**
    * Formatted company id.
@@ -10980,8 +10518,6 @@ export interface MessageServiceMarkCompanyReadParams {
    */
   message_id: string;
 }
-/**
- */
 export interface MessageServiceMarkCompanyUnreadParams {
   /**
    * Formatted company id.
@@ -10992,24 +10528,18 @@ export interface MessageServiceMarkCompanyUnreadParams {
    */
   message_id: string;
 }
-/**
- */
 export interface MessageServiceMarkAllCompanyReadParams {
   /**
    * Formatted company id.
    */
   company_id: string;
 }
-/**
- */
 export interface MessageServiceMarkAllCompanyUnreadParams {
   /**
    * Formatted company id.
    */
   company_id: string;
 }
-/**
- */
 export interface PartnerServiceCreatePartnerParams {
   /**
    * Partner name, unique.
@@ -11024,27 +10554,19 @@ export interface PartnerServiceCreatePartnerParams {
    */
   discount_profile?: string;
 }
-/**
- */
 export interface PartnerServiceListPartnersParams {}
-/**
- */
 export interface PartnerServiceDeactivatePartnerParams {
   /**
    * The partner's id.
    */
   partner_id: string;
 }
-/**
- */
 export interface PartnerServiceRotatePartnerCredentialsParams {
   /**
    * The partner's id.
    */
   partner_id: string;
 }
-/**
- */
 export interface PartnerServiceUpdatePartnerParams {
   /**
    * The partner's id.
@@ -11059,8 +10581,6 @@ export interface PartnerServiceUpdatePartnerParams {
    */
   discount_profile?: string;
 }
-/**
- */
 export interface PaymentServiceGetPaymentWalletParams {
   /**
    * A resident owned by the caller.
@@ -11079,8 +10599,6 @@ export interface PaymentServiceGetPaymentWalletParams {
    */
   currency: string;
 }
-/**
- */
 export interface PaymentServiceConfirmPaymentParams {
   /**
    * The Payment's sid.
@@ -11095,8 +10613,6 @@ export interface PaymentServiceConfirmPaymentParams {
    */
   transaction_hash?: string;
 }
-/**
- */
 export interface PaymentServiceInitiateMobilepayParams {
   /**
    * Formatted resident or company id paid for.
@@ -11124,16 +10640,12 @@ export interface PaymentServiceInitiateMobilepayParams {
    */
   subscription_plan?: string;
 }
-/**
- */
 export interface PaymentServiceHandlePaymentWebhookParams {
   /**
    * The provider's event.
    */
   data: MobilePayWebhookData;
 }
-/**
- */
 export interface PaymentServiceInitiateRenewalParams {
   /**
    * The caller's user id: filled from the caller when omitted; naming another user is refused (-32002). The wallet debited is this user's.
@@ -11144,8 +10656,6 @@ export interface PaymentServiceInitiateRenewalParams {
    */
   plan: string;
 }
-/**
- */
 export interface PaymentServiceInitiateCompanyRenewalParams {
   /**
    * The caller's user id: filled from the caller when omitted; naming another user is refused (-32002). The wallet debited is this user's.
@@ -11160,16 +10670,12 @@ export interface PaymentServiceInitiateCompanyRenewalParams {
    */
   plan: string;
 }
-/**
- */
 export interface PaymentServiceGetSubscriptionStatusParams {
   /**
    * The caller's user id: filled from the caller when omitted; naming another user is refused (-32002).
    */
   user_id: string;
 }
-/**
- */
 export interface PricingServiceCalculateCompanyPricingParams {
   company_type: CompanyType;
   /**
@@ -11182,11 +10688,7 @@ export interface PricingServiceCalculateCompanyPricingParams {
    */
   early_bird: boolean;
 }
-/**
- */
 export interface PricingServiceGetAllPricingParams {}
-/**
- */
 export interface PricingServiceGetShareholderFeeRateParams {
   company_type: CompanyType;
   /**
@@ -11194,8 +10696,6 @@ export interface PricingServiceGetShareholderFeeRateParams {
    */
   shareholder_count: number;
 }
-/**
- */
 export interface ProxyServiceCreateProxyParams {
   /**
    * Formatted id of the resident who will act.
@@ -11215,24 +10715,18 @@ export interface ProxyServiceCreateProxyParams {
    */
   valid_to?: string;
 }
-/**
- */
 export interface ProxyServiceRevokeProxyParams {
   /**
    * The proxy's sid.
    */
   proxy_id: string;
 }
-/**
- */
 export interface ProxyServiceListProxiesParams {
   /**
    * Formatted resident id.
    */
   resident_id: string;
 }
-/**
- */
 export interface PublicKeyHistoryServiceGetHistoryParams {
   /**
    * resident or company.
@@ -11243,8 +10737,6 @@ export interface PublicKeyHistoryServiceGetHistoryParams {
    */
   entity_id: string;
 }
-/**
- */
 export interface PublicKeyHistoryServiceGetByVersionParams {
   /**
    * resident or company.
@@ -11259,8 +10751,6 @@ export interface PublicKeyHistoryServiceGetByVersionParams {
    */
   version: number;
 }
-/**
- */
 export interface PublicKeyHistoryServiceVerifyWithHistoryParams {
   /**
    * Ed25519 signature, 128 lowercase hex characters.
@@ -11275,8 +10765,6 @@ export interface PublicKeyHistoryServiceVerifyWithHistoryParams {
    */
   entity_id: string;
 }
-/**
- */
 export interface RegistrationRequestServiceSubmitRegistrationRequestParams {
   /**
    * The caller's partner id; filled from the key when omitted, refused when it names another partner.
@@ -11311,24 +10799,18 @@ export interface RegistrationRequestServiceSubmitRegistrationRequestParams {
    */
   payment_id?: string;
 }
-/**
- */
 export interface RegistrationRequestServiceGetRegistrationRequestStatusParams {
   /**
    * Registration request id.
    */
   request_id: string;
 }
-/**
- */
 export interface RegistrationRequestServiceListRegistrationRequestsParams {
   /**
    * The caller's partner id; filled from the key when omitted, refused when it names another partner.
    */
   reseller_id: string;
 }
-/**
- */
 export interface RegistrationRequestServiceUpdateRegistrationRequestParams {
   /**
    * Registration request id.
@@ -11355,8 +10837,6 @@ export interface RegistrationRequestServiceUpdateRegistrationRequestParams {
    */
   signed_contract_ids?: string[];
 }
-/**
- */
 export interface RegistrationServiceGetStatusParams {
   /**
    * The user's id; filled from the caller when omitted, refused (-32002) when it names someone else.
@@ -11367,8 +10847,6 @@ export interface RegistrationServiceGetStatusParams {
    */
   entity_type: EntityType;
 }
-/**
- */
 export interface RegistrationServiceUpdateStatusParams {
   /**
    * The user whose flow moves.
@@ -11383,32 +10861,24 @@ export interface RegistrationServiceUpdateStatusParams {
    */
   status: RegistrationFlowStatus;
 }
-/**
- */
 export interface RegistrationServiceCheckPaymentCompleteParams {
   /**
    * The user's id; filled from the caller when omitted, refused (-32002) when it names someone else.
    */
   user_id: string;
 }
-/**
- */
 export interface RegistrationServiceCheckKycCompleteParams {
   /**
    * The user's id; filled from the caller when omitted, refused (-32002) when it names someone else.
    */
   user_id: string;
 }
-/**
- */
 export interface RegistrationServiceActivateIfCompleteParams {
   /**
    * The user's id; filled from the caller when omitted, refused (-32002) when it names someone else.
    */
   user_id: string;
 }
-/**
- */
 export interface RegistrationServiceConfirmKycParams {
   /**
    * The resident's owning user.
@@ -11423,8 +10893,6 @@ export interface RegistrationServiceConfirmKycParams {
    */
   data: KycConfirmData;
 }
-/**
- */
 export interface ReportServiceGenerateBalanceSheetParams {
   /**
    * Formatted id of the company or cooperative.
@@ -11439,8 +10907,6 @@ export interface ReportServiceGenerateBalanceSheetParams {
    */
   generated_by: string;
 }
-/**
- */
 export interface ReportServiceGenerateIncomeStatementParams {
   /**
    * Formatted id of the company or cooperative.
@@ -11459,8 +10925,6 @@ export interface ReportServiceGenerateIncomeStatementParams {
    */
   generated_by: string;
 }
-/**
- */
 export interface ReportServiceGenerateCashFlowParams {
   /**
    * Formatted id of the company or cooperative.
@@ -11479,8 +10943,6 @@ export interface ReportServiceGenerateCashFlowParams {
    */
   generated_by: string;
 }
-/**
- */
 export interface ReportServiceGenerateTrialBalanceParams {
   /**
    * Formatted id of the company or cooperative.
@@ -11495,16 +10957,12 @@ export interface ReportServiceGenerateTrialBalanceParams {
    */
   generated_by: string;
 }
-/**
- */
 export interface ReportServiceGetReportParams {
   /**
    * The report's sid.
    */
   report_id: string;
 }
-/**
- */
 export interface ReportServiceListReportsParams {
   /**
    * Formatted id of the company or cooperative.
@@ -11515,8 +10973,6 @@ export interface ReportServiceListReportsParams {
    */
   report_type?: FinancialReportType;
 }
-/**
- */
 export interface ResidentServiceListParams {
   /**
    * The user's id; filled from the caller when omitted, refused (-32002) when it names someone else.
@@ -11531,8 +10987,6 @@ export interface ResidentServiceListParams {
    */
   page_size: number;
 }
-/**
- */
 export interface ResidentServiceCreateParams {
   /**
    * The user's id; filled from the caller when omitted, refused (-32002) when it names someone else.
@@ -11543,16 +10997,12 @@ export interface ResidentServiceCreateParams {
    */
   data: CreateResidentData;
 }
-/**
- */
 export interface ResidentServiceGetParams {
   /**
    * Formatted resident id <PREFIX>-<YYYY>-RA<6 digits>.
    */
   resident_id: string;
 }
-/**
- */
 export interface ResidentServiceUpdateParams {
   /**
    * Formatted resident id <PREFIX>-<YYYY>-RA<6 digits>.
@@ -11563,16 +11013,12 @@ export interface ResidentServiceUpdateParams {
    */
   data: UpdateResidentData;
 }
-/**
- */
 export interface ResidentServiceDeleteParams {
   /**
    * Formatted resident id <PREFIX>-<YYYY>-RA<6 digits>.
    */
   resident_id: string;
 }
-/**
- */
 export interface ResidentServiceUpdateSubscriptionParams {
   /**
    * Formatted resident id <PREFIX>-<YYYY>-RA<6 digits>.
@@ -11587,16 +11033,12 @@ export interface ResidentServiceUpdateSubscriptionParams {
    */
   auto_renewal: boolean;
 }
-/**
- */
 export interface ResidentServiceGetCardParams {
   /**
    * The user's id; filled from the caller when omitted, refused (-32002) when it names someone else.
    */
   user_id: string;
 }
-/**
- */
 export interface ResidentServiceSetAnonymityParams {
   /**
    * Formatted resident id <PREFIX>-<YYYY>-RA<6 digits>.
@@ -11611,8 +11053,6 @@ export interface ResidentServiceSetAnonymityParams {
    */
   caller_user_id: string;
 }
-/**
- */
 export interface ShareholderServiceInviteShareholderParams {
   /**
    * Formatted company id.
@@ -11635,8 +11075,6 @@ export interface ShareholderServiceInviteShareholderParams {
    */
   message?: string;
 }
-/**
- */
 export interface ShareholderServiceAcceptInviteParams {
   /**
    * Token from the invitation email.
@@ -11647,24 +11085,18 @@ export interface ShareholderServiceAcceptInviteParams {
    */
   resident_id: string;
 }
-/**
- */
 export interface ShareholderServiceRejectInviteParams {
   /**
    * Token from the invitation email.
    */
   invite_token: string;
 }
-/**
- */
 export interface ShareholderServiceListInvitesParams {
   /**
    * Formatted company id.
    */
   company_id: string;
 }
-/**
- */
 export interface ShareholderServiceInitiateTransferParams {
   /**
    * Formatted company id.
@@ -11687,8 +11119,6 @@ export interface ShareholderServiceInitiateTransferParams {
    */
   reason?: string;
 }
-/**
- */
 export interface ShareholderServiceApproveTransferParams {
   /**
    * Transfer id.
@@ -11699,24 +11129,18 @@ export interface ShareholderServiceApproveTransferParams {
    */
   to_signature: string;
 }
-/**
- */
 export interface ShareholderServiceCompleteTransferParams {
   /**
    * Transfer id.
    */
   transfer_id: string;
 }
-/**
- */
 export interface ShareholderServiceCancelTransferParams {
   /**
    * Transfer id.
    */
   transfer_id: string;
 }
-/**
- */
 export interface ShareholderServiceListTransfersParams {
   /**
    * Formatted company id.
@@ -11727,8 +11151,6 @@ export interface ShareholderServiceListTransfersParams {
    */
   status?: ShareTransferStatus;
 }
-/**
- */
 export interface ShareholderServiceInitiateDividendParams {
   /**
    * Formatted company id.
@@ -11755,24 +11177,18 @@ export interface ShareholderServiceInitiateDividendParams {
    */
   initiated_by: string;
 }
-/**
- */
 export interface ShareholderServiceExecuteDividendParams {
   /**
    * Dividend id.
    */
   dividend_id: string;
 }
-/**
- */
 export interface ShareholderServiceListDividendsParams {
   /**
    * Formatted company id.
    */
   company_id: string;
 }
-/**
- */
 export interface TaxServiceCreateFilingParams {
   /**
    * Formatted id of the company or cooperative.
@@ -11788,16 +11204,12 @@ export interface TaxServiceCreateFilingParams {
    */
   period_end: string;
 }
-/**
- */
 export interface TaxServiceGetFilingParams {
   /**
    * The filing's sid.
    */
   filing_id: string;
 }
-/**
- */
 export interface TaxServiceUpdateFilingParams {
   /**
    * The filing's sid.
@@ -11816,8 +11228,6 @@ export interface TaxServiceUpdateFilingParams {
    */
   operating_expenses: number;
 }
-/**
- */
 export interface TaxServiceSubmitFilingParams {
   /**
    * The filing's sid.
@@ -11832,8 +11242,6 @@ export interface TaxServiceSubmitFilingParams {
    */
   password: string;
 }
-/**
- */
 export interface TaxServiceListFilingsParams {
   /**
    * Formatted id of the company or cooperative.
@@ -11844,16 +11252,12 @@ export interface TaxServiceListFilingsParams {
    */
   status?: TaxFilingStatus;
 }
-/**
- */
 export interface TaxServiceGetDeadlinesParams {
   /**
    * Formatted id of the company or cooperative.
    */
   company_id: string;
 }
-/**
- */
 export interface TaxServiceGenerateDocumentParams {
   /**
    * The filing's sid.
@@ -11864,16 +11268,12 @@ export interface TaxServiceGenerateDocumentParams {
    */
   document_type: string;
 }
-/**
- */
 export interface TaxServiceListDocumentsParams {
   /**
    * The filing's sid.
    */
   filing_id: string;
 }
-/**
- */
 export interface TreasuryOperationsServiceInitiateTransferParams {
   /**
    * Source account sid.
@@ -11900,8 +11300,6 @@ export interface TreasuryOperationsServiceInitiateTransferParams {
    */
   reference?: string;
 }
-/**
- */
 export interface TreasuryOperationsServiceInitiateExternalTransferParams {
   /**
    * Source account sid.
@@ -11932,8 +11330,6 @@ export interface TreasuryOperationsServiceInitiateExternalTransferParams {
    */
   reference?: string;
 }
-/**
- */
 export interface TreasuryOperationsServiceApproveTransferParams {
   /**
    * The transfer's sid.
@@ -11944,16 +11340,12 @@ export interface TreasuryOperationsServiceApproveTransferParams {
    */
   approved_by: string;
 }
-/**
- */
 export interface TreasuryOperationsServiceCancelTransferParams {
   /**
    * The transfer's sid.
    */
   transfer_id: string;
 }
-/**
- */
 export interface TreasuryOperationsServiceListTransfersParams {
   /**
    * The account's sid.
@@ -11964,8 +11356,6 @@ export interface TreasuryOperationsServiceListTransfersParams {
    */
   status?: FundTransferStatus;
 }
-/**
- */
 export interface TreasuryOperationsServiceGetExchangeQuoteParams {
   /**
    * Currency sold.
@@ -11980,8 +11370,6 @@ export interface TreasuryOperationsServiceGetExchangeQuoteParams {
    */
   amount: number;
 }
-/**
- */
 export interface TreasuryOperationsServiceExecuteExchangeParams {
   /**
    * `company` or `resident`.
@@ -12016,8 +11404,6 @@ export interface TreasuryOperationsServiceExecuteExchangeParams {
    */
   initiated_by: string;
 }
-/**
- */
 export interface TreasuryOperationsServiceListExchangesParams {
   /**
    * `company` or `resident`.
@@ -12028,16 +11414,12 @@ export interface TreasuryOperationsServiceListExchangesParams {
    */
   owner_id: string;
 }
-/**
- */
 export interface TreasuryServiceListCompanyAccountsParams {
   /**
    * Formatted id of the company or cooperative.
    */
   company_id: string;
 }
-/**
- */
 export interface TreasuryServiceGetCompanyAccountParams {
   /**
    * Formatted id of the company or cooperative.
@@ -12048,8 +11430,6 @@ export interface TreasuryServiceGetCompanyAccountParams {
    */
   account_id: string;
 }
-/**
- */
 export interface TreasuryServiceListCompanyTransactionsParams {
   /**
    * Formatted id of the company or cooperative.
@@ -12060,8 +11440,6 @@ export interface TreasuryServiceListCompanyTransactionsParams {
    */
   account_id: string;
 }
-/**
- */
 export interface TreasuryServiceCreateCompanyAccountParams {
   /**
    * Formatted id of the company or cooperative.
@@ -12072,8 +11450,6 @@ export interface TreasuryServiceCreateCompanyAccountParams {
    */
   data: CreateTreasuryAccountData;
 }
-/**
- */
 export interface TreasuryServiceUpdateCompanyAccountParams {
   /**
    * Formatted id of the company or cooperative.
@@ -12088,16 +11464,12 @@ export interface TreasuryServiceUpdateCompanyAccountParams {
    */
   data: UpdateTreasuryAccountData;
 }
-/**
- */
 export interface TreasuryServiceListResidentAccountsParams {
   /**
    * Formatted id of the resident that owns the accounts: a resident the caller owns (or acts for through an effective proxy); otherwise -32002.
    */
   resident_id: string;
 }
-/**
- */
 export interface TreasuryServiceGetResidentAccountParams {
   /**
    * Formatted id of the resident that owns the accounts: a resident the caller owns (or acts for through an effective proxy); otherwise -32002.
@@ -12108,8 +11480,6 @@ export interface TreasuryServiceGetResidentAccountParams {
    */
   account_id: string;
 }
-/**
- */
 export interface TreasuryServiceListResidentTransactionsParams {
   /**
    * Formatted id of the resident that owns the accounts: a resident the caller owns (or acts for through an effective proxy); otherwise -32002.
@@ -12120,8 +11490,6 @@ export interface TreasuryServiceListResidentTransactionsParams {
    */
   account_id: string;
 }
-/**
- */
 export interface TreasuryServiceCreateResidentAccountParams {
   /**
    * Formatted id of the resident that owns the accounts: a resident the caller owns (or acts for through an effective proxy); otherwise -32002.
@@ -12132,8 +11500,6 @@ export interface TreasuryServiceCreateResidentAccountParams {
    */
   data: CreateTreasuryAccountData;
 }
-/**
- */
 export interface TreasuryServiceUpdateResidentAccountParams {
   /**
    * Formatted id of the resident that owns the accounts: a resident the caller owns (or acts for through an effective proxy); otherwise -32002.
@@ -12148,8 +11514,6 @@ export interface TreasuryServiceUpdateResidentAccountParams {
    */
   data: UpdateTreasuryAccountData;
 }
-/**
- */
 export interface UserAuditLogServiceLogParams {
   /**
    * Who acted.
@@ -12170,8 +11534,6 @@ export interface UserAuditLogServiceLogParams {
    */
   context: string;
 }
-/**
- */
 export interface UserAuditLogServiceListForSubjectParams {
   /**
    * The caller's user id: filled from the caller when omitted; only administrators may name another subject (-32002 otherwise).
@@ -12182,8 +11544,6 @@ export interface UserAuditLogServiceListForSubjectParams {
    */
   limit: number;
 }
-/**
- */
 export interface UserAuditLogServiceListForTargetParams {
   /**
    * Reference of the target.
@@ -12194,8 +11554,6 @@ export interface UserAuditLogServiceListForTargetParams {
    */
   limit: number;
 }
-/**
- */
 export interface VerificationServiceVerifyIndividualParams {
   /**
    * Formatted resident id.
@@ -12210,8 +11568,6 @@ export interface VerificationServiceVerifyIndividualParams {
    */
   link_token?: string;
 }
-/**
- */
 export interface VerificationServiceVerifyCompanyParams {
   /**
    * Formatted company or cooperative id.
@@ -12226,8 +11582,6 @@ export interface VerificationServiceVerifyCompanyParams {
    */
   link_token?: string;
 }
-/**
- */
 export interface VerificationServiceCreateVerificationLinkParams {
   /**
    * resident or company.
@@ -12250,40 +11604,30 @@ export interface VerificationServiceCreateVerificationLinkParams {
    */
   label?: string;
 }
-/**
- */
 export interface VerificationServiceRevokeVerificationLinkParams {
   /**
    * link_id from create_verification_link or the list.
    */
   link_id: string;
 }
-/**
- */
 export interface VerificationServiceListVerificationLinksParams {
   /**
    * The user's id; filled from the caller when omitted, refused (-32002) when it names someone else.
    */
   user_id: string;
 }
-/**
- */
 export interface VerificationServiceDeleteInactiveLinksParams {
   /**
    * The user's id; filled from the caller when omitted, refused (-32002) when it names someone else.
    */
   user_id: string;
 }
-/**
- */
 export interface VerificationServiceVerifyByTokenParams {
   /**
    * The link token.
    */
   token: string;
 }
-/**
- */
 export interface VerificationServicePublicVerifyUrlParams {
   /**
    * individual or company.
@@ -12298,27 +11642,19 @@ export interface VerificationServicePublicVerifyUrlParams {
    */
   caller_user_id: string;
 }
-/**
- */
 export interface CrudNewParams {}
-/**
- */
 export interface CrudGetParams {
   /**
    * The record's sid.
    */
   sid: string;
 }
-/**
- */
 export interface CrudSetParams {
   /**
    * The record as a JSON object text; with `sid` it updates that record, without it creates one.
    */
   data: string;
 }
-/**
- */
 export interface CrudListParams {
   /**
    * Page size, 1 to 1000 (default 1000).
@@ -12329,8 +11665,6 @@ export interface CrudListParams {
    */
   cursor?: string | null;
 }
-/**
- */
 export interface CrudFindParams {
   /**
    * JSON object text of equality conditions on indexed fields, ANDed: `{"field": value}`.
@@ -12345,8 +11679,6 @@ export interface CrudFindParams {
    */
   cursor?: string | null;
 }
-/**
- */
 export interface CrudDeleteParams {
   /**
    * The record's sid.

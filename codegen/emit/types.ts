@@ -30,7 +30,7 @@ function withoutReferencedNotes(code: string): string {
   return code
     .replace(REFERENCED_NOTE, "")
     .replace(/ \* ?\n \*\//g, " */")
-    .replace(/\/\*\* \*\/\n/g, "");
+    .replace(/\/\*\*\n \*\/\n/g, "");
 }
 
 /** TypeScript types for every named schema and every method's params. */

@@ -1,0 +1,118 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "vitest";
+import type { Diagnostic } from "../../codegen/diagnostics.ts";
+import { formatDiagnostic } from "../../codegen/diagnostics.ts";
+import { generate } from "../../codegen/generate.ts";
+import type { JsonSchema, SpecModel } from "../../codegen/model.ts";
+import type { GeneratedFile } from "../../codegen/write.ts";
+import { REPO_ROOT } from "./support.ts";
+
+// The committed spec/ against the seed catalogue (shared/ sits beside the repository, also in CI's clone).
+const CATALOG = join(REPO_ROOT, "..", "shared", "catalog", "seed-operations.json");
+
+interface SeedParam {
+  name: string;
+  optional: boolean;
+  type: string;
+}
+interface SeedOperation {
+  name: string;
+  params: SeedParam[];
+}
+interface SeedService {
+  service: string;
+  operations: SeedOperation[];
+}
+
+let model: SpecModel;
+let files: GeneratedFile[];
+let diagnostics: Diagnostic[];
+let seconds: number;
+
+beforeAll(async () => {
+  const started = performance.now();
+  const result = await generate(REPO_ROOT);
+  seconds = (performance.now() - started) / 1000;
+  model = result.model!;
+  files = result.files;
+  diagnostics = result.diagnostics;
+  console.log(`codegen: whole spec generated in ${seconds.toFixed(2)} s (${model.methods.length} methods)`);
+}, 120_000);
+
+/** The schema a seed type maps to (docs/spec-format.md "Values"). */
+function expectedSchema(type: string): JsonSchema {
+  const list = /^\[(.+)\]$/.exec(type);
+  if (list) return { type: "array", items: expectedSchema(list[1]!) };
+  switch (type) {
+    case "str":
+    case "text":
+      return { type: "string" };
+    case "bool":
+      return { type: "boolean" };
+    case "i32":
+    case "i64":
+      return { type: "integer" };
+    case "f64":
+      return { type: "number" };
+    case "otime":
+      return { type: "string", format: "date-time" };
+    default:
+      return { $ref: `#/components/schemas/${type}` };
+  }
+}
+
+/** Only what says which type a schema is; constraints and descriptions may be added freely. */
+function typeOf(schema: JsonSchema): JsonSchema {
+  const out: JsonSchema = {};
+  for (const key of ["$ref", "type", "format"]) if (schema[key] !== undefined) out[key] = schema[key];
+  if (schema["items"]) out["items"] = typeOf(schema["items"] as JsonSchema);
+  return out;
+}
+
+describe("the real spec", () => {
+  test("generates without diagnostics", () => {
+    expect(diagnostics.map(formatDiagnostic)).toEqual([]);
+    expect(files.length).toBeGreaterThan(0);
+  });
+
+  test("generates in well under 30 s", () => {
+    expect(seconds).toBeLessThan(30);
+  });
+
+  test("every MCP tool name has at most 64 characters and is unique", () => {
+    const names = model.methods.map((m) => m.mcp.name);
+    expect(names.filter((n) => n.length > 64)).toEqual([]);
+    expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+    const manifest = JSON.parse(files.find((f) => f.path === "generated/mcp-tools.json")!.content) as {
+      name: string;
+    }[];
+    expect(manifest.map((t) => t.name)).toEqual(names);
+  });
+
+  test.skipIf(!existsSync(CATALOG))(
+    "every operation of the seed catalogue is a method with the tabled params, types and order",
+    () => {
+      const catalog = JSON.parse(readFileSync(CATALOG, "utf8")) as { services: SeedService[] };
+      const byName = new Map(model.methods.map((m) => [m.name, m]));
+      let operations = 0;
+      for (const service of catalog.services) {
+        for (const op of service.operations) {
+          operations += 1;
+          const name = `${service.service.toLowerCase()}.${op.name}`;
+          const method = byName.get(name);
+          expect(method, name).toBeDefined();
+          const ordered = [...op.params.filter((p) => !p.optional), ...op.params.filter((p) => p.optional)];
+          const actual = method!.params.map((p) => ({ name: p.name, required: p.required, type: typeOf(p.schema) }));
+          const wanted = ordered.map((p) => ({ name: p.name, required: !p.optional, type: expectedSchema(p.type) }));
+          expect(actual, name).toEqual(wanted);
+          for (const p of ordered) {
+            const ref = /^\[?([A-Z]\w*)\]?$/.exec(p.type)?.[1];
+            if (ref) expect(model.schemas[ref], `${name}: ${p.name} -> ${ref}`).toBeDefined();
+          }
+        }
+      }
+      expect(operations).toBe(208);
+    },
+  );
+});

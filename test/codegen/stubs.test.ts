@@ -1,0 +1,113 @@
+import { afterEach, beforeEach, expect, test } from "vitest";
+import { generate, runEmitter } from "../../codegen/generate.ts";
+import { loadSpec } from "../../codegen/load.ts";
+import { writeFiles } from "../../codegen/write.ts";
+import { copyFixture, editJson, readText, removeDir, writeText } from "./support.ts";
+
+// Regeneration must never touch hand-written handler code: it only appends stubs for new methods.
+const HAND_WRITTEN = `import type { NoteServiceHandlers } from "../../generated/handlers/index.ts";
+import type { RpcContext } from "../rpc/context.ts";
+import { RpcError } from "../rpc/errors.ts";
+
+// A helper the handlers share; codegen must leave it alone.
+function   clean(title:string){ return title.trim() }
+
+/** NoteService, written by hand. */
+export const noteService: NoteServiceHandlers<RpcContext> = {
+  async create(ctx, params) {
+    // odd    spacing and a comment, kept byte for byte
+    const title = clean( params.title );
+    if (!title) throw RpcError.app("NoteError", "InvalidInput", "title is empty");
+    return { sid: "n1", title, kind: params.kind ?? "plain", created_at: ctx.now().toISOString() } ;
+  },
+  list: async (_ctx, params) => ({ items: [], total: 0, page: params.page ?? 1 }),
+  async delete(_ctx, { note_id }) {
+    /* block comment */ return { sid: note_id, deleted: true };
+  },
+};
+`;
+
+let root: string;
+
+beforeEach(async () => {
+  root = copyFixture();
+  const first = await generate(root);
+  expect(first.diagnostics).toEqual([]);
+  writeFiles(root, first.files);
+  writeText(root, "src/services/note-service.ts", HAND_WRITTEN);
+});
+
+afterEach(() => removeDir(root));
+
+function addArchiveMethod(): void {
+  editJson(root, "spec/services/note-service.openrpc.json", (doc) => {
+    doc.methods.push({
+      name: "noteservice.archive",
+      summary: "Archive a note",
+      paramStructure: "by-name",
+      params: [{ name: "note_id", required: true, schema: { type: "string" } }],
+      result: { name: "result", schema: { $ref: "#/components/schemas/NoteResult" } },
+      "x-mcp": { readOnly: false, destructive: false, idempotent: true },
+      "x-errors": { NoteError: ["NotFound"] },
+    });
+  });
+}
+
+async function stubs(): Promise<Map<string, string>> {
+  const { model, diags } = loadSpec(`${root}/spec`);
+  expect(diags.items).toEqual([]);
+  const files = await runEmitter("stubs", model!, root);
+  return new Map(files.map((f) => [f.path, f.content]));
+}
+
+test("a new method gets a stub appended and every hand-written byte stays", async () => {
+  addArchiveMethod();
+  const text = (await stubs()).get("src/services/note-service.ts")!;
+  const end = HAND_WRITTEN.lastIndexOf("};");
+  expect(text.startsWith(HAND_WRITTEN.slice(0, end))).toBe(true);
+  expect(text.endsWith(HAND_WRITTEN.slice(end))).toBe(true);
+  expect(text.slice(end, text.length - (HAND_WRITTEN.length - end))).toBe(
+    '  async archive(_ctx, _params) {\n    throw RpcError.notImplemented("noteservice.archive");\n  },\n',
+  );
+});
+
+test("without spec changes the hand-written file comes back unchanged", async () => {
+  expect((await stubs()).get("src/services/note-service.ts")).toBe(HAND_WRITTEN);
+});
+
+test("a new service gets its own stub file and an entry in src/services/index.ts", async () => {
+  const indexBefore = readText(root, "src/services/index.ts");
+  editJson(root, "spec/platform.json", (p) => {
+    p.domains.people.services.TagService = "1.0.0";
+  });
+  writeText(
+    root,
+    "spec/services/tag-service.openrpc.json",
+    JSON.stringify({
+      openrpc: "1.3.2",
+      info: { title: "TagService", version: "1.0.0" },
+      methods: [
+        {
+          name: "tagservice.rename",
+          params: [{ name: "tag", required: true, schema: { type: "string" } }],
+          result: { name: "result", schema: { $ref: "#/components/schemas/DeletedResult" } },
+        },
+      ],
+    }),
+  );
+  const files = await stubs();
+  expect(files.get("src/services/note-service.ts")).toBe(HAND_WRITTEN);
+  expect(files.get("src/services/tag-service.ts")).toContain('throw RpcError.notImplemented("tagservice.rename");');
+  const index = files.get("src/services/index.ts")!;
+  expect(index).toContain('import { tagService } from "./tag-service.ts";');
+  expect(index).toMatch(
+    /services: ServiceHandlers<RpcContext> = \{\n {2}noteService,\n {2}walletService,\n {2}tagService,\n\};/,
+  );
+  for (const line of indexBefore.split("\n")) expect(index).toContain(line);
+});
+
+test("an index entry written as a property assignment counts as present", async () => {
+  const index = readText(root, "src/services/index.ts").replace("  noteService,", "  noteService: noteService,");
+  writeText(root, "src/services/index.ts", index);
+  expect((await stubs()).get("src/services/index.ts")).toBe(index);
+});
