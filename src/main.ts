@@ -1,15 +1,15 @@
-import { serve } from "@hono/node-server";
 import { createApp } from "./app/create-app.ts";
+import { createHttpServer, listen } from "./app/server.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { DataDirInUseError } from "./db/database.ts";
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await createApp(config);
-  const server = serve({ fetch: app.hono.fetch, port: config.port, hostname: config.host }, (info) => {
-    const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.pgliteDir}`;
-    app.runtime.log.info({ port: info.port, database: where }, `freezone registry listening on http://localhost:${info.port}`);
-  });
+  const server = createHttpServer(app);
+  const port = await listen(server, config.port, config.host);
+  const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.pgliteDir}`;
+  app.runtime.log.info({ port, database: where }, `freezone registry listening on http://localhost:${port}`);
   const stop = () => {
     server.close();
     void app.close().then(() => process.exit(0));

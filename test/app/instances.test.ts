@@ -1,9 +1,8 @@
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ENTITIES } from "../../generated/entities.ts";
 import { type App, createApp } from "../../src/app/create-app.ts";
+import { createHttpServer, listen } from "../../src/app/server.ts";
 import { closeOrm, migrate, openOrm } from "../../src/db/orm.ts";
 import { truncateAll } from "../../src/db/reset.ts";
 import { PASSWORD, testConfig } from "../support/app.ts";
@@ -25,9 +24,8 @@ describe.skipIf(!url)("two instances on one PostgreSQL (needs DATABASE_URL)", ()
         await truncateAll(orm);
       }
       const app = await createApp(testConfig(new TestClock()), { orm });
-      const server = serve({ fetch: app.hono.fetch, port: 0, hostname: "127.0.0.1" });
-      await new Promise((resolve) => server.once("listening", resolve));
-      const { port } = server.address() as AddressInfo;
+      const server = createHttpServer(app);
+      const port = await listen(server, 0, "127.0.0.1");
       servers.push({ app, orm, base: `http://127.0.0.1:${port}`, close: () => server.close() });
     }
   });

@@ -1,0 +1,91 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { getRequestListener } from "@hono/node-server";
+import { CONTEXT, DOMAINS } from "../../generated/policy.ts";
+import type { App } from "./create-app.ts";
+import type { Credentials } from "./credentials.ts";
+import { RpcEndpoint } from "./rpc-endpoint.ts";
+import { type RpcHttpRequest, serveRpc } from "./rpc-http.ts";
+
+function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        resolve(null);
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(size > limit ? null : Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+function credentials(req: IncomingMessage): Credentials {
+  const auth = header(req, "authorization");
+  const bearer = auth && /^Bearer\s+/i.test(auth) ? auth.replace(/^Bearer\s+/i, "").trim() : null;
+  return { bearer: bearer || null, apiKey: header(req, "x-api-key")?.trim() || null };
+}
+
+function clientIp(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? header(req, "x-forwarded-for")?.split(",")[0]?.trim() : undefined;
+  return forwarded || req.socket.remoteAddress || "127.0.0.1";
+}
+
+/**
+ * The HTTP server: JSON-RPC endpoints take a lean path straight from node:http (no Request/Response objects,
+ * the hot route of every client), everything else goes through the Hono app. Both paths share `serveRpc`.
+ */
+export function createHttpServer(app: App): Server {
+  const { config } = app.runtime;
+  const endpoints = new Map<string, RpcEndpoint>([["/rpc", new RpcEndpoint(app.runtime, "all")]]);
+  for (const domain of DOMAINS) endpoints.set(`/${CONTEXT}/${domain}/rpc`, new RpcEndpoint(app.runtime, domain));
+  const hono = getRequestListener(app.hono.fetch);
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
+    const endpoint = endpoints.get(path);
+    if (!endpoint) {
+      void hono(req, res);
+      return;
+    }
+    const request: RpcHttpRequest = {
+      method: req.method ?? "GET",
+      header: (name) => header(req, name),
+      readBody: (limit) => readBody(req, limit),
+      credentials: credentials(req),
+      ip: clientIp(req, config.trustProxy),
+      headers: () =>
+        Object.fromEntries(
+          Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]),
+        ),
+    };
+    serveRpc(endpoint, config, request).then(
+      (answer) => {
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body ?? undefined);
+      },
+      (err: unknown) => {
+        app.runtime.log.error({ err }, "unhandled error on the RPC path");
+        res.writeHead(500, { "content-type": "application/json" });
+        res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}');
+      },
+    );
+  });
+}
+
+/** Starts listening; resolves with the bound port (use port 0 in tests). */
+export function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+  });
+}
