@@ -6,6 +6,7 @@ import { ensureAdminFromConfig } from "../auth/admin-bootstrap.ts";
 import type { Config } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
 import { closeOrm } from "../db/orm.ts";
+import { mountMcp } from "../mcp/endpoint.ts";
 import { readCredentials } from "./credentials.ts";
 import { newRequestId, RpcEndpoint } from "./rpc-endpoint.ts";
 import { createRegistry, loadOpenrpcDocuments, type Runtime } from "./runtime.ts";
@@ -84,12 +85,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   };
   app.all("/rpc", endpoint("all"));
   for (const domain of DOMAINS) app.all(`/${CONTEXT}/${domain}/rpc`, endpoint(domain));
+  const mcp = await mountMcp(app, runtime);
 
   return {
     hono: app,
     runtime,
     fetch: (request) => Promise.resolve(app.fetch(request)),
     close: async () => {
+      await mcp.close();
       if (!options.orm) await closeOrm(orm);
     },
   };

@@ -1,34 +1,61 @@
 import type { McpApprovalServiceHandlers } from "../../generated/handlers/index.ts";
+import { approveApproval, loadApproval, rejectApproval } from "../mcp/approval-decisions.ts";
+import { type ApprovalRow, expireApprovals, toApprovalResult } from "../mcp/approval-store.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
 
-/** McpApprovalService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+const LIST_LIMIT = 500;
+
+/**
+ * McpApprovalService: the approval queue of MCP calls (seed 000 McpApproval state table). Reads work with a
+ * session or an API key; decisions need a session (x-auth), so an agent can never approve its own calls.
+ */
 export const mcpApprovalService: McpApprovalServiceHandlers<RpcContext> = {
-  async listPending(_ctx, _params) {
-    throw RpcError.notImplemented("mcpapprovalservice.list_pending");
+  async listPending(ctx) {
+    const rows = await ctx.em.execute<ApprovalRow[]>(
+      `select * from mcp_approval where user_id = ? and status = 'pending' and expires_at > ?
+        order by requested_at desc, sid desc limit ${LIST_LIMIT}`,
+      [ctx.caller?.userId, ctx.now()],
+    );
+    return { items: rows.map((row) => toApprovalResult(row, true)) };
   },
-  async get(_ctx, _params) {
-    throw RpcError.notImplemented("mcpapprovalservice.get");
+  async get(ctx, { approval_id }) {
+    return toApprovalResult(await loadApproval(ctx, approval_id, false), true);
   },
-  async approve(_ctx, _params) {
-    throw RpcError.notImplemented("mcpapprovalservice.approve");
+  async approve(ctx, { approval_id }) {
+    return approveApproval(ctx, approval_id, false);
   },
-  async reject(_ctx, _params) {
-    throw RpcError.notImplemented("mcpapprovalservice.reject");
+  async reject(ctx, { approval_id, reason }) {
+    return rejectApproval(ctx, approval_id, reason, false);
   },
-  async adminList(_ctx, _params) {
-    throw RpcError.notImplemented("mcpapprovalservice.admin_list");
+  async adminList(ctx, { status, user_id }) {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (status) {
+      where.push("status = ?");
+      params.push(status);
+    }
+    if (user_id) {
+      where.push("user_id = ?");
+      params.push(user_id);
+    }
+    const rows = await ctx.em.execute<ApprovalRow[]>(
+      `select * from mcp_approval ${where.length ? `where ${where.join(" and ")}` : ""}
+        order by requested_at desc, sid desc limit ${LIST_LIMIT}`,
+      params,
+    );
+    return { items: rows.map((row) => toApprovalResult(row, false)) };
   },
-  async adminGet(_ctx, _params) {
-    throw RpcError.notImplemented("mcpapprovalservice.admin_get");
+  async adminGet(ctx, { approval_id }) {
+    return toApprovalResult(await loadApproval(ctx, approval_id, true), false);
   },
-  async adminApprove(_ctx, _params) {
-    throw RpcError.notImplemented("mcpapprovalservice.admin_approve");
+  async adminApprove(ctx, { approval_id }) {
+    return approveApproval(ctx, approval_id, true);
   },
-  async adminReject(_ctx, _params) {
-    throw RpcError.notImplemented("mcpapprovalservice.admin_reject");
+  async adminReject(ctx, { approval_id, reason }) {
+    return rejectApproval(ctx, approval_id, reason, true);
   },
-  async expireStale(_ctx, _params) {
-    throw RpcError.notImplemented("mcpapprovalservice.expire_stale");
+  async expireStale(ctx) {
+    const ids = await expireApprovals(ctx.em, ctx.now());
+    return { expired_count: ids.length, approval_ids: ids };
   },
 };

@@ -1,0 +1,169 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { McpApprovalResult } from "../../generated/types.ts";
+import { writeAudit } from "../domain/audit.ts";
+import type { Caller, RpcContext } from "../rpc/context.ts";
+import { RpcError } from "../rpc/errors.ts";
+import { type ApprovalRow, expireApprovals, findApproval, toApprovalResult } from "./approval-store.ts";
+import { mcpDepsFor } from "./deps.ts";
+import { runTool, type ToolOutcome } from "./execute.ts";
+
+const TYPE = "McpApprovalError";
+
+/**
+ * Claim marker in execution_error while an approved call runs: a second approve at the same moment finds the
+ * claim and is refused, so nothing runs twice. A claim older than CLAIM_STALE_MS (a crashed server) is retaken.
+ */
+export const RUNNING = "[running]";
+const CLAIM_STALE_MS = 5 * 60 * 1000;
+
+export async function loadApproval(ctx: RpcContext, sid: string, admin: boolean): Promise<ApprovalRow> {
+  const row = await findApproval(ctx.em, sid);
+  // Another user's approval is NotFound: no existence leak.
+  if (!row || (!admin && row.user_id !== ctx.caller?.userId)) throw RpcError.notFound(TYPE, "approval");
+  return row;
+}
+
+/** The key that asked, as a caller, by its id: still active, unexpired, with MCP scope, owner not suspended. */
+async function keyCaller(em: EntityManager, keyId: string, now: Date): Promise<Caller | RpcError> {
+  const rows = await em.execute<
+    {
+      sid: string;
+      user_id: string;
+      partner_id: string | null;
+      is_active: boolean;
+      expires_at: string | null;
+      mcp_scope: string | null;
+      email: string;
+      roles: string[];
+      is_suspended: boolean;
+    }[]
+  >(
+    `select k.sid, k.user_id, k.partner_id, k.is_active, k.expires_at, k.mcp_scope, u.email, u.roles, u.is_suspended
+       from api_key k join "user" u on u.sid = k.user_id where k.sid = ?`,
+    [keyId],
+  );
+  const row = rows[0];
+  if (!row?.is_active) return RpcError.unauthenticated("KeyRevoked", "the API key that asked was revoked");
+  if (row.expires_at !== null && new Date(row.expires_at).getTime() <= now.getTime()) {
+    return RpcError.unauthenticated("KeyExpired", "the API key that asked has expired");
+  }
+  if (row.is_suspended) return RpcError.forbidden("AuthError", "Suspended", "account suspended");
+  if (row.mcp_scope === null) return RpcError.app("AuthError", "NoMcpAccess");
+  return {
+    userId: row.user_id,
+    email: row.email,
+    roles: row.roles,
+    via: "api_key",
+    sessionId: null,
+    apiKeyId: row.sid,
+    partnerId: row.partner_id,
+    mcpScope: row.mcp_scope,
+  };
+}
+
+/** Takes the right to run the approved call: pending -> approved (the decision), or a retry of `approved`. */
+async function claim(ctx: RpcContext, row: ApprovalRow, now: Date): Promise<void> {
+  const caller = ctx.caller?.userId ?? null;
+  if (row.status === "pending") {
+    const moved = await ctx.em.execute<unknown[]>(
+      `update mcp_approval set status = 'approved', decided_at = ?, decided_by = ?, execution_error = ?, updated_at = ?
+        where sid = ? and status = 'pending' and expires_at > ? returning sid`,
+      [now, caller, RUNNING, now, row.sid, now],
+    );
+    if (moved.length === 0) throw RpcError.app(TYPE, "InvalidState", "the approval was decided meanwhile");
+    return;
+  }
+  if (row.status === "approved") {
+    const retaken = await ctx.em.execute<unknown[]>(
+      `update mcp_approval set execution_error = ?, updated_at = ?
+        where sid = ? and status = 'approved' and (execution_error is distinct from ? or updated_at < ?) returning sid`,
+      [RUNNING, now, row.sid, RUNNING, new Date(now.getTime() - CLAIM_STALE_MS)],
+    );
+    if (retaken.length === 0) throw RpcError.app(TYPE, "InvalidState", "the approved call is running");
+    return;
+  }
+  throw RpcError.app(TYPE, "InvalidState", `the approval is ${row.status}`);
+}
+
+/** Replays the stored call as the key that asked (its current policy, approval aside) and records the outcome. */
+async function execute(ctx: RpcContext, row: ApprovalRow, now: Date): Promise<void> {
+  const deps = mcpDepsFor(ctx.config);
+  const entry = deps.runtime.registry.get(row.rpc_method ?? "") ?? deps.catalog.byName.get(row.tool_name)?.entry;
+  let outcome: ToolOutcome;
+  const caller = await keyCaller(ctx.em, row.api_key_id, now);
+  if (caller instanceof RpcError) outcome = { kind: "error", error: caller };
+  else if (!entry) outcome = { kind: "error", error: RpcError.app(TYPE, "NotFound", `unknown tool ${row.tool_name}`) };
+  else {
+    try {
+      const args = JSON.parse(row.arguments) as unknown;
+      const inv = { caller, request: ctx.request, toolName: row.tool_name, entry, args, approvalId: row.sid };
+      outcome = await runTool(deps, inv);
+    } catch (err) {
+      if (!(err instanceof RpcError)) throw err;
+      outcome = { kind: "error", error: err };
+    }
+  }
+  const ok = outcome.kind === "result";
+  if (outcome.kind === "result") {
+    await ctx.em.execute(
+      `update mcp_approval set status = 'approved_executed', result_json = ?, execution_error = null, updated_at = ?
+        where sid = ?`,
+      [JSON.stringify(outcome.result), now, row.sid],
+    );
+  } else {
+    const error = outcome.kind === "error" ? outcome.error : RpcError.internal();
+    const text = `${error.data?.variant ?? error.code}: ${error.message}`;
+    await ctx.em.execute(`update mcp_approval set execution_error = ?, updated_at = ? where sid = ?`, [
+      text,
+      now,
+      row.sid,
+    ]);
+  }
+  await writeAudit(
+    ctx.em,
+    {
+      subjectId: row.user_id,
+      action: "mcp_approval_executed",
+      targetRef: row.sid,
+      targetType: "mcp_approval",
+      allowed: ok,
+      context: {
+        tool: row.tool_name,
+        decided_by: ctx.caller?.userId ?? null,
+        ...(ok ? {} : { error: "dispatch failed" }),
+      },
+    },
+    now,
+  );
+}
+
+/** approve / admin_approve: decide (or retry an approved call that failed) and run the stored call. */
+export async function approveApproval(ctx: RpcContext, sid: string, admin: boolean): Promise<McpApprovalResult> {
+  const now = ctx.now();
+  const row = await loadApproval(ctx, sid, admin);
+  if (row.status === "pending" && new Date(row.expires_at).getTime() <= now.getTime()) {
+    await expireApprovals(ctx.em, now, row.sid);
+    throw RpcError.app(TYPE, "Expired", "the approval request has expired");
+  }
+  await claim(ctx, row, now);
+  await execute(ctx, row, now);
+  return toApprovalResult((await findApproval(ctx.em, sid)) as ApprovalRow, !admin);
+}
+
+/** reject / admin_reject: pending -> rejected with the reason; the call never runs. */
+export async function rejectApproval(
+  ctx: RpcContext,
+  sid: string,
+  reason: string,
+  admin: boolean,
+): Promise<McpApprovalResult> {
+  const now = ctx.now();
+  const row = await loadApproval(ctx, sid, admin);
+  const moved = await ctx.em.execute<unknown[]>(
+    `update mcp_approval set status = 'rejected', decision_reason = ?, decided_at = ?, decided_by = ?, updated_at = ?
+      where sid = ? and status = 'pending' returning sid`,
+    [reason, now, ctx.caller?.userId ?? null, now, row.sid],
+  );
+  if (moved.length === 0) throw RpcError.app(TYPE, "InvalidState", `the approval is ${row.status}`);
+  return toApprovalResult((await findApproval(ctx.em, sid)) as ApprovalRow, !admin);
+}

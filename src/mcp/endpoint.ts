@@ -1,0 +1,118 @@
+import type { JSONRPCResponse } from "@modelcontextprotocol/sdk/types.js";
+import type { Hono } from "hono";
+import { newRequestId } from "../app/rpc-endpoint.ts";
+import type { Runtime } from "../app/runtime.ts";
+import { type FxProvider, SandboxFxProvider } from "../integrations/fx/index.ts";
+import { expireApprovals } from "./approval-store.ts";
+import { authenticateMcp, type McpAuth } from "./auth.ts";
+import { CallLogWriter } from "./call-log.ts";
+import { type McpDeps, registerMcpDeps } from "./deps.ts";
+import { checkHttp, isRequest, jsonResponse, readMessages, requestInfo, rpcErrorBody } from "./http.ts";
+import { McpServerHost } from "./server-host.ts";
+import { toolHandlers } from "./tool-handlers.ts";
+import { type CatalogTool, ToolCatalog } from "./tools.ts";
+
+export interface McpOptions {
+  fx?: FxProvider;
+  /** Milliseconds a request may run before its handler is aborted (default 30 s). */
+  deadlineMs?: number;
+  /** How long an approval request stays open (default one hour, the seed's). */
+  approvalTtlS?: number;
+  /** Seconds between expiry sweeps of approvals (default 60; 0 = none). */
+  sweepIntervalS?: number;
+  /** Use the SDK's request path directly (default) or only its public `connect` path. */
+  direct?: boolean;
+  /** Extra tools beside the manifest's (tests register a slow tool here). */
+  extraTools?: CatalogTool[];
+}
+
+/**
+ * `POST /mcp`: MCP Streamable HTTP, stateless, JSON responses, on one long-lived SDK Server per app. Each HTTP
+ * request is authenticated by its API key, checked, and its requests multiplexed onto the Server.
+ */
+export class McpEndpoint {
+  private readonly cachedJson = new WeakMap<object, string>();
+  private sweep: NodeJS.Timeout | null = null;
+
+  private constructor(
+    readonly deps: McpDeps,
+    readonly host: McpServerHost,
+    private readonly deadlineMs: number,
+  ) {
+    // tools/list answers are the same objects every time: serialised once (the full list is 1.5 MB).
+    for (const list of [deps.catalog.listAll, deps.catalog.listReadOnly]) {
+      this.cachedJson.set(list, JSON.stringify(list));
+    }
+  }
+
+  static async create(runtime: Runtime, options: McpOptions = {}): Promise<McpEndpoint> {
+    const catalog = new ToolCatalog(runtime.registry, options.extraTools ?? []);
+    const deps: McpDeps = {
+      runtime,
+      catalog,
+      fx: options.fx ?? new SandboxFxProvider(),
+      callLog: new CallLogWriter(runtime.orm, runtime.log),
+      approvalTtlS: options.approvalTtlS ?? 3600,
+    };
+    registerMcpDeps(deps);
+    const host = await McpServerHost.start(toolHandlers(deps), runtime.log, options.direct ?? true);
+    const endpoint = new McpEndpoint(deps, host, options.deadlineMs ?? 30_000);
+    const every = options.sweepIntervalS ?? 60;
+    if (every > 0) {
+      endpoint.sweep = setInterval(() => endpoint.expireStale(), every * 1000);
+      endpoint.sweep.unref();
+    }
+    return endpoint;
+  }
+
+  private expireStale(): void {
+    const { orm, config, log } = this.deps.runtime;
+    expireApprovals(orm.em.fork(), config.clock()).catch((err: unknown) => log.error({ err }, "approval sweep failed"));
+  }
+
+  async handle(request: Request): Promise<Response> {
+    const { config } = this.deps.runtime;
+    const refused = checkHttp(request, config);
+    if (refused) return refused;
+    const body = await readMessages(request, config);
+    if ("refusal" in body) return body.refusal;
+    const requests = body.messages.filter(isRequest);
+    const firstId = requests[0]?.id ?? null;
+    const auth = await authenticateMcp(this.deps.runtime.orm.em.fork(), request.headers, config.clock());
+    if ("error" in auth) return jsonResponse(auth.status, rpcErrorBody(firstId, auth.error));
+    // Notifications and client responses need no answer on a stateless endpoint.
+    if (requests.length === 0) return new Response(null, { status: 202 });
+    const info = requestInfo(request, body.text ?? "", request.headers.get("x-request-id") ?? newRequestId());
+    const mcp: McpAuth = { caller: auth.caller, request: info };
+    const authInfo = {
+      token: "",
+      clientId: auth.caller.apiKeyId ?? "",
+      scopes: [auth.caller.mcpScope ?? ""],
+      extra: { mcp },
+    };
+    const extra = { authInfo, requestInfo: { headers: info.headers } };
+    const options = { deadlineMs: this.deadlineMs, signal: request.signal };
+    const answers = await Promise.all(requests.map((r) => this.host.transport.request(r, extra, options)));
+    const texts = answers.map((a) => this.serialize(a));
+    return jsonResponse(200, body.batch ? `[${texts.join(",")}]` : (texts[0] as string));
+  }
+
+  private serialize(answer: JSONRPCResponse): string {
+    const result = "result" in answer ? (answer.result as object) : null;
+    const cached = result ? this.cachedJson.get(result) : undefined;
+    if (cached === undefined) return JSON.stringify(answer);
+    return `{"jsonrpc":"2.0","id":${JSON.stringify(answer.id)},"result":${cached}}`;
+  }
+
+  async close(): Promise<void> {
+    if (this.sweep) clearInterval(this.sweep);
+    await this.host.close();
+  }
+}
+
+/** Mounts `/mcp` (POST; GET and DELETE answer 405) on the app. */
+export async function mountMcp(app: Hono, runtime: Runtime, options: McpOptions = {}): Promise<McpEndpoint> {
+  const endpoint = await McpEndpoint.create(runtime, options);
+  app.all("/mcp", (c) => endpoint.handle(c.req.raw));
+  return endpoint;
+}

@@ -1,0 +1,128 @@
+import {
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Config } from "../config.ts";
+import type { RequestInfo } from "../rpc/context.ts";
+import type { RpcError } from "../rpc/errors.ts";
+import { MAX_DEPTH, nestingDepth } from "../rpc/jsonrpc.ts";
+
+/** Checks of one HTTP request to `/mcp` before any message reaches the Server (mirrors the SDK's transport). */
+
+export const MAX_BATCH = 100;
+const JSON_HEADERS = { "content-type": "application/json" };
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(typeof body === "string" ? body : JSON.stringify(body), {
+    status,
+    headers: { ...JSON_HEADERS, ...headers },
+  });
+}
+
+export function errorBody(id: JSONRPCRequest["id"] | null, code: number, message: string, data?: unknown) {
+  return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
+}
+
+export const rpcErrorBody = (id: JSONRPCRequest["id"] | null, error: RpcError) =>
+  errorBody(id, error.code, error.message, error.data);
+
+function acceptsJson(accept: string | null): boolean {
+  // Stricter clients send `application/json, text/event-stream`; we always answer JSON, so JSON (or any) suffices.
+  return accept === null || accept === "" || /application\/json|application\/\*|\*\/\*/i.test(accept);
+}
+
+function isJsonContentType(value: string | null): boolean {
+  return value !== null && /^application\/json\s*(;|$)/i.test(value);
+}
+
+/** The HTTP-level refusals, in the SDK transport's order; null when the request may go on. */
+export function checkHttp(request: Request, config: Config): Response | null {
+  if (request.method !== "POST") {
+    return jsonResponse(405, errorBody(null, -32000, "Method not allowed."), { allow: "POST" });
+  }
+  const origin = request.headers.get("origin");
+  if (origin !== null && !config.allowedOrigins.includes(origin)) {
+    // Browsers send Origin: a page from another site (or DNS rebinding) must not drive a local agent's key.
+    return jsonResponse(403, errorBody(null, -32002, `Origin not allowed: ${origin}`));
+  }
+  if (!acceptsJson(request.headers.get("accept"))) {
+    return jsonResponse(406, errorBody(null, -32000, "Not Acceptable: Client must accept application/json"));
+  }
+  if (!isJsonContentType(request.headers.get("content-type"))) {
+    return jsonResponse(415, errorBody(null, -32000, "Unsupported Media Type: Content-Type must be application/json"));
+  }
+  const version = request.headers.get("mcp-protocol-version");
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    const supported = SUPPORTED_PROTOCOL_VERSIONS.join(", ");
+    return jsonResponse(
+      400,
+      errorBody(
+        null,
+        -32000,
+        `Bad Request: Unsupported protocol version: ${version} (supported versions: ${supported})`,
+      ),
+    );
+  }
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > config.bodyLimitBytes) return tooLarge(config);
+  return null;
+}
+
+function tooLarge(config: Config): Response {
+  return jsonResponse(413, errorBody(null, -32600, `Invalid request: body over ${config.bodyLimitBytes} bytes`));
+}
+
+export type ParsedBody = { messages: JSONRPCMessage[]; batch: boolean } | { refusal: Response };
+
+/** Reads the body within the limit, parses it and validates every message with the SDK's JSONRPCMessageSchema. */
+export async function readMessages(request: Request, config: Config): Promise<ParsedBody & { text?: string }> {
+  const text = await request.text();
+  if (Buffer.byteLength(text) > config.bodyLimitBytes) return { refusal: tooLarge(config) };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { refusal: jsonResponse(400, errorBody(null, -32700, "Parse error: Invalid JSON")) };
+  }
+  if (nestingDepth(text) > MAX_DEPTH) {
+    return {
+      refusal: jsonResponse(400, errorBody(null, -32600, `Invalid request: JSON nesting over ${MAX_DEPTH} levels`)),
+    };
+  }
+  const batch = Array.isArray(raw);
+  const items = batch ? (raw as unknown[]) : [raw];
+  if (items.length === 0 || items.length > MAX_BATCH) {
+    return {
+      refusal: jsonResponse(400, errorBody(null, -32600, `Invalid Request: a batch holds 1 to ${MAX_BATCH} messages`)),
+    };
+  }
+  const messages: JSONRPCMessage[] = [];
+  for (const item of items) {
+    // The SDK never answers a message it cannot classify, so an invalid one is refused here.
+    const parsed = JSONRPCMessageSchema.safeParse(item);
+    if (!parsed.success) {
+      const id = (item as { id?: unknown } | null)?.id;
+      const echo = typeof id === "string" || typeof id === "number" ? id : null;
+      return { refusal: jsonResponse(400, errorBody(echo, -32600, "Invalid Request: not a JSON-RPC 2.0 message")) };
+    }
+    messages.push(parsed.data);
+  }
+  return { messages, batch, text };
+}
+
+export const isRequest = (m: JSONRPCMessage): m is JSONRPCRequest => "method" in m && "id" in m;
+
+export function requestInfo(request: Request, text: string, requestId: string): RequestInfo {
+  return {
+    requestId,
+    ip: request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ?? "127.0.0.1",
+    userAgent: request.headers.get("user-agent"),
+    rawBody: text,
+    headers: Object.fromEntries(request.headers.entries()),
+  };
+}
+
+export type { JSONRPCResponse };

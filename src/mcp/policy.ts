@@ -1,0 +1,201 @@
+/**
+ * Tier policies of an API key on MCP (seed 001 Authentication 7, Limits): pure rules, no database.
+ * Calendar hours, days and months are UTC.
+ */
+
+export interface KeyPolicy {
+  keyId: string;
+  scope: "read" | "readwrite";
+  maxTransactionAmount: number;
+  dailySpendingLimit: number;
+  monthlySpendingLimit: number;
+  maxCallsPerHour: number;
+  maxCallsPerDay: number;
+  allowedPatterns: string[];
+  blockedPatterns: string[];
+  approvalThreshold: number;
+  approvalRequiredPatterns: string[];
+}
+
+/** The ApiKey row's policy columns; null means "not set", which takes the seed's default (0 = off). */
+export interface KeyPolicyRow {
+  sid: string;
+  mcp_scope: string | null;
+  max_transaction_amount: number | null;
+  daily_spending_limit: number | null;
+  monthly_spending_limit: number | null;
+  max_calls_per_hour: number | string | null;
+  max_calls_per_day: number | string | null;
+  allowed_tool_patterns: string | null;
+  blocked_tool_patterns: string | null;
+  approval_threshold: number | null;
+  approval_required_tools: string | null;
+}
+
+export const POLICY_DEFAULTS = {
+  maxTransactionAmount: 100,
+  dailySpendingLimit: 500,
+  monthlySpendingLimit: 2000,
+  maxCallsPerHour: 60,
+  maxCallsPerDay: 500,
+  approvalThreshold: 0,
+} as const;
+
+export function parsePatterns(list: string | null): string[] {
+  return (list ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
+}
+
+const num = (value: number | string | null, fallback: number): number => (value === null ? fallback : Number(value));
+
+export function policyFromRow(row: KeyPolicyRow): KeyPolicy {
+  return {
+    keyId: row.sid,
+    scope: row.mcp_scope === "readwrite" ? "readwrite" : "read",
+    maxTransactionAmount: num(row.max_transaction_amount, POLICY_DEFAULTS.maxTransactionAmount),
+    dailySpendingLimit: num(row.daily_spending_limit, POLICY_DEFAULTS.dailySpendingLimit),
+    monthlySpendingLimit: num(row.monthly_spending_limit, POLICY_DEFAULTS.monthlySpendingLimit),
+    maxCallsPerHour: num(row.max_calls_per_hour, POLICY_DEFAULTS.maxCallsPerHour),
+    maxCallsPerDay: num(row.max_calls_per_day, POLICY_DEFAULTS.maxCallsPerDay),
+    allowedPatterns: parsePatterns(row.allowed_tool_patterns),
+    blockedPatterns: parsePatterns(row.blocked_tool_patterns),
+    approvalThreshold: num(row.approval_threshold, POLICY_DEFAULTS.approvalThreshold),
+    approvalRequiredPatterns: parsePatterns(row.approval_required_tools),
+  };
+}
+
+/** Shell-style glob over the whole tool name: `*` any run of characters, `?` one character. */
+export function globMatch(pattern: string, name: string): boolean {
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, ".*")
+    .replace(/\?/g, ".");
+  return new RegExp(`^${source}$`).test(name);
+}
+
+const matchesAny = (patterns: string[], name: string): boolean => patterns.some((p) => globMatch(p, name));
+
+export interface Refusal {
+  variant: "ScopeDenied" | "SpendingLimit" | "CallLimit";
+  message: string;
+  details: Record<string, unknown>;
+}
+
+/** Scope first (a read key may call only read-only tools), then blocked globs, then allowed globs (empty = all). */
+export function toolRefusal(policy: KeyPolicy, tool: string, readOnly: boolean): Refusal | null {
+  if (policy.scope === "read" && !readOnly) {
+    return { variant: "ScopeDenied", message: `${tool} is not read-only and this key has read scope`, details: {} };
+  }
+  if (matchesAny(policy.blockedPatterns, tool)) {
+    return { variant: "ScopeDenied", message: `${tool} is blocked by this key's tool patterns`, details: {} };
+  }
+  if (policy.allowedPatterns.length > 0 && !matchesAny(policy.allowedPatterns, tool)) {
+    return { variant: "ScopeDenied", message: `${tool} is not in this key's allowed tool patterns`, details: {} };
+  }
+  return null;
+}
+
+export function transactionRefusal(policy: KeyPolicy, amountEur: number): Refusal | null {
+  const limit = policy.maxTransactionAmount;
+  if (limit > 0 && amountEur > limit) {
+    return spendingRefusal("transaction", limit, `amount ${amountEur} EUR is over the per-transaction limit`);
+  }
+  return null;
+}
+
+export function spendingRefusal(window: string, limit: number, message: string): Refusal {
+  return { variant: "SpendingLimit", message, details: { limit, window } };
+}
+
+/** Why a call needs the owner's approval, or null: an approval-required pattern, or an amount over the threshold. */
+export function approvalReason(policy: KeyPolicy, tool: string, amountEur: number): string | null {
+  const pattern = policy.approvalRequiredPatterns.find((p) => globMatch(p, tool));
+  if (pattern) return `tool matches the approval-required pattern "${pattern}"`;
+  if (policy.approvalThreshold > 0 && amountEur > policy.approvalThreshold) {
+    return `amount ${amountEur} EUR is over the approval threshold of ${policy.approvalThreshold} EUR`;
+  }
+  return null;
+}
+
+/** One usage counter a call touches: its key in McpUsageCounter.window and the limits that apply to it. */
+export interface UsageWindow {
+  window: string;
+  label: "hour" | "day" | "month";
+  callLimit: number;
+  amountLimit: number;
+  calls: number;
+  amountEur: number;
+}
+
+/** UTC window keys: `hour:2026-11-23T10`, `day:2026-11-23`, `month:2026-11`. */
+export function windowKeys(now: Date): { hour: string; day: string; month: string } {
+  const iso = now.toISOString();
+  return { hour: `hour:${iso.slice(0, 13)}`, day: `day:${iso.slice(0, 10)}`, month: `month:${iso.slice(0, 7)}` };
+}
+
+/**
+ * The counters one call increments, in a fixed order (so concurrent transactions lock rows in the same order).
+ * Calls are counted where a call limit is on; amounts are always counted, so a spending limit switched on later
+ * sees the day's and month's earlier spending.
+ */
+export function usageWindows(policy: KeyPolicy, amountEur: number, now: Date, countCall = true): UsageWindow[] {
+  const keys = windowKeys(now);
+  const calls = countCall ? 1 : 0;
+  const windows: UsageWindow[] = [];
+  if (calls > 0 && policy.maxCallsPerHour > 0) {
+    windows.push({
+      window: keys.hour,
+      label: "hour",
+      callLimit: policy.maxCallsPerHour,
+      amountLimit: 0,
+      calls,
+      amountEur: 0,
+    });
+  }
+  const dayCalls = calls > 0 && policy.maxCallsPerDay > 0;
+  if (dayCalls || amountEur > 0) {
+    windows.push({
+      window: keys.day,
+      label: "day",
+      callLimit: dayCalls ? policy.maxCallsPerDay : 0,
+      amountLimit: policy.dailySpendingLimit,
+      calls: dayCalls ? calls : 0,
+      amountEur,
+    });
+  }
+  if (amountEur > 0) {
+    windows.push({
+      window: keys.month,
+      label: "month",
+      callLimit: 0,
+      amountLimit: policy.monthlySpendingLimit,
+      calls: 0,
+      amountEur,
+    });
+  }
+  return windows;
+}
+
+/** Which limit of a window a call would pass, given the counter's current values (null: none). */
+export function windowRefusal(window: UsageWindow, current: { calls: number; amountEur: number }): Refusal | null {
+  if (window.callLimit > 0 && current.calls + window.calls > window.callLimit) {
+    return {
+      variant: "CallLimit",
+      message: `call limit of ${window.callLimit} per ${window.label} reached`,
+      details: { limit: window.callLimit, window: window.label },
+    };
+  }
+  if (window.amountLimit > 0 && current.amountEur + window.amountEur > window.amountLimit + AMOUNT_EPSILON) {
+    return spendingRefusal(
+      window.label,
+      window.amountLimit,
+      `spending limit of ${window.amountLimit} EUR per ${window.label} reached`,
+    );
+  }
+  return null;
+}
+
+/** Amounts are doubles rounded to cents: sums compare with a tolerance far below a cent. */
+export const AMOUNT_EPSILON = 1e-6;

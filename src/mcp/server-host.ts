@@ -1,0 +1,74 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "pino";
+import type { McpAuth } from "./auth.ts";
+import { type DirectRequestPath, MultiplexTransport } from "./transport.ts";
+
+export type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export interface ToolHandlers {
+  list(auth: McpAuth): { tools: unknown[] };
+  call(auth: McpAuth, name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult>;
+}
+
+export const SERVER_INFO = { name: "freezone-registry", version: "1.0.0" };
+
+/** Identity comes only from the message's authInfo, which the HTTP layer set from this request's API key. */
+function authOf(extra: HandlerExtra): McpAuth {
+  const auth = extra.authInfo?.extra?.["mcp"] as McpAuth | undefined;
+  if (!auth) throw new Error("MCP request without authentication reached the Server");
+  return auth;
+}
+
+/**
+ * The one SDK `Server` of the process, behind the multiplexing transport. Handlers never read
+ * getClientVersion/getClientCapabilities (a shared Server keeps the last caller's) and never send requests to
+ * the client (no sampling, elicitation or roots).
+ */
+export class McpServerHost {
+  readonly server: Server;
+  readonly transport = new MultiplexTransport();
+  /** "direct" when requests skip `connect`'s message sorting (an SDK internal, checked at start). */
+  path: "direct" | "public" = "public";
+
+  private constructor(handlers: ToolHandlers) {
+    this.server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
+    this.server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => handlers.list(authOf(extra)) as never);
+    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      handlers.call(authOf(extra), request.params.name, request.params.arguments, extra.signal),
+    );
+  }
+
+  static async start(handlers: ToolHandlers, log: Logger, preferDirect = true): Promise<McpServerHost> {
+    const host = new McpServerHost(handlers);
+    await host.server.connect(host.transport);
+    if (preferDirect) host.useDirectPath(log);
+    return host;
+  }
+
+  /**
+   * `connect` classifies every incoming message with three zod checks before it reaches `_onrequest`; we already
+   * validated the message with JSONRPCMessageSchema and know it is a request, so we hand it on directly. This is
+   * an SDK internal (pinned SDK version): if it is missing we keep the public path and say so.
+   */
+  private useDirectPath(log: Logger): void {
+    const internal = (this.server as unknown as { _onrequest?: unknown })._onrequest;
+    if (typeof internal !== "function") {
+      log.warn("MCP: the SDK has no Protocol._onrequest; using the public message path (slower)");
+      return;
+    }
+    this.transport.direct = (internal as DirectRequestPath).bind(this.server);
+    this.path = "direct";
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+}

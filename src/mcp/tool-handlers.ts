@@ -1,0 +1,69 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { RpcError } from "../rpc/errors.ts";
+import type { McpAuth } from "./auth.ts";
+import type { McpDeps } from "./deps.ts";
+import { runTool } from "./execute.ts";
+import { summarizeArguments } from "./sanitize.ts";
+import type { ToolHandlers } from "./server-host.ts";
+
+/** A successful call: the result as structuredContent (checked by SDK clients against outputSchema) and as text. */
+function success(value: unknown): CallToolResult {
+  return {
+    content: [{ type: "text", text: JSON.stringify(value) }],
+    structuredContent: value as Record<string, unknown>,
+  };
+}
+
+/**
+ * Business failures and policy refusals: `isError` with `{ type, variant, message }` as text and no
+ * structuredContent (SDK clients would check it against the tool's outputSchema).
+ */
+export function failure(error: RpcError): CallToolResult {
+  const body = {
+    type: error.data?.type ?? "RpcError",
+    variant: error.data?.variant ?? String(error.code),
+    message: error.message,
+  };
+  const details = { ...(error.data ?? {}) };
+  delete details["type"];
+  delete details["variant"];
+  const text = JSON.stringify(Object.keys(details).length > 0 ? { ...body, details } : body);
+  return { isError: true, content: [{ type: "text", text }] };
+}
+
+/** tools/list and tools/call of the SDK Server, bound to one app's MCP dependencies. */
+export function toolHandlers(deps: McpDeps): ToolHandlers {
+  return {
+    list: (auth) => deps.catalog.list(auth.caller.mcpScope ?? "read"),
+    async call(auth: McpAuth, name, args, signal) {
+      const found = deps.catalog.byName.get(name);
+      if (!found) {
+        await deps.callLog.write({
+          apiKeyId: auth.caller.apiKeyId ?? "",
+          userId: auth.caller.userId,
+          toolName: name.slice(0, 200),
+          argumentsSummary: summarizeArguments(args),
+          amount: 0,
+          amountEur: null,
+          status: "error",
+          errorMessage: "unknown tool",
+          approvalId: null,
+          at: deps.runtime.config.clock(),
+        });
+        throw RpcError.invalidParams(`unknown tool ${name}`);
+      }
+      const outcome = await runTool(deps, {
+        caller: auth.caller,
+        request: auth.request,
+        toolName: name,
+        entry: found.entry,
+        args,
+        approvalId: null,
+        signal,
+      });
+      if (outcome.kind === "result") return success(outcome.result);
+      if (outcome.kind === "pending") return success(outcome.pending);
+      return failure(outcome.error);
+    },
+  };
+}

@@ -1,0 +1,279 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { insertApiKey } from "../support/mcp-keys.ts";
+import { initializeMessage, mcpClient, postMcp, type Served, serveOnPort, textJson } from "./support.ts";
+
+let t: TestApp;
+let served: Served;
+let owner: { userId: string };
+let rw: { key: string; keyId: string };
+const clients: Client[] = [];
+
+const rows = async (table: string): Promise<any[]> => t.app.runtime.orm.em.fork().execute(`select * from ${table}`);
+const connect = async (key: string, as: "x-api-key" | "bearer" = "x-api-key") => {
+  const client = await mcpClient(served.url, key, as);
+  clients.push(client);
+  return client;
+};
+
+beforeAll(async () => {
+  t = await startTestApp();
+  served = await serveOnPort(t.app.hono);
+});
+afterAll(async () => {
+  for (const c of clients) await c.close();
+  await served.close();
+  await t.close();
+});
+beforeEach(async () => {
+  await t.app.runtime.orm.em.fork().execute("delete from mcp_call_log");
+  owner = await t.register(`owner${Math.random()}@example.org`);
+  rw = await insertApiKey(t.app.runtime.orm, owner.userId, { mcp_scope: "readwrite" });
+});
+
+describe("initialize", () => {
+  test("initialize with protocolVersion 2024-11-05 answers HTTP 200 with serverInfo and that version", async () => {
+    const r = await postMcp(served.url, initializeMessage(7), { "x-api-key": rw.key });
+    expect(r.status).toBe(200);
+    expect(r.body.id).toBe(7);
+    expect(r.body.result.protocolVersion).toBe("2024-11-05");
+    expect(r.body.result.serverInfo).toEqual({ name: "freezone-registry", version: "1.0.0" });
+    expect(r.body.result.capabilities).toEqual({ tools: {} });
+  });
+
+  test("the SDK client negotiates the newest version the SDK supports", async () => {
+    const client = await connect(rw.key);
+    expect(client.getServerVersion()?.name).toBe("freezone-registry");
+    const r = await postMcp(served.url, initializeMessage(1, LATEST_PROTOCOL_VERSION), { "x-api-key": rw.key });
+    expect(r.body.result.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+  });
+
+  test("the key may come as Authorization: Bearer", async () => {
+    const client = await connect(rw.key, "bearer");
+    expect((await client.listTools()).tools.length).toBeGreaterThan(500);
+  });
+});
+
+describe("tools/list", () => {
+  test("a readwrite key sees every tool: names under 64 characters, object schemas, annotations", async () => {
+    const client = await connect(rw.key);
+    const { tools, nextCursor } = await client.listTools();
+    expect(nextCursor).toBeUndefined();
+    expect(tools).toHaveLength(t.app.runtime.registry.size - countAliases());
+    for (const tool of tools) {
+      expect(tool.name).toMatch(/^freezone_[a-z0-9_]+$/);
+      expect(tool.name.length).toBeLessThanOrEqual(64);
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema?.type).toBe("object");
+      expect(JSON.stringify(tool.inputSchema)).not.toContain("$ref");
+      expect(typeof tool.annotations?.readOnlyHint).toBe("boolean");
+    }
+    const approve = tools.find((x) => x.name === "freezone_mcpapprovalservice_approve");
+    expect(approve?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(JSON.stringify(approve?.outputSchema)).toContain("pending_approval");
+  });
+
+  test("a read key sees only read-only tools", async () => {
+    const read = await insertApiKey(t.app.runtime.orm, owner.userId, { mcp_scope: "read" });
+    const { tools } = await (await connect(read.key)).listTools();
+    expect(tools.length).toBeGreaterThan(100);
+    expect(tools.every((x) => x.annotations?.readOnlyHint === true)).toBe(true);
+  });
+});
+
+function countAliases(): number {
+  let aliases = 0;
+  for (const [name, entry] of t.app.runtime.registry) if (name !== entry.name) aliases++;
+  return aliases;
+}
+
+describe("tools/call", () => {
+  test("a call runs the method as the key's owner: structuredContent plus the same JSON as text", async () => {
+    const client = await connect(rw.key);
+    const result = await client.callTool({ name: "freezone_mcpapprovalservice_list_pending", arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ items: [] });
+    expect(textJson(result)).toEqual({ items: [] });
+    const log = await rows("mcp_call_log");
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({
+      api_key_id: rw.keyId,
+      user_id: owner.userId,
+      tool_name: "freezone_mcpapprovalservice_list_pending",
+      result_status: "success",
+      error_message: "",
+    });
+  });
+
+  test("a business failure is an isError result with type and variant, no structuredContent", async () => {
+    const client = await connect(rw.key);
+    const result = await client.callTool({
+      name: "freezone_mcpapprovalservice_get",
+      arguments: { approval_id: "nope" },
+    });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(textJson(result)).toEqual({ type: "McpApprovalError", variant: "NotFound", message: "approval not found" });
+    expect((await rows("mcp_call_log"))[0]).toMatchObject({
+      result_status: "error",
+      error_message: "approval not found",
+    });
+  });
+
+  test("an operation that needs a session is refused to the key as an isError result", async () => {
+    const client = await connect(rw.key);
+    const result = await client.callTool({
+      name: "freezone_mcpapprovalservice_approve",
+      arguments: { approval_id: "x" },
+    });
+    expect(result.isError).toBe(true);
+    expect(textJson(result)).toMatchObject({ type: "McpApprovalError", variant: "SessionRequired" });
+  });
+
+  test("an unknown tool is JSON-RPC -32602, and logged", async () => {
+    const client = await connect(rw.key);
+    await expect(client.callTool({ name: "freezone_nothing_here", arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+    });
+    expect((await rows("mcp_call_log"))[0]).toMatchObject({
+      tool_name: "freezone_nothing_here",
+      result_status: "error",
+    });
+  });
+
+  test("arguments that fail the schema are JSON-RPC -32602 and nothing runs", async () => {
+    const r = await postMcp(
+      served.url,
+      {
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "freezone_mcpapprovalservice_get", arguments: { approval_id: 5 } },
+      },
+      { "x-api-key": rw.key },
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.id).toBe(3);
+    expect(r.body.error.code).toBe(-32602);
+    expect(r.body.error.message).toContain("/approval_id");
+    const unknownParam = await postMcp(
+      served.url,
+      {
+        jsonrpc: "2.0",
+        id: 4,
+        method: "tools/call",
+        params: { name: "freezone_mcpapprovalservice_list_pending", arguments: { extra: 1 } },
+      },
+      { "x-api-key": rw.key },
+    );
+    expect(unknownParam.body.error.code).toBe(-32602);
+    expect((await rows("mcp_call_log")).map((r) => r.result_status)).toEqual(["error", "error"]);
+  });
+
+  test("a read key calling a write tool is refused as ScopeDenied and logged rejected", async () => {
+    const read = await insertApiKey(t.app.runtime.orm, owner.userId, { mcp_scope: "read" });
+    const client = await connect(read.key);
+    const result = await client.callTool({
+      name: "freezone_mcpapprovalservice_reject",
+      arguments: { approval_id: "x", reason: "no" },
+    });
+    expect(result.isError).toBe(true);
+    expect(textJson(result)).toMatchObject({ type: "ApiKeyError", variant: "ScopeDenied" });
+    expect((await rows("mcp_call_log"))[0]).toMatchObject({ result_status: "rejected", api_key_id: read.keyId });
+  });
+});
+
+describe("refusals before any tool runs", () => {
+  test("a key without mcp_scope gets 403 with -32000 'API key does not have MCP access' and the id echoed", async () => {
+    const plain = await insertApiKey(t.app.runtime.orm, owner.userId, { mcp_scope: null });
+    const r = await postMcp(served.url, initializeMessage("abc"), { "x-api-key": plain.key });
+    expect(r.status).toBe(403);
+    expect(r.body).toMatchObject({
+      jsonrpc: "2.0",
+      id: "abc",
+      error: { code: -32000, message: "API key does not have MCP access" },
+    });
+    const call = await postMcp(
+      served.url,
+      {
+        jsonrpc: "2.0",
+        id: 9,
+        method: "tools/call",
+        params: { name: "freezone_mcpapprovalservice_list_pending", arguments: {} },
+      },
+      { authorization: `Bearer ${plain.key}` },
+    );
+    expect(call.status).toBe(403);
+    expect(call.body.id).toBe(9);
+    expect(call.body.error.code).toBe(-32000);
+    expect(await rows("mcp_call_log")).toHaveLength(0);
+  });
+
+  test.each([
+    ["no key", {}, "MissingCredentials"],
+    ["an unknown key", { "x-api-key": "fz_u_unknownunknownunknownunknownunknown" }, "InvalidCredentials"],
+    ["a session token instead of a key", { authorization: "Bearer fzs_notakey" }, "InvalidCredentials"],
+  ])("%s gets 401 with -32001", async (_label, headers, variant) => {
+    const r = await postMcp(served.url, initializeMessage(5), headers as Record<string, string>);
+    expect(r.status).toBe(401);
+    expect(r.body).toMatchObject({ id: 5, error: { code: -32001, data: { type: "AuthError", variant } } });
+  });
+
+  test("a key revoked or expired mid-session is refused with 401 on its next request", async () => {
+    const client = await connect(rw.key);
+    await t.app.runtime.orm.em.fork().execute("update api_key set is_active = false where sid = ?", [rw.keyId]);
+    await expect(client.listTools()).rejects.toThrow(/401|KeyRevoked|revoked/i);
+    const expiring = await insertApiKey(t.app.runtime.orm, owner.userId, {
+      expires_at: new Date("2026-11-23T10:30:00Z"),
+    });
+    const ok = await postMcp(served.url, initializeMessage(1), { "x-api-key": expiring.key });
+    expect(ok.status).toBe(200);
+    t.clock.advance(3600);
+    const late = await postMcp(served.url, initializeMessage(2), { "x-api-key": expiring.key });
+    expect(late.status).toBe(401);
+    expect(late.body.error.data.variant).toBe("KeyExpired");
+    t.clock.set("2026-11-23T10:00:00.000Z");
+  });
+
+  test("GET and DELETE answer 405", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const res = await fetch(`${served.url}/mcp`, { method, headers: { "x-api-key": rw.key } });
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toBe("POST");
+    }
+  });
+
+  test("a browser Origin that is not allowed gets 403 and nothing runs", async () => {
+    const r = await postMcp(served.url, initializeMessage(1), { "x-api-key": rw.key, origin: "https://evil.example" });
+    expect(r.status).toBe(403);
+  });
+
+  test("wrong content type 415, body over the limit 413, bad JSON 400 -32700, bad protocol version 400", async () => {
+    const headers = { "x-api-key": rw.key };
+    expect((await postMcp(served.url, initializeMessage(1), { ...headers, "content-type": "text/plain" })).status).toBe(
+      415,
+    );
+    const big = JSON.stringify({ ...initializeMessage(1), pad: "x".repeat(1024 * 1024) });
+    expect((await postMcp(served.url, big, headers)).status).toBe(413);
+    const bad = await postMcp(served.url, "{not json", headers);
+    expect(bad).toMatchObject({ status: 400, body: { error: { code: -32700 } } });
+    const version = await postMcp(served.url, initializeMessage(1), {
+      ...headers,
+      "mcp-protocol-version": "1999-01-01",
+    });
+    expect(version.status).toBe(400);
+    const notRpc = await postMcp(served.url, { hello: "world" }, headers);
+    expect(notRpc).toMatchObject({ status: 400, body: { error: { code: -32600 } } });
+  });
+
+  test("notifications alone are accepted with 202", async () => {
+    const r = await postMcp(
+      served.url,
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { "x-api-key": rw.key },
+    );
+    expect(r.status).toBe(202);
+  });
+});
