@@ -3,9 +3,12 @@ import type { UserRole } from "../../generated/types.ts";
 import { issueVerificationEmail, sendVerificationEmail, verifyEmail } from "../auth/email-verification.ts";
 import { limitAddress } from "../auth/limits.ts";
 import { login } from "../auth/login.ts";
+import { issueChallenge, loginMfa } from "../auth/mfa-challenge.ts";
 import { requestPasswordReset, resetPassword } from "../auth/password-reset.ts";
 import { checkPasswordRules, hashPassword } from "../auth/passwords.ts";
+import { beginRecovery, handleRecoveryWebhook, pollRecovery } from "../auth/recovery.ts";
 import { openSession, revokeSession, revokeUserSessions, rotateRefreshToken } from "../auth/sessions.ts";
+import { disable, enrollBegin, enrollConfirm, stepUp } from "../auth/totp-enrolment.ts";
 import { createUser, findUserById, storePasswordHash } from "../auth/users.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
@@ -37,9 +40,7 @@ export const authService: AuthServiceHandlers<RpcContext> = {
   },
 
   async login(ctx, { email, password }) {
-    return login(ctx, email, password, () => {
-      throw RpcError.notImplemented("authservice.login (TOTP)");
-    });
+    return login(ctx, email, password, issueChallenge);
   },
 
   async me(ctx, { user_id }) {
@@ -101,28 +102,35 @@ export const authService: AuthServiceHandlers<RpcContext> = {
     return { logged_out: true, revoked_at: now.toISOString() };
   },
 
-  async userTotpEnrollBegin(_ctx, _params) {
-    throw RpcError.notImplemented("authservice.user_totp_enroll_begin");
+  async userTotpEnrollBegin(ctx, { user_id }) {
+    return enrollBegin(ctx, user_id);
   },
-  async userTotpEnrollConfirm(_ctx, _params) {
-    throw RpcError.notImplemented("authservice.user_totp_enroll_confirm");
+
+  async userTotpEnrollConfirm(ctx, { user_id, code }) {
+    return enrollConfirm(ctx, user_id, code);
   },
-  async userTotpVerify(_ctx, _params) {
-    throw RpcError.notImplemented("authservice.user_totp_verify");
+
+  async userTotpVerify(ctx, { user_id, code }) {
+    return stepUp(ctx, user_id, code);
   },
-  async userTotpDisable(_ctx, _params) {
-    throw RpcError.notImplemented("authservice.user_totp_disable");
+
+  async userTotpDisable(ctx, { user_id, code }) {
+    return disable(ctx, user_id, code);
   },
-  async loginMfa(_ctx, _params) {
-    throw RpcError.notImplemented("authservice.login_mfa");
+
+  async loginMfa(ctx, { challenge, code }) {
+    return loginMfa(ctx, challenge, code);
   },
-  async begin2faRecovery(_ctx, _params) {
-    throw RpcError.notImplemented("authservice.begin_2fa_recovery");
+
+  async begin2faRecovery(ctx, { mfa_challenge }) {
+    return beginRecovery(ctx, mfa_challenge);
   },
-  async poll2faRecovery(_ctx, _params) {
-    throw RpcError.notImplemented("authservice.poll_2fa_recovery");
+
+  async poll2faRecovery(ctx, { recovery_id }) {
+    return pollRecovery(ctx, recovery_id);
   },
-  async handleRecoveryWebhook(_ctx, _params) {
-    throw RpcError.notImplemented("authservice.handle_recovery_webhook");
+
+  async handleRecoveryWebhook(ctx, { data }) {
+    return handleRecoveryWebhook(ctx, data);
   },
 };

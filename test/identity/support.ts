@@ -42,3 +42,22 @@ export function errorOf(reply: RpcReply): { code: number; message: string; data?
 export function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
 }
+
+/** TOTP helpers: the code an authenticator would show now (or `offsetS` later). */
+export async function totpNow(t: TestApp, secret: string, offsetS = 0): Promise<string> {
+  const { totpCode } = await import("../../src/domain/totp.ts");
+  return totpCode(secret, Math.floor(t.clock.now().getTime() / 1000) + offsetS);
+}
+
+/** Turns TOTP on for a client; returns the secret and the backup codes. The clock moves one step past the code. */
+export async function enrolTotp(
+  t: TestApp,
+  client: { rpc(method: string, params?: unknown): Promise<RpcReply> },
+): Promise<{ secret: string; backupCodes: string[] }> {
+  const begin = await client.rpc("authservice.user_totp_enroll_begin", {});
+  const secret: string = begin.result.secret;
+  const confirm = await client.rpc("authservice.user_totp_enroll_confirm", { code: await totpNow(t, secret) });
+  if (!confirm.result) throw new Error(`enrol failed: ${JSON.stringify(confirm.body)}`);
+  t.clock.advance(30);
+  return { secret, backupCodes: confirm.result.backup_codes };
+}
