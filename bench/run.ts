@@ -7,18 +7,20 @@
  *   npm run bench -- --profile         also CPU-profiles our server on the trivial method and on digitalresident.get,
  *                                      measures both again with LOG_LEVEL=warn, writes bench/results/profile.json
  *   --duration S  --warmup S  --connections N     override 10 s, 3 s, 32
+ *   --wait-quiet S                     wait up to S s (default 30) for other load on the machine to stop first
  *
  * Database: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), schema "bench", dropped and
  * migrated again at every run.
  */
 import { writeFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { killAll, startChild } from "./lib/children.ts";
-import { describe, type Figures, type LoadSettings, type LoadSpec, runLoad } from "./lib/load.ts";
+import { describe, type Figures, type LoadSettings, type LoadSpec, runLoad, waitForQuiet } from "./lib/load.ts";
 import { profileAll } from "./lib/profiling.ts";
 import { machineInfo, printTargets, type Runs, ratios, targets } from "./lib/report.ts";
-import { call, dropSchema, insertResident, registerUser } from "./lib/setup.ts";
+import { backendsOf, call, dropSchema, insertResident, registerUser } from "./lib/setup.ts";
 
 /** The trivial read-only method: anonymous, no database access, a constant answer. */
 export const TRIVIAL_METHOD = "pricingservice.get_all_pricing";
@@ -32,6 +34,7 @@ const { values: flags } = parseArgs({
     warmup: { type: "string", default: "3" },
     connections: { type: "string", default: "32" },
     profile: { type: "boolean", default: false },
+    "wait-quiet": { type: "string", default: "30" },
   },
 });
 const settings: LoadSettings = {
@@ -52,6 +55,7 @@ function appEnv(logLevel: string): Record<string, string> {
     HOST: "127.0.0.1",
     LOG_LEVEL: logLevel,
     NODE_ENV: "production",
+    PGAPPNAME: `bench-app-${logLevel}`,
   };
 }
 
@@ -64,6 +68,10 @@ async function measure(spec: LoadSpec): Promise<Figures> {
 async function main(): Promise<void> {
   const started = Date.now();
   log(`bench: ${settings.connections} connections, ${settings.warmupS} s warm-up + ${settings.durationS} s per run`);
+  const idleBefore = await waitForQuiet(Number(flags["wait-quiet"]));
+  log(
+    `machine busy before the run: ${idleBefore} cores (of ${cpus().length})${idleBefore >= 0.3 ? "  !! other load: figures will be low and noisy" : ""}`,
+  );
   const postgres = await dropSchema(databaseUrl, SCHEMA);
 
   // Our server first: it migrates the fresh schema, then gives us a user, a session and the answers to compare.
@@ -91,7 +99,10 @@ async function main(): Promise<void> {
 
   const raw = await startChild("raw node:http", "raw-http.ts", { arg: { answer } });
   const hono = await startChild("hono echo", "hono-echo.ts", { arg: { answer } });
-  const barePg = await startChild("bare pg", "bare-pg.ts", { arg: { databaseUrl, schema: SCHEMA } });
+  const barePg = await startChild("bare pg", "bare-pg.ts", {
+    arg: { databaseUrl, schema: SCHEMA },
+    env: { PGAPPNAME: "bench-bare-pg" },
+  });
   const rawSample = await call(`${raw.url}/rpc`, trivialBody);
   const honoSample = await call(`${hono.url}/rpc`, trivialBody);
   const pgSample = await call(`${barePg.url}/rpc`, getBody, auth);
@@ -127,8 +138,17 @@ async function main(): Promise<void> {
       body: getBody,
       headers: auth,
       expectBody: pgSample.text,
+      pgBackends: backendsOf(databaseUrl, "bench-bare-pg"),
     },
-    get: { name: "digitalresident.get", server: app, path: "/rpc", body: getBody, headers: auth, expectBody: get.text },
+    get: {
+      name: "digitalresident.get",
+      server: app,
+      path: "/rpc",
+      body: getBody,
+      headers: auth,
+      expectBody: get.text,
+      pgBackends: backendsOf(databaseUrl, appEnv("info")["PGAPPNAME"]!),
+    },
   } satisfies Record<keyof Runs, LoadSpec>;
 
   const runs = {} as Runs;
@@ -143,11 +163,14 @@ async function main(): Promise<void> {
   log(
     `        batch calls/s / single calls/s ${q.batchCallsOverSingleCalls}   digitalresident.get/bare pg ${q.getOverBarePg}`,
   );
+  log(
+    `by CPU per request (what the ratios would be if each server had a core to itself): trivial/raw ${q.byCpu.trivialOverRaw}, batch ${q.byCpu.batchCallsOverSingleCalls}, get/bare pg ${q.byCpu.getOverBarePg}`,
+  );
   log(printTargets(list));
 
   const results = {
     date: new Date().toISOString(),
-    machine: machineInfo(postgres),
+    machine: { ...machineInfo(postgres), busyCoresBeforeRun: idleBefore },
     settings: {
       ...settings,
       batchSize: BATCH_SIZE,
@@ -165,8 +188,13 @@ async function main(): Promise<void> {
     await profileAll({
       specs,
       settings,
-      startApp: (level) =>
-        startChild(`our server, LOG_LEVEL=${level}`, "app.ts", { env: appEnv(level), timeoutMs: 180_000 }),
+      startApp: async (level) => ({
+        server: await startChild(`our server, LOG_LEVEL=${level}`, "app.ts", {
+          env: appEnv(level),
+          timeoutMs: 180_000,
+        }),
+        pgBackends: backendsOf(databaseUrl, appEnv(level)["PGAPPNAME"]!),
+      }),
       resultsDir: RESULTS,
       log,
     });

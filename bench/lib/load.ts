@@ -1,6 +1,6 @@
 /** One load run with autocannon (in this process), plus where the CPU went while it ran. */
 
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import autocannon from "autocannon";
 import type { Child } from "./children.ts";
@@ -15,6 +15,8 @@ export interface LoadSpec {
   expectBody: string;
   /** JSON-RPC calls per HTTP request (100 for the batch). */
   callsPerRequest?: number;
+  /** PIDs of the PostgreSQL backends serving this server (read after the warm-up, when its pool is full). */
+  pgBackends?: () => Promise<number[]>;
 }
 
 export interface LoadSettings {
@@ -34,26 +36,29 @@ export interface Figures {
   non2xx: number;
   mismatches: number;
   /**
-   * Cores busy during the run: the server process, the load generator (this process), PostgreSQL, the whole
-   * machine, and `other` = machine - (server + client + postgres): load from outside the bench, which skews figures.
+   * Cores busy during the run: the server process, the load generator (this process), the PostgreSQL backends of
+   * the server's pool, the whole machine, and `other` = machine - (server + client + postgres): load from outside
+   * the bench (other sessions on a shared machine), which skews req/s.
    */
   cpu: { server: number; client: number; postgres: number; machine: number; other: number };
+  /**
+   * CPU microseconds per HTTP request spent by the server process and by PostgreSQL: less sensitive to other load
+   * than req/s (what a request costs, not how many fit in the time the machine gave us).
+   */
+  cpuUsPerRequest: { server: number; postgres: number };
 }
 
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
-/** CPU seconds used so far by every PostgreSQL process (the backends serving our pools do the SQL work). */
-function postgresCpuSeconds(): number {
+/** CPU seconds used so far by the given PostgreSQL backends (the ones serving the server under load). */
+function backendCpuSeconds(pids: number[]): number {
   let ticks = 0;
-  for (const pid of readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
+  for (const pid of pids) {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      if (!stat.includes("(postgres)")) continue;
-      const fields = stat.split(") ")[1]!.split(" ");
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
       ticks += Number(fields[11]) + Number(fields[12]);
     } catch {
-      // the process ended while we looked
+      // the backend ended while we looked
     }
   }
   return ticks / CLOCK_TICKS;
@@ -82,7 +87,8 @@ export async function runLoad(spec: LoadSpec, settings: LoadSettings): Promise<F
   if (settings.warmupS > 0) await autocannon({ ...options, duration: settings.warmupS });
   const serverCpu = spec.server.cpuSeconds();
   const clientCpu = process.cpuUsage();
-  const postgresCpu = postgresCpuSeconds();
+  const pids = (await spec.pgBackends?.()) ?? [];
+  const postgresCpu = backendCpuSeconds(pids);
   const machine = machineTicks();
   const wall = performance.now();
   const r = await autocannon({ ...options, duration: settings.durationS });
@@ -91,7 +97,7 @@ export async function runLoad(spec: LoadSpec, settings: LoadSettings): Promise<F
   const machineAfter = machineTicks();
   const server = (spec.server.cpuSeconds() - serverCpu) / seconds;
   const client = (clientUsed.user + clientUsed.system) / 1e6 / seconds;
-  const postgres = (postgresCpuSeconds() - postgresCpu) / seconds;
+  const postgres = (backendCpuSeconds(pids) - postgresCpu) / seconds;
   const busy = ((machineAfter.busy - machine.busy) / (machineAfter.total - machine.total)) * cpus().length;
   const calls = spec.callsPerRequest ?? 1;
   return {
@@ -117,6 +123,10 @@ export async function runLoad(spec: LoadSpec, settings: LoadSettings): Promise<F
       machine: round(busy),
       other: round(Math.max(0, busy - server - client - postgres)),
     },
+    cpuUsPerRequest: {
+      server: round((server * 1e6) / Math.max(r.requests.average, 1), 1),
+      postgres: round((postgres * 1e6) / Math.max(r.requests.average, 1), 1),
+    },
   };
 }
 
@@ -126,7 +136,24 @@ export function describe(f: Figures): string {
   return (
     `${f.name.padEnd(22)} ${String(Math.round(f.reqPerS)).padStart(7)} req/s${calls}  ` +
     `p50 ${f.latencyMs.p50} ms  p99 ${f.latencyMs.p99} ms  ` +
+    `cpu/req ${Math.round(f.cpuUsPerRequest.server)} us (pg ${Math.round(f.cpuUsPerRequest.postgres)})  ` +
     `cores: server ${f.cpu.server} client ${f.cpu.client} pg ${f.cpu.postgres} other ${f.cpu.other}` +
+    (f.cpu.other >= 0.3 ? "  !! other load on the machine" : "") +
     (bad > 0 ? `  !! ${f.errors} errors, ${f.timeouts} timeouts, ${f.non2xx} non-2xx, ${f.mismatches} mismatches` : "")
   );
+}
+
+/**
+ * Other sessions may share this machine: waits up to `maxS` seconds for it to fall under `threshold` busy cores
+ * (sampled over 2 s), and returns the last reading, so results can say how quiet the machine was.
+ */
+export async function waitForQuiet(maxS: number, threshold = 0.3): Promise<number> {
+  const deadline = Date.now() + maxS * 1000;
+  for (;;) {
+    const before = machineTicks();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const after = machineTicks();
+    const busy = round(((after.busy - before.busy) / (after.total - before.total)) * cpus().length);
+    if (busy < threshold || Date.now() >= deadline) return busy;
+  }
 }

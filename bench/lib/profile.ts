@@ -159,7 +159,7 @@ export function summarizeProfile(path: string, requests: number, top = 25): Prof
 
 export function printSummary(title: string, s: ProfileSummary): string {
   const lines = [
-    `--- profile: ${title} (${s.requests} requests in ${s.wallMs} ms; ${s.usPerRequestBusy} us CPU/request of ${s.usPerRequestTotal} us wall)`,
+    `--- profile: ${title} (${s.requests} requests in ${s.wallMs} ms; ${s.usPerRequestBusy} us busy/request of ${s.usPerRequestTotal} us wall)`,
     "self time by area                               %    us/req   | on stack (inclusive) %",
   ];
   const incl = new Map(s.inclusiveByArea.map((x) => [x.name, x.percent]));
@@ -201,7 +201,7 @@ export function compareAreas(ours: ProfileSummary, baseline: ProfileSummary): Ar
 
 export function printComparison(title: string, diffs: AreaDiff[], ours: ProfileSummary, baseline: ProfileSummary) {
   const lines = [
-    `--- ${title}: CPU us/request ours ${ours.usPerRequestBusy} vs baseline ${baseline.usPerRequestBusy}`,
+    `--- ${title}: busy us/request ours ${ours.usPerRequestBusy} vs baseline ${baseline.usPerRequestBusy}`,
     `  ${"area".padEnd(44)} ${"ours".padStart(8)} ${"base".padStart(8)} ${"extra".padStart(8)}`,
   ];
   for (const d of diffs.filter((x) => Math.abs(x.extraUs) >= 1)) {

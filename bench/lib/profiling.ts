@@ -16,7 +16,7 @@ export interface ProfilePlan {
   specs: { raw: LoadSpec; trivial: LoadSpec; barePg: LoadSpec; get: LoadSpec };
   settings: LoadSettings;
   /** Starts another instance of our server with the given log level. */
-  startApp(logLevel: string): Promise<Child>;
+  startApp(logLevel: string): Promise<{ server: Child; pgBackends: () => Promise<number[]> }>;
   resultsDir: string;
   log(line: string): void;
 }
@@ -49,14 +49,17 @@ export async function profileAll(plan: ProfilePlan): Promise<void> {
   out["trivialVsRaw"] = trivialDiff;
   out["getVsBarePg"] = getDiff;
 
-  const quiet = await plan.startApp("warn");
+  const { server: quiet, pgBackends } = await plan.startApp("warn");
   plan.log("");
   const quietTrivial = await runLoad(
     { ...plan.specs.trivial, name: "trivial, LOG_LEVEL=warn", server: quiet },
     plan.settings,
   );
   plan.log(describe(quietTrivial));
-  const quietGet = await runLoad({ ...plan.specs.get, name: "get, LOG_LEVEL=warn", server: quiet }, plan.settings);
+  const quietGet = await runLoad(
+    { ...plan.specs.get, name: "get, LOG_LEVEL=warn", server: quiet, pgBackends },
+    plan.settings,
+  );
   plan.log(describe(quietGet));
   await quiet.stop();
   out["logLevelWarn"] = { trivial: quietTrivial, get: quietGet };

@@ -28,6 +28,15 @@ export function ratios(r: Runs) {
     trivialOverHonoEcho: ratio(r.trivial.reqPerS, r.hono.reqPerS),
     batchCallsOverSingleCalls: ratio(r.batch.callsPerS, r.trivial.callsPerS),
     getOverBarePg: ratio(r.get.reqPerS, r.barePg.reqPerS),
+    /** The same comparisons by CPU per request (server process; + PostgreSQL for the database pair). */
+    byCpu: {
+      trivialOverRaw: ratio(r.raw.cpuUsPerRequest.server, r.trivial.cpuUsPerRequest.server),
+      batchCallsOverSingleCalls: ratio(r.trivial.cpuUsPerRequest.server * 100, r.batch.cpuUsPerRequest.server),
+      getOverBarePg: ratio(
+        r.barePg.cpuUsPerRequest.server + r.barePg.cpuUsPerRequest.postgres,
+        r.get.cpuUsPerRequest.server + r.get.cpuUsPerRequest.postgres,
+      ),
+    },
   };
 }
 

@@ -69,3 +69,19 @@ export async function registerUser(rpcUrl: string): Promise<BenchUser> {
   if (!result?.user_id || !result.access_token) throw new Error(`authservice.register failed: ${answer.text}`);
   return { userId: result.user_id, token: result.access_token };
 }
+
+/** PIDs of the backends a server opened (each bench server sets its own PGAPPNAME). */
+export function backendsOf(databaseUrl: string, applicationName: string): () => Promise<number[]> {
+  return async () => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const rows = await client.query<{ pid: number }>("select pid from pg_stat_activity where application_name = $1", [
+        applicationName,
+      ]);
+      return rows.rows.map((r) => r.pid);
+    } finally {
+      await client.end();
+    }
+  };
+}
