@@ -2,7 +2,14 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Hono } from "hono";
+import { Ajv } from "ajv";
+import { Hono } from "hono";
+import type { Runtime } from "../../src/app/runtime.ts";
+import { McpEndpoint, type McpOptions } from "../../src/mcp/endpoint.ts";
+import type { CatalogTool } from "../../src/mcp/tools.ts";
+import type { RpcContext } from "../../src/rpc/context.ts";
+import type { Entry } from "../../src/rpc/dispatcher.ts";
+import { RpcError } from "../../src/rpc/errors.ts";
 
 export interface Served {
   url: string;
@@ -56,4 +63,106 @@ export const initializeMessage = (id: number | string, protocolVersion = "2024-1
 export function textJson(result: unknown): any {
   const content = (result as { content: { type: string; text: string }[] }).content;
   return JSON.parse(content[0]?.text ?? "null");
+}
+
+export interface TestToolOptions {
+  readOnly?: boolean;
+  amountParam?: string | null;
+  owner?: string;
+}
+
+const ajv = new Ajv({ strict: false });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A tool for tests only, registered beside the manifest's through `McpOptions.extraTools`: it runs through the
+ * whole policy and the real dispatcher, and answers who it ran as. `delay_ms` makes it slow (to reorder
+ * completions), `fail` makes it raise a business error, `amount`/`currency` make it financial.
+ */
+export function testTool(name: string, options: TestToolOptions = {}): CatalogTool {
+  const inputSchema = {
+    type: "object" as const,
+    properties: {
+      echo: { type: "string" },
+      delay_ms: { type: "integer", minimum: 0, maximum: 5000 },
+      fail: { type: "boolean" },
+      amount: { type: "number" },
+      currency: { type: "string" },
+      password: { type: "string" },
+      card_number: { type: "string" },
+      note: { type: "string" },
+    },
+    additionalProperties: false,
+  };
+  const readOnly = options.readOnly ?? false;
+  const entry = {
+    name: `testservice.${name}`,
+    kind: "service" as const,
+    owner: options.owner ?? "TestService",
+    op: name,
+    domain: "platform",
+    auth: "user",
+    internal: false,
+    callerBinding: null,
+    password: null,
+    audit: null,
+    mcp: {
+      name: `freezone_test_${name}`,
+      readOnly,
+      destructive: false,
+      idempotent: false,
+      amountParam: options.amountParam ?? null,
+    },
+    errors: { McpApprovalError: ["InvalidInput"] },
+    result: "TestResult",
+    paramNames: Object.keys(inputSchema.properties),
+    aliases: [],
+    validateParams: ajv.compile(inputSchema),
+    validateResult: ajv.compile({ type: "object" }),
+    async invoke(ctx: RpcContext, raw: unknown) {
+      const params = raw as { echo?: string; delay_ms?: number; fail?: boolean; amount?: number };
+      if (params.delay_ms) await sleep(params.delay_ms);
+      if (params.fail) throw RpcError.app("McpApprovalError", "InvalidInput", "the test tool was asked to fail");
+      return {
+        user_id: ctx.caller?.userId ?? null,
+        api_key_id: ctx.caller?.apiKeyId ?? null,
+        echo: params.echo ?? null,
+        amount: params.amount ?? null,
+      };
+    },
+  };
+  const tool = {
+    name: `freezone_test_${name}`,
+    description: `test tool ${name}`,
+    inputSchema,
+    outputSchema: { type: "object" as const },
+    annotations: { readOnlyHint: readOnly, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  };
+  return { tool, entry: entry as unknown as Entry };
+}
+
+/** An app's /mcp with extra test tools, served on a real port (the app's own /mcp stays as it is). */
+export async function serveMcpWithTools(runtime: Runtime, tools: CatalogTool[], options: McpOptions = {}) {
+  const endpoint = await McpEndpoint.create(runtime, { ...options, extraTools: tools, sweepIntervalS: 0 });
+  const app = new Hono();
+  app.all("/mcp", (c) => endpoint.handle(c.req.raw));
+  const served = await serveOnPort(app);
+  return {
+    endpoint,
+    url: served.url,
+    close: async () => {
+      await served.close();
+      await endpoint.close();
+    },
+  };
+}
+
+/** A raw tools/call (faster than the SDK client for load; the HTTP answer as is). */
+export async function callRaw(base: string, key: string, name: string, args: unknown, id: number | string = 1) {
+  const r = await postMcp(
+    base,
+    { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } },
+    { "x-api-key": key },
+  );
+  return r.body as { id: unknown; result?: any; error?: any };
 }

@@ -1,0 +1,68 @@
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ENTITIES } from "../../generated/entities.ts";
+import { type App, createApp } from "../../src/app/create-app.ts";
+import { closeOrm, migrate, openOrm } from "../../src/db/orm.ts";
+import { truncateAll } from "../../src/db/reset.ts";
+import { testConfig } from "../support/app.ts";
+import { TestClock } from "../support/clock.ts";
+import { workerSchema } from "../support/database.ts";
+import { insertApiKey } from "../support/mcp-keys.ts";
+import { insertRow } from "../support/rows.ts";
+import { callRaw, serveMcpWithTools, testTool } from "./support.ts";
+
+const url = process.env["DATABASE_URL"];
+
+/** Two app instances, each with its own ORM (connection pool) and /mcp, on one PostgreSQL schema. */
+describe.skipIf(!url)("MCP limits across two instances on one PostgreSQL (needs DATABASE_URL)", () => {
+  const instances: { app: App; orm: MikroORM; mcp: Awaited<ReturnType<typeof serveMcpWithTools>> }[] = [];
+
+  beforeAll(async () => {
+    const schema = `${workerSchema()}_mcp_pair`;
+    for (let i = 0; i < 2; i++) {
+      const orm = await openOrm({ entities: ENTITIES, databaseUrl: url, schema });
+      if (i === 0) {
+        await migrate(orm);
+        await truncateAll(orm);
+      }
+      const app = await createApp(testConfig(new TestClock()), { orm });
+      const mcp = await serveMcpWithTools(app.runtime, [
+        testTool("echo", { readOnly: true }),
+        testTool("pay", { amountParam: "amount" }),
+      ]);
+      instances.push({ app, orm, mcp });
+    }
+  });
+
+  afterAll(async () => {
+    for (const i of instances) {
+      await i.mcp.close();
+      await i.app.close();
+      await closeOrm(i.orm);
+    }
+  });
+
+  test("50 simultaneous calls spread over both instances against a limit of 10 let exactly 10 through", async () => {
+    const [one, two] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const user = await insertRow(one.orm, "User", { email: "pair-mcp@example.org", password_hash: "x", roles: [] });
+    const k = await insertApiKey(one.orm, String(user["sid"]), { max_calls_per_hour: 10 });
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => callRaw((i % 2 ? one : two).mcp.url, k.key, "freezone_test_echo", {}, i)),
+    );
+    expect(replies.filter((r) => r.result && !r.result.isError)).toHaveLength(10);
+    const pay = await insertApiKey(one.orm, String(user["sid"]), { max_calls_per_hour: 0, daily_spending_limit: 100 });
+    const payments = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        callRaw((i % 2 ? one : two).mcp.url, pay.key, "freezone_test_pay", { amount: 10 }, i),
+      ),
+    );
+    expect(payments.filter((r) => r.result && !r.result.isError)).toHaveLength(10);
+    const log = await one.orm.em
+      .fork()
+      .execute<{ n: string }[]>(
+        `select count(*) as n from mcp_call_log where api_key_id in (?, ?) and result_status = 'success'`,
+        [k.keyId, pay.keyId],
+      );
+    expect(Number(log[0]?.n)).toBe(20);
+  });
+});
