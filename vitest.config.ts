@@ -9,8 +9,8 @@ export default defineConfig({
     pool: "forks",
     isolate: false,
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     sequence: { hooks: "stack" },
   },
 });

@@ -19,7 +19,9 @@ export function readCredentials(headers: Headers): Credentials {
 export async function resolveCaller(em: EntityManager, creds: Credentials, now: Date): Promise<Caller | null> {
   if (creds.apiKey) return authenticateApiKey(em, creds.apiKey, now);
   if (creds.bearer) {
-    return creds.bearer.startsWith("fz_") ? authenticateApiKey(em, creds.bearer, now) : authenticateSession(em, creds.bearer, now);
+    return creds.bearer.startsWith("fz_")
+      ? authenticateApiKey(em, creds.bearer, now)
+      : authenticateSession(em, creds.bearer, now);
   }
   return null;
 }

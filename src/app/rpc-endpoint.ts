@@ -1,6 +1,8 @@
 import { DriverException, UniqueConstraintViolationException } from "@mikro-orm/core";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { MethodPolicy } from "../../generated/policy.ts";
 import { uuidv7 } from "../domain/ids.ts";
-import type { RequestInfo, RpcContext } from "../rpc/context.ts";
+import type { Caller, RequestInfo, RpcContext } from "../rpc/context.ts";
 import { dispatch } from "../rpc/dispatcher.ts";
 import { RpcError } from "../rpc/errors.ts";
 import {
@@ -36,12 +38,14 @@ export class RpcEndpoint {
     } catch {
       return json(200, errorResponse(null, RpcError.parseError()));
     }
-    if (nestingDepth(body) > MAX_DEPTH) return json(200, errorResponse(null, RpcError.invalidRequest(`JSON nesting over ${MAX_DEPTH} levels`)));
+    if (nestingDepth(body) > MAX_DEPTH)
+      return json(200, errorResponse(null, RpcError.invalidRequest(`JSON nesting over ${MAX_DEPTH} levels`)));
     const request: RequestInfo = { ...info, rawBody: body };
     const caller = new CallerCache(this.runtime, credentials);
     if (Array.isArray(message)) {
       if (message.length === 0) return json(200, errorResponse(null, RpcError.invalidRequest("empty batch")));
-      if (message.length > 1000) return json(200, errorResponse(null, RpcError.invalidRequest("batch over 1000 calls")));
+      if (message.length > 1000)
+        return json(200, errorResponse(null, RpcError.invalidRequest("batch over 1000 calls")));
       const responses: JsonRpcResponse[] = [];
       for (const item of message) {
         const response = await this.call(item, caller, request);
@@ -62,12 +66,22 @@ export class RpcEndpoint {
     const started = performance.now();
     try {
       const result = await this.run(req, caller, request);
-      this.runtime.log.info({ requestId: request.requestId, method: req.method, ms: elapsed(started), outcome: "ok" }, "rpc");
+      this.runtime.log.info(
+        { requestId: request.requestId, method: req.method, ms: elapsed(started), outcome: "ok" },
+        "rpc",
+      );
       return notification ? null : { jsonrpc: "2.0", id, result };
     } catch (err) {
       const error = this.toRpcError(err, req.method, request.requestId);
       this.runtime.log.info(
-        { requestId: request.requestId, method: req.method, ms: elapsed(started), outcome: "error", code: error.code, variant: error.data?.variant },
+        {
+          requestId: request.requestId,
+          method: req.method,
+          ms: elapsed(started),
+          outcome: "error",
+          code: error.code,
+          variant: error.data?.variant,
+        },
         "rpc",
       );
       return notification ? null : errorResponse(id, error);
@@ -78,18 +92,9 @@ export class RpcEndpoint {
     if (req.method === "rpc.discover") return this.runtime.openrpc.get(this.scope);
     const entry = this.runtime.registry.get(req.method);
     if (!entry || (this.scope !== "all" && entry.domain !== this.scope)) throw RpcError.methodNotFound(req.method);
-    const em = this.runtime.orm.em.fork();
     const outcome = await caller.get();
     if ("error" in outcome && entry.auth !== "anonymous" && entry.auth !== "webhook") throw outcome.error;
-    const ctx: RpcContext = {
-      em,
-      caller: "caller" in outcome ? outcome.caller : null,
-      config: this.runtime.config,
-      now: this.runtime.config.clock,
-      request,
-      method: entry,
-      log: this.runtime.log,
-    };
+    const ctx = createContext(this.runtime, "caller" in outcome ? outcome.caller : null, request, entry);
     return dispatch(entry, ctx, req.params);
   }
 
@@ -104,6 +109,31 @@ export class RpcEndpoint {
   }
 }
 
+/** A call's context; its unit of work is forked on first use, so calls that never touch the database pay nothing. */
+export function createContext(
+  runtime: Runtime,
+  caller: Caller | null,
+  request: RequestInfo,
+  method: MethodPolicy,
+): RpcContext {
+  let em: EntityManager | null = null;
+  return {
+    get em() {
+      em ??= runtime.orm.em.fork();
+      return em;
+    },
+    flush: async () => {
+      if (em) await em.flush();
+    },
+    caller,
+    config: runtime.config,
+    now: runtime.config.clock,
+    request,
+    method,
+    log: runtime.log,
+  };
+}
+
 /** Credentials are checked once per HTTP request, and only when some call needs them. */
 class CallerCache {
   private outcome: Promise<CallerOutcome> | null = null;
@@ -113,7 +143,8 @@ class CallerCache {
   ) {}
 
   get(): Promise<CallerOutcome> {
-    this.outcome ??= resolveCaller(this.runtime.orm.em.fork(), this.credentials, this.runtime.config.clock()).then(
+    // Only raw SQL runs here, on the shared connection pool: no unit of work to fork.
+    this.outcome ??= resolveCaller(this.runtime.orm.em, this.credentials, this.runtime.config.clock()).then(
       (caller) => ({ caller }),
       (error: unknown) => {
         if (error instanceof RpcError) return { error };

@@ -28,6 +28,8 @@ export interface RequestInfo {
 /** What every handler receives: one unit of work, the caller, configuration and the clock. */
 export interface RpcContext {
   em: EntityManager;
+  /** Flushes the unit of work if the call opened one (contexts built elsewhere may omit it: em.flush() is used). */
+  flush?: () => Promise<void>;
   caller: Caller | null;
   config: Config;
   now(): Date;

@@ -159,7 +159,7 @@ export async function dispatch(entry: Entry, ctx: RpcContext, rawParams: unknown
     await checkCompanyRole(entry, ctx, params);
     await checkPassword(entry, ctx, params);
     const result = await entry.invoke(ctx, params);
-    await ctx.em.flush();
+    await (ctx.flush ? ctx.flush() : ctx.em.flush());
     if (ctx.config.validateResults && !entry.validateResult(result)) {
       ctx.log.error({ method: entry.name, errors: entry.validateResult.errors }, "result does not match its schema");
       throw RpcError.internal();
@@ -179,10 +179,7 @@ async function guardedAudit<T>(
     await audit(entry, ctx, params, { result });
     return result;
   } catch (err) {
-    if (err instanceof RpcError) {
-      ctx.em.clear();
-      await audit(entry, ctx, params, { error: err });
-    }
+    if (err instanceof RpcError) await audit(entry, ctx, params, { error: err });
     throw err;
   }
 }
