@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type Diagnostic, Diagnostics } from "./diagnostics.ts";
+import type { Diagnostic } from "./diagnostics.ts";
 import { emitCodes } from "./emit/codes.ts";
 import { emitCrud } from "./emit/crud.ts";
 import { emitEntities } from "./emit/entities.ts";
@@ -13,7 +13,7 @@ import { emitValidators } from "./emit/validators.ts";
 import { formatFiles } from "./format.ts";
 import { loadSpec } from "./load.ts";
 import type { SpecModel } from "./model.ts";
-import { checkOpenrpcDocument } from "./openrpc-check.ts";
+import { checkOpenrpcDocuments } from "./openrpc-check.ts";
 import type { GeneratedFile } from "./write.ts";
 
 export interface GenerateResult {
@@ -48,20 +48,23 @@ export async function runEmitter(name: string, model: SpecModel, root: string): 
   return formatFiles(await emitter(model, root));
 }
 
-/** Served documents must pass the OpenRPC meta-schema, like every client's tooling will check. */
-function validateOutput(files: GeneratedFile[], diags: Diagnostics): void {
-  for (const file of files.filter((f) => f.path.startsWith("generated/openrpc/"))) {
-    checkOpenrpcDocument(JSON.parse(file.content), file.path, diags);
-  }
-}
-
-/** spec/ -> model -> every emitter's files. Pure apart from reading spec/ and existing src/services. */
+/**
+ * spec/ -> model -> every emitter's files. Pure apart from reading spec/ and existing src/services.
+ * The spec/services documents as written and the served documents under generated/openrpc/ must both pass the
+ * OpenRPC meta-schema, like every client's tooling will check; those checks run on a worker meanwhile.
+ */
 export async function generate(root: string, options: { validateOnly?: boolean } = {}): Promise<GenerateResult> {
-  const { model, diags } = loadSpec(join(root, "spec"));
-  if (!model || diags.items.length > 0 || options.validateOnly) return { model, files: [], diagnostics: diags.items };
+  const { model, diags, documents } = loadSpec(join(root, "spec"));
+  const written = checkOpenrpcDocuments(documents);
+  if (!model || diags.items.length > 0 || options.validateOnly) {
+    return { model, files: [], diagnostics: [...diags.items, ...(await written)] };
+  }
   const emitted = (await Promise.all(Object.values(EMITTERS).map((emit) => emit(model, root)))).flat();
-  const formatting = formatFiles(emitted);
-  const out = new Diagnostics();
-  validateOutput(emitted, out); // the OpenRPC documents are JSON, untouched by formatting
-  return { model, files: await formatting, diagnostics: out.items };
+  const served = checkOpenrpcDocuments(
+    emitted
+      .filter((f) => f.path.startsWith("generated/openrpc/"))
+      .map((f) => ({ file: f.path, doc: JSON.parse(f.content) })),
+  );
+  const files = await formatFiles(emitted); // the OpenRPC documents are JSON, untouched by formatting
+  return { model, files, diagnostics: [...(await written), ...(await served)] };
 }

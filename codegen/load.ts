@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import { checkModel } from "./check.ts";
 import { Diagnostics, pointer } from "./diagnostics.ts";
 import type { DomainModel, ErrorCodeModel, JsonSchema, RecordModel, ServiceModel, SpecModel } from "./model.ts";
-import { checkOpenrpcDocument } from "./openrpc-check.ts";
+import type { OpenrpcDocument } from "./openrpc-check.ts";
 import { buildCrudMethods, buildRecord } from "./records.ts";
 import { buildService } from "./services.ts";
 
@@ -35,15 +35,23 @@ function listJson(dir: string, suffix = ".json"): string[] {
   }
 }
 
+export interface LoadedSpec {
+  model: SpecModel | null;
+  diags: Diagnostics;
+  /** The spec/services documents as written, for the OpenRPC meta-schema check (see generate.ts). */
+  documents: OpenrpcDocument[];
+}
+
 /** Reads `spec/` into the model; returns diagnostics instead of throwing for spec problems. */
-export function loadSpec(specDir: string): { model: SpecModel | null; diags: Diagnostics } {
+export function loadSpec(specDir: string): LoadedSpec {
+  const documents: OpenrpcDocument[] = [];
   const diags = new Diagnostics();
   const root = join(specDir, "..");
   const rel = (p: string) => relative(root, p);
   const platform = readJson(root, join(specDir, "platform.json"), diags);
   const errors = readJson(root, join(specDir, "errors.json"), diags);
   const enumsFile = readJson(root, join(specDir, "enums.json"), diags);
-  if (!platform || !errors || !enumsFile) return { model: null, diags };
+  if (!platform || !errors || !enumsFile) return { model: null, diags, documents };
 
   const schemas: Record<string, JsonSchema> = {};
   const schemaFiles: Record<string, string> = {};
@@ -98,7 +106,7 @@ export function loadSpec(specDir: string): { model: SpecModel | null; diags: Dia
   for (const path of listJson(join(specDir, "services"), ".openrpc.json")) {
     const json = readJson(root, path, diags);
     if (!json) continue;
-    checkOpenrpcDocument(json, rel(path), diags);
+    documents.push({ file: rel(path), doc: json });
     const service = buildService(json, rel(path), { context, domainOf, versions }, diags);
     if (!service) continue;
     const components = ((json["components"] as JsonSchema | undefined)?.["schemas"] ?? {}) as Record<
@@ -148,5 +156,5 @@ export function loadSpec(specDir: string): { model: SpecModel | null; diags: Dia
     methods: [...sortedServices.flatMap((s) => s.methods), ...crudMethods],
   };
   checkModel(model, diags);
-  return { model, diags };
+  return { model, diags, documents };
 }

@@ -1,10 +1,17 @@
-import { validateOpenRPCDocument } from "@open-rpc/schema-utils-js";
-import { type Diagnostics, pointer } from "./diagnostics.ts";
+import { Worker } from "node:worker_threads";
+import { type Diagnostic, pointer } from "./diagnostics.ts";
 import type { JsonSchema } from "./model.ts";
 
-interface MetaSchemaError {
-  dataPath?: string;
-  message?: string;
+export interface OpenrpcDocument {
+  /** Path relative to the project root, as diagnostics name it. */
+  file: string;
+  doc: JsonSchema;
+}
+
+interface Failure {
+  file: string;
+  dataPath: string;
+  message: string;
 }
 
 /** ajv 6's dataPath (`.methods[0].params[1]`, `['x-y']`) as a JSON pointer (`/methods/0/params/1`). */
@@ -16,31 +23,28 @@ export function dataPathToPointer(dataPath: string): string {
 }
 
 /**
- * The library returns its ajv errors only inside the message text, as pretty-printed JSON after two header
- * lines; read them back so the diagnostic can point at the offending member.
+ * Checks documents against the OpenRPC meta-schema with @open-rpc/schema-utils-js, as every OpenRPC tool would,
+ * on a worker thread (the library builds a fresh ajv per document). One `invalid-openrpc` per rejected document,
+ * at the first (innermost) member ajv rejects.
  */
-function errorsOf(message: string): MetaSchemaError[] {
-  try {
-    const errors: unknown = JSON.parse(message.split("\n").slice(2).join("\n"));
-    return Array.isArray(errors) ? (errors as MetaSchemaError[]) : [];
-  } catch {
-    return [];
-  }
-}
-
-/**
- * Checks one spec/services document against the OpenRPC meta-schema (@open-rpc/schema-utils-js), as every
- * OpenRPC tool would. One diagnostic per document, at the first (innermost) member ajv rejects.
- */
-export function checkOpenrpcDocument(doc: JsonSchema, file: string, diags: Diagnostics): void {
-  const result = validateOpenRPCDocument(doc as never);
-  if (result === true) return;
-  // ajv lists the innermost failure first; the rest are the alternatives (`oneOf` a $ref) that failed with it.
-  const first = errorsOf(result.message)[0];
-  if (!first) {
-    diags.add("invalid-openrpc", file, "", result.message);
-    return;
-  }
-  const ptr = dataPathToPointer(first.dataPath ?? "");
-  diags.add("invalid-openrpc", file, ptr, `not a valid OpenRPC document: ${ptr || "the document"} ${first.message}`);
+export function checkOpenrpcDocuments(docs: OpenrpcDocument[]): Promise<Diagnostic[]> {
+  if (docs.length === 0) return Promise.resolve([]);
+  return new Promise((resolve, reject) => {
+    // Plain JavaScript: the worker needs none of the parent's loaders (tsx, vitest).
+    const worker = new Worker(new URL("./openrpc-worker.mjs", import.meta.url), { workerData: docs, execArgv: [] });
+    worker.once("message", (failures: Failure[]) => {
+      resolve(
+        failures.map(({ file, dataPath, message }) => {
+          const ptr = dataPathToPointer(dataPath);
+          return {
+            code: "invalid-openrpc",
+            file,
+            pointer: ptr,
+            message: `not a valid OpenRPC document: ${ptr || "the document"} ${message}`,
+          };
+        }),
+      );
+    });
+    worker.once("error", reject);
+  });
 }

@@ -23,7 +23,8 @@ const SPEC_ID = "freezone:spec";
 /** Runs ajv on the worker thread; resolves to the standalone CommonJS module text. */
 function compileOnWorker(input: { keywords: string[]; schemas: JsonSchema[]; exports: Record<string, string> }) {
   return new Promise<string>((resolve, reject) => {
-    const worker = new Worker(new URL("./validators-worker.mjs", import.meta.url), { workerData: input });
+    // Plain JavaScript: the worker needs none of the parent's loaders (tsx, vitest).
+    const worker = new Worker(new URL("./validators-worker.mjs", import.meta.url), { workerData: input, execArgv: [] });
     worker.once("message", (msg: { code?: string; error?: string }) => {
       if (msg.code !== undefined) resolve(msg.code);
       else reject(new Error(`codegen: ajv failed on the validators: ${msg.error}`));

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { loadSpec } from "../../codegen/load.ts";
+import { generate } from "../../codegen/generate.ts";
+import { dataPathToPointer } from "../../codegen/openrpc-check.ts";
 import { copyFixture, editJson, removeDir, writeText } from "./support.ts";
 
 // One minimally broken copy of the fixture per diagnostic: codegen must refuse it with the exact code, spec file
@@ -149,8 +150,8 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
     "a param schema the OpenRPC meta-schema rejects",
     json(WALLETS, (d) => (d.methods[0].params[0].schema.type = "strin")),
     [
-      ["invalid-openrpc", WALLETS, "/methods/0/params/0/schema/type"],
       ["unmappable-type", WALLETS, "/methods/0/params/0/schema"],
+      ["invalid-openrpc", WALLETS, "/methods/0/params/0/schema/type"],
     ],
   ],
   [
@@ -218,14 +219,16 @@ beforeEach(() => {
 afterEach(() => removeDir(root));
 
 describe("diagnostics", () => {
-  test("the unbroken fixture has none", () => {
-    expect(loadSpec(`${root}/spec`).diags.items).toEqual([]);
+  const diagnose = async (): Promise<Expected[]> =>
+    (await generate(root, { validateOnly: true })).diagnostics.map((d): Expected => [d.code, d.file, d.pointer]);
+
+  test("the unbroken fixture has none", async () => {
+    expect(await diagnose()).toEqual([]);
   });
 
-  test.each(CASES)("%s", (_name, edit, expected) => {
+  test.each(CASES)("%s", async (_name, edit, expected) => {
     edit(root);
-    const found = loadSpec(`${root}/spec`).diags.items.map((d): Expected => [d.code, d.file, d.pointer]);
-    expect(found).toEqual(expected);
+    expect(await diagnose()).toEqual(expected);
   });
 
   test("every diagnostic code codegen can raise has a case here", async () => {
@@ -236,9 +239,15 @@ describe("diagnostics", () => {
       .filter((f) => f.endsWith(".ts"))
       .map((f) => readFileSync(join(dir, f), "utf8"))
       .join("\n");
-    const raised = new Set([...sources.matchAll(/(?:diags|out)\.add\(\s*"([a-z-]+)"/g)].map((m) => m[1]));
+    const raised = new Set([...sources.matchAll(/(?:\.add\(\s*|code: )"([a-z]+(?:-[a-z]+)+)"/g)].map((m) => m[1]));
     expect(raised.size).toBeGreaterThan(20);
     const tested = new Set(CASES.flatMap(([, , expected]) => expected.map(([code]) => code)));
     expect([...raised].filter((code) => !tested.has(code!))).toEqual([]);
   });
+});
+
+test("ajv data paths become JSON pointers", () => {
+  expect(dataPathToPointer(".methods[0].params[12].schema")).toBe("/methods/0/params/12/schema");
+  expect(dataPathToPointer(".components.schemas['a/b~c'].type")).toBe("/components/schemas/a~1b~0c/type");
+  expect(dataPathToPointer("")).toBe("");
 });
