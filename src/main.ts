@@ -1,18 +1,26 @@
+import pino from "pino";
 import { createApp } from "./app/create-app.ts";
+import { createLogger } from "./app/logging.ts";
 import { createHttpServer, listen } from "./app/server.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { DataDirInUseError } from "./db/database.ts";
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const app = await createApp(config);
+  // Buffered JSON lines on stdout: a synchronous write per call would cost more than a trivial call itself.
+  const destination = pino.destination({ sync: false, minLength: 4096 });
+  const log = createLogger(config, destination);
+  const app = await createApp(config, { log });
   const server = createHttpServer(app);
   const port = await listen(server, config.port, config.host);
   const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.pgliteDir}`;
   app.runtime.log.info({ port, database: where }, `freezone registry listening on http://localhost:${port}`);
   const stop = () => {
     server.close();
-    void app.close().then(() => process.exit(0));
+    void app.close().then(() => {
+      destination.flushSync();
+      process.exit(0);
+    });
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
