@@ -8,6 +8,8 @@
  *                                      measures both again with LOG_LEVEL=warn, writes bench/results/profile.json
  *   --duration S  --warmup S  --connections N     override 10 s, 3 s, 32
  *   --wait-quiet S                     wait up to S s (default 30) for other load on the machine to stop first
+ *   --nice N                           scheduling priority of the bench and its servers (default -10 when root, so
+ *                                      other sessions' load on a shared machine skews less; 0 to leave it)
  *
  * Database: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), schema "bench", dropped and
  * migrated again at every run.
@@ -16,7 +18,7 @@ import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { killAll, startChild } from "./lib/children.ts";
+import { killAll, type StartOptions, startChild as start, trySetPriority } from "./lib/children.ts";
 import { describe, type Figures, type LoadSettings, type LoadSpec, runLoad, waitForQuiet } from "./lib/load.ts";
 import { profileAll } from "./lib/profiling.ts";
 import { machineInfo, printTargets, type Runs, ratios, targets } from "./lib/report.ts";
@@ -35,6 +37,7 @@ const { values: flags } = parseArgs({
     connections: { type: "string", default: "32" },
     profile: { type: "boolean", default: false },
     "wait-quiet": { type: "string", default: "30" },
+    nice: { type: "string", default: "-10" },
   },
 });
 const settings: LoadSettings = {
@@ -42,8 +45,11 @@ const settings: LoadSettings = {
   warmupS: Number(flags.warmup),
   durationS: Number(flags.duration),
 };
+const nice = trySetPriority(0, Number(flags.nice)) ? Number(flags.nice) : 0;
 const databaseUrl = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test";
 
+const startChild = (name: string, file: string, options: StartOptions = {}) =>
+  start(name, file, { ...options, priority: nice });
 const rpc = (id: number, method: string, params: object) => ({ jsonrpc: "2.0", id, method, params });
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -67,7 +73,9 @@ async function measure(spec: LoadSpec): Promise<Figures> {
 
 async function main(): Promise<void> {
   const started = Date.now();
-  log(`bench: ${settings.connections} connections, ${settings.warmupS} s warm-up + ${settings.durationS} s per run`);
+  log(
+    `bench: ${settings.connections} connections, ${settings.warmupS} s warm-up + ${settings.durationS} s per run, nice ${nice}`,
+  );
   const idleBefore = await waitForQuiet(Number(flags["wait-quiet"]));
   log(
     `machine busy before the run: ${idleBefore} cores (of ${cpus().length})${idleBefore >= 0.3 ? "  !! other load: figures will be low and noisy" : ""}`,
@@ -173,6 +181,7 @@ async function main(): Promise<void> {
     machine: { ...machineInfo(postgres), busyCoresBeforeRun: idleBefore },
     settings: {
       ...settings,
+      nice,
       batchSize: BATCH_SIZE,
       pipelining: 1,
       loadGenerator: "autocannon 8.0.0, in the bench process",
