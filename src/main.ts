@@ -15,6 +15,7 @@ async function main(): Promise<void> {
   const port = await listen(server, config.port, config.host);
   const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.pgliteDir}`;
   app.runtime.log.info({ port, database: where }, `freezone registry listening on http://localhost:${port}`);
+  destination.flush();
   const stop = () => {
     server.close();
     void app.close().then(() => {
