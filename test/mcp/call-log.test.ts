@@ -83,7 +83,7 @@ describe("mcpcalllogservice.admin_list", () => {
   test("an administrator lists every user's calls, filtered by user or key, audited as view_logs", async () => {
     await callRaw(mcp.url, aliceKey.key, "freezone_test_echo", {});
     await callRaw(mcp.url, bobKey.key, "freezone_test_echo", {});
-    const admin = await t.admin(`admin${Math.random()}@example.org`);
+    const admin = await t.admin();
     const all = await admin.rpc("mcpcalllogservice.admin_list", {});
     expect(all.result.items.map((r: any) => r.user_id).sort()).toEqual([alice.userId, bob.userId].sort());
     const onlyBob = await admin.rpc("mcpcalllogservice.admin_list", { user_id: bob.userId });
