@@ -43,6 +43,12 @@ function withStubs(project: Project, service: ServiceModel, existing: string | n
   );
   const missing = service.methods.filter((m) => !present.has(m.handlerName));
   if (missing.length === 0) return text;
+  const file = literal.getSourceFile();
+  const importsRpcError = file
+    .getImportDeclarations()
+    .some((d) => d.getNamedImports().some((n) => (n.getAliasNode()?.getText() ?? n.getName()) === "RpcError"));
+  // The stubs throw RpcError: a hand-written file that never needed it gets the import with its first stub.
+  if (!importsRpcError) file.addImportDeclaration({ namedImports: ["RpcError"], moduleSpecifier: "../rpc/errors.ts" });
   for (const m of missing) {
     literal.addMethod({
       name: m.handlerName,
@@ -51,7 +57,7 @@ function withStubs(project: Project, service: ServiceModel, existing: string | n
       statements: [`throw RpcError.notImplemented(${JSON.stringify(m.name)});`],
     });
   }
-  return literal.getSourceFile().getFullText();
+  return file.getFullText();
 }
 
 function withIndex(project: Project, model: SpecModel, existing: string | null): string {

@@ -111,3 +111,20 @@ test("an index entry written as a property assignment counts as present", async 
   writeText(root, "src/services/index.ts", index);
   expect((await stubs()).get("src/services/index.ts")).toBe(index);
 });
+
+test("a stub added to a file that never imported RpcError brings the import", async () => {
+  const withoutRpcError = HAND_WRITTEN.replace('import { RpcError } from "../rpc/errors.ts";\n', "").replace(
+    'if (!title) throw RpcError.app("NoteError", "InvalidInput", "title is empty");',
+    "if (!title) throw new Error();",
+  );
+  writeText(root, "src/services/note-service.ts", withoutRpcError);
+  addArchiveMethod();
+  const text = (await stubs()).get("src/services/note-service.ts")!;
+  expect(text).toContain(
+    'import type { RpcContext } from "../rpc/context.ts";\nimport { RpcError } from "../rpc/errors.ts";\n',
+  );
+  expect(text).toContain('throw RpcError.notImplemented("noteservice.archive");');
+  expect(text.replace('import { RpcError } from "../rpc/errors.ts";\n', "")).toContain(
+    withoutRpcError.slice(0, withoutRpcError.lastIndexOf("};")),
+  );
+});
