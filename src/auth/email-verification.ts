@@ -37,7 +37,8 @@ export async function sendVerificationEmail(ctx: RpcContext, email: string): Pro
   const { emailsPerAddressPerHour } = ctx.config.rateLimits;
   await limitQuota(ctx, "EmailError", `mail:${normalized}`, emailsPerAddressPerHour, 3600);
   const user = await findUserByEmail(ctx.em, normalized);
-  if (user && user["email_verified"] !== true && !user.is_suspended) await issueVerificationEmail(ctx, user);
+  if (user && user["email_verified"] !== true && !user.is_suspended && user["partner_id"] === null)
+    await issueVerificationEmail(ctx, user);
   return { status: "sent", email, email_verified: null, verified_at: null };
 }
 

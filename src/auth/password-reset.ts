@@ -22,7 +22,7 @@ export async function requestPasswordReset(ctx: RpcContext, email: string): Prom
   if (!isValidEmail(normalized)) throw RpcError.app("EmailError", "InvalidInput", "email is not a valid address");
   await limitQuota(ctx, "AuthError", `reset:${normalized}`, ctx.config.rateLimits.emailsPerAddressPerHour, 3600);
   const user = await findUserByEmail(ctx.em, normalized);
-  if (user && !user.is_suspended) {
+  if (user && !user.is_suspended && user["partner_id"] === null) {
     const now = ctx.now();
     const token = newToken(TOKEN_PREFIX.passwordReset);
     await sendEmail(

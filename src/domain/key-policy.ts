@@ -1,0 +1,72 @@
+/** Tier policy of an API key (seed 000 ApiKey): governs MCP use. */
+export interface KeyPolicy {
+  mcp_scope: "read" | "readwrite" | null;
+  max_transaction_amount: number;
+  daily_spending_limit: number;
+  monthly_spending_limit: number;
+  max_calls_per_hour: number;
+  max_calls_per_day: number;
+  allowed_tool_patterns: string;
+  blocked_tool_patterns: string;
+  approval_threshold: number;
+  approval_required_tools: string;
+}
+
+/** The seed's defaults; no scope means no MCP access. */
+export const KEY_POLICY_DEFAULTS: KeyPolicy = {
+  mcp_scope: null,
+  max_transaction_amount: 100,
+  daily_spending_limit: 500,
+  monthly_spending_limit: 2000,
+  max_calls_per_hour: 60,
+  max_calls_per_day: 500,
+  allowed_tool_patterns: "",
+  blocked_tool_patterns: "",
+  approval_threshold: 0,
+  approval_required_tools: "",
+};
+
+export const POLICY_FIELDS = Object.keys(KEY_POLICY_DEFAULTS) as (keyof KeyPolicy)[];
+export const PATTERN_FIELDS = ["allowed_tool_patterns", "blocked_tool_patterns", "approval_required_tools"] as const;
+
+export const PERSONAL_KEY_TTL_DAYS = 365;
+/** The assistant's key is re-minted on demand, so it need not live long. */
+export const ASSISTANT_KEY_TTL_HOURS = 24;
+
+const PATTERN = /^[A-Za-z0-9_.*?-]{1,128}$/;
+
+/**
+ * A comma-separated list of tool-name globs (`*` any run, `?` one character). Spaces around entries and empty
+ * entries are dropped; the stored form is the cleaned list. Answers the cleaned list, or an error naming the
+ * first bad entry.
+ */
+export function cleanPatternList(text: string): { value: string } | { error: string } {
+  const entries = text
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
+  const bad = entries.find((p) => !PATTERN.test(p));
+  if (bad !== undefined) return { error: `"${bad.slice(0, 40)}" is not a tool-name glob (letters, digits, _ . - * ?)` };
+  return { value: entries.join(",") };
+}
+
+/** Reads a stored policy, filling columns left null (rows written before a field existed) with the defaults. */
+export function policyOf(row: Record<string, unknown>): KeyPolicy {
+  const out = { ...KEY_POLICY_DEFAULTS } as Record<string, unknown>;
+  for (const field of POLICY_FIELDS) {
+    const value = row[field];
+    if (value === null || value === undefined) continue;
+    out[field] = typeof KEY_POLICY_DEFAULTS[field] === "number" ? Number(value) : value;
+  }
+  out["mcp_scope"] = row["mcp_scope"] ?? null;
+  return out as unknown as KeyPolicy;
+}
+
+export function addDays(now: Date, days: number): Date {
+  return new Date(now.getTime() + days * 24 * 3600 * 1000);
+}
+
+/** A key works while it is active and not past its expiry. */
+export function keyIsUsable(isActive: boolean, expiresAt: Date | null, now: Date): boolean {
+  return isActive && (expiresAt === null || expiresAt.getTime() > now.getTime());
+}
