@@ -5,7 +5,20 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { GeneratedFile } from "./write.ts";
 
-const biome = createRequire(import.meta.url).resolve("@biomejs/biome/bin/biome");
+/**
+ * The platform's Biome binary directly (the package's `bin/biome` is a Node wrapper that costs a Node start and
+ * an `ldd` probe); the wrapper where no such package is installed (Windows, musl).
+ */
+function biomeCommand(): { command: string; args: string[] } {
+  const require = createRequire(import.meta.url);
+  try {
+    return { command: require.resolve(`@biomejs/cli-${process.platform}-${process.arch}/biome`), args: [] };
+  } catch {
+    return { command: process.execPath, args: [require.resolve("@biomejs/biome/bin/biome")] };
+  }
+}
+
+const biome = biomeCommand();
 
 // The house style, given explicitly so the output does not depend on which biome.json is found.
 const STYLE = [
@@ -22,7 +35,7 @@ const STYLE = [
 /** Runs `biome format --write` on `dir/generated`; asynchronous, so the caller can work meanwhile. */
 function biomeFormat(dir: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [biome, "format", "--write", ...STYLE, "generated"], { cwd: dir });
+    const child = spawn(biome.command, [...biome.args, "format", "--write", ...STYLE, "generated"], { cwd: dir });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString();
