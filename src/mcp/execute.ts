@@ -10,7 +10,6 @@ import type { McpDeps } from "./deps.ts";
 import {
   approvalReason,
   type KeyPolicy,
-  type KeyPolicyRow,
   policyFromRow,
   type Refusal,
   toolRefusal,
@@ -47,7 +46,10 @@ const POLICY_COLUMNS =
   "max_calls_per_day, allowed_tool_patterns, blocked_tool_patterns, approval_threshold, approval_required_tools";
 
 async function loadPolicy(em: EntityManager, keyId: string): Promise<KeyPolicy | null> {
-  const rows = await em.execute<KeyPolicyRow[]>(`select ${POLICY_COLUMNS} from api_key where sid = ?`, [keyId]);
+  const rows = await em.execute<(Record<string, unknown> & { sid: string })[]>(
+    `select ${POLICY_COLUMNS} from api_key where sid = ?`,
+    [keyId],
+  );
   return rows[0] ? policyFromRow(rows[0]) : null;
 }
 

@@ -1,3 +1,5 @@
+import { policyOf } from "../domain/key-policy.ts";
+
 /**
  * Tier policies of an API key on MCP (seed 001 Authentication 7, Limits): pure rules, no database.
  * Calendar hours, days and months are UTC.
@@ -17,30 +19,6 @@ export interface KeyPolicy {
   approvalRequiredPatterns: string[];
 }
 
-/** The ApiKey row's policy columns; null means "not set", which takes the seed's default (0 = off). */
-export interface KeyPolicyRow {
-  sid: string;
-  mcp_scope: string | null;
-  max_transaction_amount: number | null;
-  daily_spending_limit: number | null;
-  monthly_spending_limit: number | null;
-  max_calls_per_hour: number | string | null;
-  max_calls_per_day: number | string | null;
-  allowed_tool_patterns: string | null;
-  blocked_tool_patterns: string | null;
-  approval_threshold: number | null;
-  approval_required_tools: string | null;
-}
-
-export const POLICY_DEFAULTS = {
-  maxTransactionAmount: 100,
-  dailySpendingLimit: 500,
-  monthlySpendingLimit: 2000,
-  maxCallsPerHour: 60,
-  maxCallsPerDay: 500,
-  approvalThreshold: 0,
-} as const;
-
 export function parsePatterns(list: string | null): string[] {
   return (list ?? "")
     .split(",")
@@ -48,21 +26,21 @@ export function parsePatterns(list: string | null): string[] {
     .filter(Boolean);
 }
 
-const num = (value: number | string | null, fallback: number): number => (value === null ? fallback : Number(value));
-
-export function policyFromRow(row: KeyPolicyRow): KeyPolicy {
+/** The key's policy as MCP enforces it, from an ApiKey row (null columns take the seed defaults, 0 = off). */
+export function policyFromRow(row: Record<string, unknown> & { sid: string }): KeyPolicy {
+  const p = policyOf(row);
   return {
     keyId: row.sid,
-    scope: row.mcp_scope === "readwrite" ? "readwrite" : "read",
-    maxTransactionAmount: num(row.max_transaction_amount, POLICY_DEFAULTS.maxTransactionAmount),
-    dailySpendingLimit: num(row.daily_spending_limit, POLICY_DEFAULTS.dailySpendingLimit),
-    monthlySpendingLimit: num(row.monthly_spending_limit, POLICY_DEFAULTS.monthlySpendingLimit),
-    maxCallsPerHour: num(row.max_calls_per_hour, POLICY_DEFAULTS.maxCallsPerHour),
-    maxCallsPerDay: num(row.max_calls_per_day, POLICY_DEFAULTS.maxCallsPerDay),
-    allowedPatterns: parsePatterns(row.allowed_tool_patterns),
-    blockedPatterns: parsePatterns(row.blocked_tool_patterns),
-    approvalThreshold: num(row.approval_threshold, POLICY_DEFAULTS.approvalThreshold),
-    approvalRequiredPatterns: parsePatterns(row.approval_required_tools),
+    scope: p.mcp_scope === "readwrite" ? "readwrite" : "read",
+    maxTransactionAmount: p.max_transaction_amount,
+    dailySpendingLimit: p.daily_spending_limit,
+    monthlySpendingLimit: p.monthly_spending_limit,
+    maxCallsPerHour: p.max_calls_per_hour,
+    maxCallsPerDay: p.max_calls_per_day,
+    allowedPatterns: parsePatterns(p.allowed_tool_patterns),
+    blockedPatterns: parsePatterns(p.blocked_tool_patterns),
+    approvalThreshold: p.approval_threshold,
+    approvalRequiredPatterns: parsePatterns(p.approval_required_tools),
   };
 }
 

@@ -2,7 +2,7 @@ import type { Client as McpClient } from "@modelcontextprotocol/sdk/client/index
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { expireApprovals } from "../../src/mcp/approval-store.ts";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
-import { insertApiKey } from "../support/mcp-keys.ts";
+import { generateKey } from "../support/mcp-keys.ts";
 import { callRaw, mcpClient, serveMcpWithTools, testTool, textJson } from "./support.ts";
 
 let t: TestApp;
@@ -44,7 +44,7 @@ afterAll(async () => {
 beforeEach(async () => {
   t.clock.set("2026-11-23T10:00:00.000Z");
   owner = await t.register(`owner${Math.random()}@example.org`);
-  key = await insertApiKey(t.app.runtime.orm, owner.userId, { approval_threshold: 50 });
+  key = await generateKey(owner, { approval_threshold: 50 });
 });
 
 describe("asking for approval", () => {
@@ -104,7 +104,7 @@ describe("asking for approval", () => {
   });
 
   test("an approval-required pattern needs approval whatever the amount; arguments are stored in full", async () => {
-    const k = await insertApiKey(t.app.runtime.orm, owner.userId, { approval_required_tools: "freezone_test_e*" });
+    const k = await generateKey(owner, { approval_required_tools: "freezone_test_e*" });
     const reply = await callRaw(mcp.url, k.key, "freezone_test_echo", { echo: "hi", password: "secret-pass" });
     expect(reply.result.structuredContent.reason).toContain("freezone_test_e*");
     const row = await approval(reply.result.structuredContent.approval_id);

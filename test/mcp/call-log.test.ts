@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
-import { insertApiKey } from "../support/mcp-keys.ts";
+import { generateKey } from "../support/mcp-keys.ts";
 import { callRaw, serveMcpWithTools, testTool } from "./support.ts";
 
 let t: TestApp;
@@ -25,8 +25,8 @@ beforeEach(async () => {
   await t.app.runtime.orm.em.fork().execute("delete from mcp_call_log");
   alice = await t.register(`alice${Math.random()}@example.org`);
   bob = await t.register(`bob${Math.random()}@example.org`);
-  aliceKey = await insertApiKey(t.app.runtime.orm, alice.userId);
-  bobKey = await insertApiKey(t.app.runtime.orm, bob.userId);
+  aliceKey = await generateKey(alice);
+  bobKey = await generateKey(bob);
 });
 
 describe("McpCallLog rows", () => {

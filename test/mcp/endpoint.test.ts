@@ -1,13 +1,13 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startTestApp, type TestApp } from "../support/app.ts";
-import { insertApiKey } from "../support/mcp-keys.ts";
+import { PASSWORD, type Client as SessionClient, startTestApp, type TestApp } from "../support/app.ts";
+import { generateKey, insertApiKey } from "../support/mcp-keys.ts";
 import { initializeMessage, mcpClient, postMcp, type Served, serveOnPort, textJson } from "./support.ts";
 
 let t: TestApp;
 let served: Served;
-let owner: { userId: string };
+let owner: SessionClient;
 let rw: { key: string; keyId: string };
 const clients: Client[] = [];
 
@@ -30,7 +30,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await t.app.runtime.orm.em.fork().execute("delete from mcp_call_log");
   owner = await t.register(`owner${Math.random()}@example.org`);
-  rw = await insertApiKey(t.app.runtime.orm, owner.userId, { mcp_scope: "readwrite" });
+  rw = await generateKey(owner, { mcp_scope: "readwrite" });
 });
 
 describe("initialize", () => {
@@ -76,7 +76,7 @@ describe("tools/list", () => {
   });
 
   test("a read key sees only read-only tools", async () => {
-    const read = await insertApiKey(t.app.runtime.orm, owner.userId, { mcp_scope: "read" });
+    const read = await generateKey(owner, { mcp_scope: "read" });
     const { tools } = await (await connect(read.key)).listTools();
     expect(tools.length).toBeGreaterThan(100);
     expect(tools.every((x) => x.annotations?.readOnlyHint === true)).toBe(true);
@@ -173,7 +173,7 @@ describe("tools/call", () => {
   });
 
   test("a read key calling a write tool is refused as ScopeDenied and logged rejected", async () => {
-    const read = await insertApiKey(t.app.runtime.orm, owner.userId, { mcp_scope: "read" });
+    const read = await generateKey(owner, { mcp_scope: "read" });
     const client = await connect(read.key);
     const result = await client.callTool({
       name: "freezone_mcpapprovalservice_reject",
@@ -187,7 +187,7 @@ describe("tools/call", () => {
 
 describe("refusals before any tool runs", () => {
   test("a key without mcp_scope gets 403 with -32000 'API key does not have MCP access' and the id echoed", async () => {
-    const plain = await insertApiKey(t.app.runtime.orm, owner.userId, { mcp_scope: null });
+    const plain = await generateKey(owner, { mcp_scope: null });
     const r = await postMcp(served.url, initializeMessage("abc"), { "x-api-key": plain.key });
     expect(r.status).toBe(403);
     expect(r.body).toMatchObject({
@@ -223,7 +223,8 @@ describe("refusals before any tool runs", () => {
 
   test("a key revoked or expired mid-session is refused with 401 on its next request", async () => {
     const client = await connect(rw.key);
-    await t.app.runtime.orm.em.fork().execute("update api_key set is_active = false where sid = ?", [rw.keyId]);
+    const revoked = await owner.rpc("apikeyservice.revoke", { key_id: rw.keyId, password: PASSWORD });
+    expect(revoked.result.is_active).toBe(false);
     await expect(client.listTools()).rejects.toThrow(/401|KeyRevoked|revoked/i);
     const expiring = await insertApiKey(t.app.runtime.orm, owner.userId, {
       expires_at: new Date("2026-11-23T10:30:00Z"),

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startTestApp, type TestApp } from "../support/app.ts";
-import { insertApiKey } from "../support/mcp-keys.ts";
+import { type Client, startTestApp, type TestApp } from "../support/app.ts";
+import { generateKey } from "../support/mcp-keys.ts";
 import { callRaw, serveMcpWithTools, testTool } from "./support.ts";
 
 let t: TestApp;
 let mcp: Awaited<ReturnType<typeof serveMcpWithTools>>;
-let ownerId: string;
+let owner: Client;
 
 const PAY = "freezone_test_pay";
 const ECHO = "freezone_test_echo";
@@ -20,7 +20,7 @@ const unlimited = {
   daily_spending_limit: 0,
   monthly_spending_limit: 0,
 };
-const key = (overrides: Record<string, unknown> = {}) => insertApiKey(t.app.runtime.orm, ownerId, overrides);
+const key = (policy: Record<string, unknown> = {}) => generateKey(owner, policy);
 const refusal = (reply: { result?: any }) => JSON.parse(reply.result.content[0].text);
 
 beforeAll(async () => {
@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   t.clock.set("2026-11-23T10:00:00.000Z");
-  ownerId = (await t.register(`limits${Math.random()}@example.org`)).userId;
+  owner = await t.register(`limits${Math.random()}@example.org`);
 });
 
 describe("tool patterns", () => {

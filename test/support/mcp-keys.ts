@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { sha256Hex } from "../../src/auth/tokens.ts";
+import { PASSWORD } from "./app.ts";
 import { insertRow } from "./rows.ts";
 
 export interface TestKey {
@@ -35,4 +36,19 @@ export async function insertApiKey(
     ...overrides,
   });
   return { key, keyId: String(row["sid"]) };
+}
+
+/**
+ * A personal key minted by the real operation (apikeyservice.generate_personal, with the account password), as a
+ * user would in the AI settings. `mcp_scope` defaults to readwrite here; pass null for a key without MCP access.
+ */
+export async function generateKey(
+  client: { rpc(method: string, params?: unknown): Promise<{ result: any; error: unknown }> },
+  policy: Record<string, unknown> = {},
+): Promise<TestKey> {
+  const params: Record<string, unknown> = { name: "agent key", password: PASSWORD, mcp_scope: "readwrite", ...policy };
+  if (params["mcp_scope"] === null) delete params["mcp_scope"];
+  const r = await client.rpc("apikeyservice.generate_personal", params);
+  if (!r.result) throw new Error(`generate_personal failed: ${JSON.stringify(r.error)}`);
+  return { key: r.result.api_key, keyId: r.result.key_id };
 }
