@@ -18,7 +18,7 @@ import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { killAll, type StartOptions, startChild as start, trySetPriority } from "./lib/children.ts";
+import { killAll, type StartOptions, startChild as start, startMain, trySetPriority } from "./lib/children.ts";
 import { describe, type Figures, type LoadSettings, type LoadSpec, runLoad, waitForQuiet } from "./lib/load.ts";
 import { profileAll } from "./lib/profiling.ts";
 import { machineInfo, printTargets, type Runs, ratios, targets } from "./lib/report.ts";
@@ -50,6 +50,9 @@ const databaseUrl = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@12
 
 const startChild = (name: string, file: string, options: StartOptions = {}) =>
   start(name, file, { ...options, priority: nice });
+/** Our server: src/main.ts as `npm start` runs it, configured through its environment. */
+const startOurs = (logLevel: string) =>
+  startMain(`our server (LOG_LEVEL=${logLevel})`, { env: appEnv(logLevel), timeoutMs: 180_000, priority: nice });
 const rpc = (id: number, method: string, params: object) => ({ jsonrpc: "2.0", id, method, params });
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -57,8 +60,6 @@ function appEnv(logLevel: string): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,
     DATABASE_SCHEMA: SCHEMA,
-    PORT: "0",
-    HOST: "127.0.0.1",
     LOG_LEVEL: logLevel,
     NODE_ENV: "production",
     PGAPPNAME: `bench-app-${logLevel}`,
@@ -83,7 +84,7 @@ async function main(): Promise<void> {
   const postgres = await dropSchema(databaseUrl, SCHEMA);
 
   // Our server first: it migrates the fresh schema, then gives us a user, a session and the answers to compare.
-  const app = await startChild("our server", "app.ts", { env: appEnv("info"), timeoutMs: 180_000 });
+  const app = await startOurs("info");
   log(`our server up (migrated) in ${Math.round((Date.now() - started) / 100) / 10} s`);
   const user = await registerUser(`${app.url}/rpc`);
   const residentSid = await insertResident(databaseUrl, SCHEMA, user.userId);
@@ -198,13 +199,18 @@ async function main(): Promise<void> {
       specs,
       settings,
       startApp: async (level) => ({
-        server: await startChild(`our server, LOG_LEVEL=${level}`, "app.ts", {
-          env: appEnv(level),
-          timeoutMs: 180_000,
-        }),
+        server: await startOurs(level),
         pgBackends: backendsOf(databaseUrl, appEnv(level)["PGAPPNAME"]!),
       }),
       resultsDir: RESULTS,
+      micro: {
+        databaseUrl,
+        schema: SCHEMA,
+        residentSid,
+        userId: user.userId,
+        token: user.token,
+        trivialAnswer: answer,
+      },
       log,
     });
   }

@@ -1,11 +1,16 @@
-/** Starts bench servers as child processes (node + tsx's loader, IPC channel), and stops them. */
+/**
+ * Starts the bench's servers as child processes (node + tsx's loader, IPC channel), and stops them:
+ * the baselines from bench/servers/, and our server as production runs it, src/main.ts unchanged.
+ */
 import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { setPriority } from "node:os";
 import { join } from "node:path";
 import type { ChildCommand, ChildEvent } from "../servers/child.ts";
 
-const SERVERS = join(import.meta.dirname, "..", "servers");
+const ROOT = join(import.meta.dirname, "..", "..");
+const SERVERS = join(ROOT, "bench", "servers");
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 export interface Child {
@@ -20,7 +25,24 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+export interface StartOptions {
+  /** JSON passed as argv[2]. */
+  arg?: unknown;
+  env?: Record<string, string>;
+  /** How long start-up (our server: connect and migrate) may take. */
+  timeoutMs?: number;
+  /** Scheduling priority (nice value; negative needs root): keeps other load on a shared machine from skewing runs. */
+  priority?: number;
+}
+
 const running = new Set<ChildProcess>();
+
+/** Kills every child still running (on errors and on exit; each by its own pid). */
+export function killAll(): void {
+  for (const proc of running) if (proc.exitCode === null) proc.kill("SIGKILL");
+  running.clear();
+}
+process.on("exit", killAll);
 
 /** Raises a process's scheduling priority when allowed (root); returns whether it did. */
 export function trySetPriority(pid: number, priority: number): boolean {
@@ -31,13 +53,6 @@ export function trySetPriority(pid: number, priority: number): boolean {
     return false;
   }
 }
-
-/** Kills every child still running (used on errors and on exit; each by its own pid). */
-export function killAll(): void {
-  for (const proc of running) if (proc.exitCode === null) proc.kill("SIGKILL");
-  running.clear();
-}
-process.on("exit", killAll);
 
 function next(proc: ChildProcess, name: string, expect: ChildEvent["event"], timeoutMs: number): Promise<ChildEvent> {
   return new Promise((resolve, reject) => {
@@ -59,38 +74,24 @@ function next(proc: ChildProcess, name: string, expect: ChildEvent["event"], tim
   });
 }
 
-export interface StartOptions {
-  /** JSON passed as argv[2]. */
-  arg?: unknown;
-  env?: Record<string, string>;
-  /** How long start-up (our server: connect and migrate) may take. */
-  timeoutMs?: number;
-  /** Scheduling priority (nice value; negative needs root): keeps other load on a shared machine from skewing runs. */
-  priority?: number;
-}
-
-export async function startChild(name: string, file: string, options: StartOptions = {}): Promise<Child> {
-  const proc = fork(join(SERVERS, file), options.arg === undefined ? [] : [JSON.stringify(options.arg)], {
-    execArgv: ["--import", "tsx"],
+function spawn(file: string, args: string[], execArgv: string[], options: StartOptions) {
+  const proc = fork(file, args, {
+    cwd: ROOT,
+    execArgv: ["--import", "tsx", ...execArgv],
     env: { ...process.env, ...options.env },
+    // stdout discarded: our server logs there (the cost of producing each line is still paid).
     stdio: ["ignore", "ignore", "pipe", "ipc"],
   });
   running.add(proc);
   if (options.priority) trySetPriority(proc.pid!, options.priority);
-  let stderr = "";
+  const tail = { text: "" };
   proc.stderr?.on("data", (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
+    tail.text = (tail.text + chunk.toString()).slice(-4000);
   });
-  let ready: ChildEvent;
-  try {
-    ready = await next(proc, name, "ready", options.timeoutMs ?? 60_000);
-  } catch (err) {
-    proc.kill("SIGKILL");
-    running.delete(proc);
-    throw new Error(`${(err as Error).message}\n${stderr}`);
-  }
-  const port = (ready as { port: number }).port;
-  const send = (command: ChildCommand) => proc.send(command);
+  return { proc, tail };
+}
+
+function handle(proc: ChildProcess, name: string, port: number, stop: () => void): Child {
   return {
     name,
     pid: proc.pid!,
@@ -102,22 +103,78 @@ export async function startChild(name: string, file: string, options: StartOptio
     },
     async profileStart(intervalUs) {
       const started = next(proc, name, "profile-started", 10_000);
-      send({ cmd: "profile-start", intervalUs });
+      proc.send({ cmd: "profile-start", intervalUs } satisfies ChildCommand);
       await started;
     },
     async profileStop(path) {
       const saved = next(proc, name, "profile-saved", 60_000);
-      send({ cmd: "profile-stop", path });
+      proc.send({ cmd: "profile-stop", path } satisfies ChildCommand);
       await saved;
     },
     async stop() {
-      if (proc.exitCode !== null) return;
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
       const exited = new Promise((resolve) => proc.once("exit", resolve));
-      send({ cmd: "stop" });
+      stop();
       const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
       await exited;
       clearTimeout(timer);
       running.delete(proc);
     },
   };
+}
+
+/** A baseline server from bench/servers/: it announces its port over IPC. */
+export async function startChild(name: string, file: string, options: StartOptions = {}): Promise<Child> {
+  const args = options.arg === undefined ? [] : [JSON.stringify(options.arg)];
+  const { proc, tail } = spawn(join(SERVERS, file), args, [], options);
+  try {
+    const ready = (await next(proc, name, "ready", options.timeoutMs ?? 60_000)) as { port: number };
+    return handle(proc, name, ready.port, () => proc.send({ cmd: "stop" } satisfies ChildCommand));
+  } catch (err) {
+    proc.kill("SIGKILL");
+    running.delete(proc);
+    throw new Error(`${(err as Error).message}\n${tail.text}`);
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Our server exactly as `npm start` runs it (src/main.ts), on a free port, with bench/servers/preload.ts loaded
+ * for profiling; ready when GET /health answers 200; stopped with SIGTERM (main.ts flushes and closes).
+ */
+export async function startMain(name: string, options: StartOptions = {}): Promise<Child> {
+  const port = await freePort();
+  const env = { ...options.env, PORT: String(port), HOST: "127.0.0.1" };
+  const { proc, tail } = spawn(join(ROOT, "src", "main.ts"), [], ["--import", join(SERVERS, "preload.ts")], {
+    ...options,
+    env,
+  });
+  const deadline = Date.now() + (options.timeoutMs ?? 180_000);
+  for (;;) {
+    if (proc.exitCode !== null) {
+      running.delete(proc);
+      throw new Error(`${name} exited (code ${proc.exitCode}) during start-up\n${tail.text}`);
+    }
+    const up = await fetch(`http://127.0.0.1:${port}/health`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (up) return handle(proc, name, port, () => proc.kill("SIGTERM"));
+    if (Date.now() > deadline) {
+      proc.kill("SIGKILL");
+      running.delete(proc);
+      throw new Error(`${name} not up within ${options.timeoutMs ?? 180_000} ms\n${tail.text}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

@@ -1,13 +1,14 @@
 /**
  * `--profile`: CPU-profiles the baselines and our server under the same load (V8 sampling profiler inside each
  * child, only during the measured window), compares CPU per request by area, and measures our server again with
- * LOG_LEVEL=warn to price per-call logging. Writes bench/results/profile.json; full profiles go to the temp dir.
+ * LOG_LEVEL=warn to price per-call logging, then times the pieces of the hot paths one by one. Writes bench/results/profile.json; full profiles go to the temp dir.
  */
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Child } from "./children.ts";
 import { describe, type LoadSettings, type LoadSpec, runLoad } from "./load.ts";
+import { type MicroInput, microBench } from "./micro.ts";
 import { compareAreas, type ProfileSummary, printComparison, printSummary, summarizeProfile } from "./profile.ts";
 
 const INTERVAL_US = 200;
@@ -18,6 +19,7 @@ export interface ProfilePlan {
   /** Starts another instance of our server with the given log level. */
   startApp(logLevel: string): Promise<{ server: Child; pgBackends: () => Promise<number[]> }>;
   resultsDir: string;
+  micro: MicroInput;
   log(line: string): void;
 }
 
@@ -63,6 +65,7 @@ export async function profileAll(plan: ProfilePlan): Promise<void> {
   plan.log(describe(quietGet));
   await quiet.stop();
   out["logLevelWarn"] = { trivial: quietTrivial, get: quietGet };
+  out["pieces"] = await microBench(plan.micro, plan.log);
   writeFileSync(join(plan.resultsDir, "profile.json"), `${JSON.stringify(out, null, 2)}\n`);
   plan.log("wrote bench/results/profile.json");
 }

@@ -1,7 +1,7 @@
 /**
- * The child side of every bench server: announces its port over IPC, profiles itself on request (V8 sampling
- * profiler through node:inspector, so only the measured window is recorded), reports its CPU time, and exits
- * when told to or when the parent goes away (no server outlives the bench).
+ * The child side of every bench server: answers profiling commands over IPC (V8 sampling profiler through
+ * node:inspector, so only the measured window is recorded) and exits when told to or when the parent goes away
+ * (no server outlives the bench). Our own server (src/main.ts) gets this through bench/servers/preload.ts.
  */
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -21,17 +21,12 @@ function send(message: ChildEvent): void {
   process.send?.(message);
 }
 
-/** Call once the server listens; `close` ends the server's own resources (pools, ORM) before exit. */
-export function serveAsChild(port: number, close: () => Promise<void> = async () => undefined): void {
+/** Installs the IPC command handler; `stop` runs on "stop", SIGTERM and when the parent goes away. */
+export function answerCommands(stop: () => void): void {
   let session: Session | null = null;
-  const exit = () => {
-    const timer = setTimeout(() => process.exit(0), 2000);
-    timer.unref();
-    close().finally(() => process.exit(0));
-  };
   process.on("message", (raw: ChildCommand) => {
     void (async () => {
-      if (raw.cmd === "stop") return exit();
+      if (raw.cmd === "stop") return stop();
       if (raw.cmd === "profile-start") {
         session = new Session();
         session.connect();
@@ -49,7 +44,17 @@ export function serveAsChild(port: number, close: () => Promise<void> = async ()
       }
     })().catch((err: unknown) => send({ event: "failed", message: String(err) }));
   });
-  process.on("disconnect", exit);
+  process.on("disconnect", stop);
+}
+
+/** For the baseline servers: call once listening; `close` ends their own resources (pools) before exit. */
+export function serveAsChild(port: number, close: () => Promise<void> = async () => undefined): void {
+  const exit = () => {
+    const timer = setTimeout(() => process.exit(0), 2000);
+    timer.unref();
+    close().finally(() => process.exit(0));
+  };
+  answerCommands(exit);
   process.on("SIGTERM", exit);
   send({ event: "ready", port });
 }
