@@ -38,14 +38,29 @@ function isJsonContentType(value: string | null): boolean {
   return value !== null && /^application\/json\s*(;|$)/i.test(value);
 }
 
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Browsers send Origin: a page from another site (or a DNS-rebound name) must not drive an agent's key. Allowed:
+ * the configured origins (ALLOWED_ORIGINS), and a loopback page of the very host it calls (a local tool's UI).
+ */
+export function originAllowed(origin: string, host: string | null, allowed: string[]): boolean {
+  if (allowed.includes(origin)) return true;
+  try {
+    const url = new URL(origin);
+    return LOOPBACK.has(url.hostname) && url.host === host;
+  } catch {
+    return false;
+  }
+}
+
 /** The HTTP-level refusals, in the SDK transport's order; null when the request may go on. */
 export function checkHttp(request: Request, config: Config): Response | null {
   if (request.method !== "POST") {
     return jsonResponse(405, errorBody(null, -32000, "Method not allowed."), { allow: "POST" });
   }
   const origin = request.headers.get("origin");
-  if (origin !== null && !config.allowedOrigins.includes(origin)) {
-    // Browsers send Origin: a page from another site (or DNS rebinding) must not drive a local agent's key.
+  if (origin !== null && !originAllowed(origin, request.headers.get("host"), config.allowedOrigins)) {
     return jsonResponse(403, errorBody(null, -32002, `Origin not allowed: ${origin}`));
   }
   if (!acceptsJson(request.headers.get("accept"))) {

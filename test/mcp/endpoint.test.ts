@@ -249,6 +249,18 @@ describe("refusals before any tool runs", () => {
   test("a browser Origin that is not allowed gets 403 and nothing runs", async () => {
     const r = await postMcp(served.url, initializeMessage(1), { "x-api-key": rw.key, origin: "https://evil.example" });
     expect(r.status).toBe(403);
+    expect(r.body.error.code).toBe(-32002);
+  });
+
+  test("a loopback page of the same host is allowed (a local tool's UI); another loopback port is not", async () => {
+    const host = new URL(served.url).host;
+    const same = await postMcp(served.url, initializeMessage(1), { "x-api-key": rw.key, origin: `http://${host}` });
+    expect(same.status).toBe(200);
+    const other = await postMcp(served.url, initializeMessage(1), {
+      "x-api-key": rw.key,
+      origin: "http://127.0.0.1:1",
+    });
+    expect(other.status).toBe(403);
   });
 
   test("wrong content type 415, body over the limit 413, bad JSON 400 -32700, bad protocol version 400", async () => {
