@@ -188,7 +188,7 @@ function crudParams(op: CrudOp): ParamModel[] {
           name: "data",
           required: true,
           description: "The record as a JSON object text; with `sid` it updates that record, without it creates one.",
-          schema: { type: "string", minLength: 2 },
+          schema: { type: "string", minLength: 2, maxLength: 1048576 },
         },
       ];
     case "list":
@@ -199,7 +199,7 @@ function crudParams(op: CrudOp): ParamModel[] {
           name: "query",
           required: true,
           description: 'JSON object text of equality conditions on indexed fields, ANDed: `{"field": value}`.',
-          schema: { type: "string", minLength: 2 },
+          schema: { type: "string", minLength: 2, maxLength: 1048576 },
         },
         LIMIT,
         CURSOR,

@@ -106,6 +106,34 @@ describe("JSON-RPC 2.0 envelope", () => {
     expect(r.error?.code).toBe(-32600);
   });
 
+  test("a string param over 64 KiB is refused with -32602 (API.md request limits)", async () => {
+    const r = await t.rpc("contractservice.get_required_contract", {
+      entity_type: "resident",
+      category_str: "x".repeat(64 * 1024 + 1),
+    });
+    expect(r.error?.code).toBe(-32602);
+    expect(r.error?.data.errors[0].params.limit).toBe(65536);
+    const ok = await t.rpc("contractservice.get_required_contract", {
+      entity_type: "resident",
+      category_str: "x".repeat(100),
+    });
+    expect(ok.error?.code).not.toBe(-32602);
+  });
+
+  test("an array param over 1,000 items is refused with -32602", async () => {
+    const alice = await t.register("arrays@example.org");
+    const holder = { name: "A", email: "a@example.org", resident_id: null, units: 1, role: null };
+    const r = await alice.rpc("entitydraftservice.create_draft", {
+      entity_type: "company",
+      entity_name: "Big Co",
+      company_type: "global_fzc",
+      template_data: "{}",
+      shareholders: Array.from({ length: 1001 }, () => holder),
+    });
+    expect(r.error?.code).toBe(-32602);
+    expect(r.error?.data.errors[0].params.limit).toBe(1000);
+  });
+
   test("a method called on another domain's endpoint is -32601", async () => {
     const r = await t.post("/freezone/finance/rpc", { jsonrpc: "2.0", id: 1, method: "authservice.login", params: {} });
     expect(r.error?.code).toBe(-32601);
