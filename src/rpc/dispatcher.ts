@@ -1,6 +1,7 @@
 import type { ErrorObject } from "ajv";
 import type { MethodEntry } from "../../generated/registry.ts";
 import { companyRoles, mayActAsResident, satisfiesCompanyRole } from "../auth/access.ts";
+import { reserveAttempt } from "../auth/limits.ts";
 import { verifyPassword } from "../auth/passwords.ts";
 import { SIGNATURE_HEADER, verifyWebhookSignature } from "../auth/webhook-signature.ts";
 import { writeAudit } from "../domain/audit.ts";
@@ -101,12 +102,20 @@ async function checkPassword(entry: Entry, ctx: RpcContext, params: Record<strin
   if (typeof password !== "string" || password.length === 0) {
     throw RpcError.forbidden(type, "PasswordRequired", "this operation needs the account password");
   }
+  // Re-entry can be guessed with a stolen session: wrong passwords count per account like failed logins.
+  const succeeded = await reserveAttempt(ctx, type, `password:${ctx.caller.userId}`);
   const rows = await ctx.em
     .getConnection()
     .execute<{ password_hash: string }[]>(`select password_hash from "user" where sid = ?`, [ctx.caller.userId]);
   if (!rows[0] || !(await verifyPassword(rows[0].password_hash, password))) {
     throw RpcError.forbidden(type, "WrongPassword", "wrong password");
   }
+  await succeeded();
+}
+
+/** A target reference as given: strings and numbers only (refused params may hold anything), at most 256 chars. */
+function auditRef(value: unknown): string {
+  return typeof value === "string" || typeof value === "number" ? String(value).slice(0, 256) : "";
 }
 
 async function audit(
@@ -123,12 +132,14 @@ async function audit(
     {
       subjectId: ctx.caller.userId,
       action: entry.audit.action,
-      targetRef: String(fromParams ?? fromResult ?? ""),
+      targetRef: auditRef(fromParams ?? fromResult),
       targetType: entry.audit.targetType ?? "other",
       allowed: outcome.error === undefined,
       context: {
         method: entry.name,
         via: ctx.caller.via,
+        ...(ctx.caller.apiKeyId ? { api_key_id: ctx.caller.apiKeyId } : {}),
+        ...(ctx.caller.partnerId ? { partner_id: ctx.caller.partnerId } : {}),
         ...(outcome.error ? { error: outcome.error.data?.variant ?? outcome.error.code } : {}),
       },
     },

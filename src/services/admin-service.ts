@@ -1,17 +1,18 @@
 import type { AdminServiceHandlers } from "../../generated/handlers/index.ts";
+import { listAdminActions, setSuspension } from "../auth/suspension.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 
 /** AdminService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
 export const adminService: AdminServiceHandlers<RpcContext> = {
-  async suspendUser(_ctx, _params) {
-    throw RpcError.notImplemented("adminservice.suspend_user");
+  async suspendUser(ctx, { user_id, reason }) {
+    return setSuspension(ctx, user_id, reason);
   },
-  async unsuspendUser(_ctx, _params) {
-    throw RpcError.notImplemented("adminservice.unsuspend_user");
+  async unsuspendUser(ctx, { user_id }) {
+    return setSuspension(ctx, user_id, null);
   },
-  async listAdminActions(_ctx, _params) {
-    throw RpcError.notImplemented("adminservice.list_admin_actions");
+  async listAdminActions(ctx, params) {
+    return listAdminActions(ctx, params);
   },
   async voidCompany(_ctx, _params) {
     throw RpcError.notImplemented("adminservice.void_company");

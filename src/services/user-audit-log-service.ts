@@ -1,16 +1,111 @@
 import type { UserAuditLogServiceHandlers } from "../../generated/handlers/index.ts";
-import type { RpcContext } from "../rpc/context.ts";
+import type { AuditAction, AuditTargetType, UserAuditLogResult } from "../../generated/types.ts";
+import { ownsTarget } from "../auth/target-owner.ts";
+import { recordAdminAction } from "../domain/admin-action.ts";
+import { writeAudit } from "../domain/audit.ts";
+import { uuidv7 } from "../domain/ids.ts";
+import { isAdminSession, type RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
+
+const CONTEXT_MAX_BYTES = 16 * 1024;
+const DEFAULT_LIMIT = 100;
+
+interface AuditRow {
+  sid: string;
+  subject_id: string;
+  action: AuditAction;
+  target_ref: string;
+  target_type: AuditTargetType;
+  allowed: boolean;
+  context: string;
+  created_at: Date;
+}
+
+const toResult = (row: AuditRow): UserAuditLogResult => ({
+  ...row,
+  created_at: new Date(row.created_at).toISOString(),
+});
+
+/** The seed: 0 or below means the default (100); the schema caps it at 1000. */
+const effectiveLimit = (limit: number) => (limit <= 0 ? DEFAULT_LIMIT : limit);
+
+async function rows(ctx: RpcContext, column: "subject_id" | "target_ref", value: string, limit: number) {
+  return ctx.em.getConnection().execute<AuditRow[]>(
+    `select sid, subject_id, action, target_ref, target_type, allowed, context, created_at from "user_audit_log"
+        where ${column} = ? order by sid desc limit ?`,
+    [value, effectiveLimit(limit)],
+  );
+}
+
+function caller(ctx: RpcContext) {
+  if (!ctx.caller) throw RpcError.unauthenticated();
+  return ctx.caller;
+}
+
+/** An administrator reading someone else's trail is itself audited (view_logs). */
+async function auditAdminView(ctx: RpcContext, targetRef: string, targetType: AuditTargetType, method: string) {
+  const admin = caller(ctx);
+  if (targetType === "user" && targetRef === admin.userId) return;
+  await writeAudit(
+    ctx.em,
+    {
+      subjectId: admin.userId,
+      action: "view_logs",
+      targetRef,
+      targetType,
+      allowed: true,
+      context: { method, via: admin.via },
+    },
+    ctx.now(),
+  );
+}
 
 /** UserAuditLogService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
 export const userAuditLogService: UserAuditLogServiceHandlers<RpcContext> = {
-  async log(_ctx, _params) {
-    throw RpcError.notImplemented("userauditlogservice.log");
+  /** Administrators only: rows are normally written by the server itself; this records out-of-band decisions. */
+  async log(ctx, { subject_id, action, target_ref, target_type, allowed, context }) {
+    if (Buffer.byteLength(context) > CONTEXT_MAX_BYTES) {
+      throw RpcError.app("UserAuditLogError", "InvalidInput", "context is over 16 KiB");
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(context);
+    } catch {
+      parsed = null;
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      throw RpcError.app("UserAuditLogError", "InvalidInput", "context must be the text of a JSON object");
+    }
+    const now = ctx.now();
+    const row = { sid: uuidv7(now), subject_id, action, target_ref, target_type, allowed, context, created_at: now };
+    ctx.em.create("UserAuditLog", { ...row, updated_at: now });
+    recordAdminAction(
+      ctx.em,
+      caller(ctx).email,
+      { action: "write_audit_row", targetType: "user_audit_log", targetId: row.sid, details: { subject_id, action } },
+      now,
+    );
+    return toResult(row);
   },
-  async listForSubject(_ctx, _params) {
-    throw RpcError.notImplemented("userauditlogservice.list_for_subject");
+
+  /** subject_id is caller-bound; an administrator's session may name anyone (the dispatcher checks both). */
+  async listForSubject(ctx, { subject_id, limit }) {
+    if (isAdminSession(ctx.caller))
+      await auditAdminView(ctx, subject_id, "user", "userauditlogservice.list_for_subject");
+    return { items: (await rows(ctx, "subject_id", subject_id, limit)).map(toResult) };
   },
-  async listForTarget(_ctx, _params) {
-    throw RpcError.notImplemented("userauditlogservice.list_for_target");
+
+  /** Administrators, or the owner of the target; anyone else gets NotFound whether or not rows exist. */
+  async listForTarget(ctx, { target_ref, limit }) {
+    const found = await rows(ctx, "target_ref", target_ref, limit);
+    if (isAdminSession(ctx.caller)) {
+      await auditAdminView(ctx, target_ref, found[0]?.target_type ?? "other", "userauditlogservice.list_for_target");
+      return { items: found.map(toResult) };
+    }
+    const types = [...new Set(found.map((r) => r.target_type))];
+    if (!(await ownsTarget(ctx.em, caller(ctx), target_ref, types))) {
+      throw RpcError.notFound("UserAuditLogError", "audit target");
+    }
+    return { items: found.map(toResult) };
   },
 };
