@@ -3,7 +3,7 @@
  * the baselines from bench/servers/, and our server as production runs it, src/main.ts unchanged.
  */
 import { type ChildProcess, fork } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { setPriority } from "node:os";
 import { join } from "node:path";
@@ -176,5 +176,30 @@ export async function startMain(name: string, options: StartOptions = {}): Promi
       throw new Error(`${name} not up within ${options.timeoutMs ?? 180_000} ms\n${tail.text}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
+ * Linux schedules sessions as autogroups and shares the CPU fairly between them, so `nice` only orders processes
+ * inside the bench's own session. With a value, this sets the nice of the bench's whole autogroup (root only) and
+ * restores it on exit: other sessions on the machine then get much less CPU while the bench runs. Returns the
+ * value in force, or null when unchanged.
+ */
+export function setAutogroupNice(value: number | null): number | null {
+  const path = "/proc/self/autogroup";
+  if (value === null) return null;
+  try {
+    const before = Number(readFileSync(path, "utf8").match(/nice (-?\d+)/)?.[1] ?? "0");
+    writeFileSync(path, String(value));
+    process.once("exit", () => {
+      try {
+        writeFileSync(path, String(before));
+      } catch {
+        // nothing more to do on the way out
+      }
+    });
+    return value;
+  } catch {
+    return null;
   }
 }
