@@ -70,11 +70,18 @@ export async function registerUser(rpcUrl: string): Promise<BenchUser> {
   return { userId: result.user_id, token: result.access_token };
 }
 
-/** PIDs of the backends a server opened (each bench server sets its own PGAPPNAME). */
+/**
+ * PIDs of the backends a server opened (each bench server sets its own PGAPPNAME); none when PostgreSQL refuses
+ * another connection (other sessions' tests can fill max_connections): the run then reports no PostgreSQL CPU.
+ */
 export function backendsOf(databaseUrl: string, applicationName: string): () => Promise<number[]> {
   return async () => {
     const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
+    try {
+      await client.connect();
+    } catch {
+      return [];
+    }
     try {
       const rows = await client.query<{ pid: number }>("select pid from pg_stat_activity where application_name = $1", [
         applicationName,
