@@ -6,7 +6,7 @@ import { ensureAdminFromConfig } from "../auth/admin-bootstrap.ts";
 import type { Config } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
 import { closeOrm } from "../db/orm.ts";
-import { mountMcp } from "../mcp/endpoint.ts";
+import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
 import { readCredentials } from "./credentials.ts";
 import { newRequestId, RpcEndpoint } from "./rpc-endpoint.ts";
 import { createRegistry, loadOpenrpcDocuments, type Runtime } from "./runtime.ts";
@@ -14,6 +14,7 @@ import { createRegistry, loadOpenrpcDocuments, type Runtime } from "./runtime.ts
 export interface App {
   hono: Hono;
   runtime: Runtime;
+  mcp: McpEndpoint;
   fetch: (request: Request) => Promise<Response>;
   close(): Promise<void>;
 }
@@ -90,6 +91,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   return {
     hono: app,
     runtime,
+    mcp,
     fetch: (request) => Promise.resolve(app.fetch(request)),
     close: async () => {
       await mcp.close();

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { CONTEXT, DOMAINS } from "../../generated/policy.ts";
+import { serveMcpNode } from "../mcp/node-http.ts";
 import type { App } from "./create-app.ts";
 import type { Credentials } from "./credentials.ts";
 import { RpcEndpoint } from "./rpc-endpoint.ts";
@@ -52,6 +53,10 @@ export function createHttpServer(app: App): Server {
   const hono = getRequestListener(app.hono.fetch);
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
+    if (path === "/mcp") {
+      serveMcpNode(app.mcp, req, res);
+      return;
+    }
     const endpoint = endpoints.get(path);
     if (!endpoint) {
       void hono(req, res);

@@ -21,7 +21,16 @@ const isKey = (value: string) =>
  * request so a revocation bites at once. No, unknown, revoked or expired key: 401 with -32001; a key without
  * mcp_scope: 403 with the seed's -32000 error; a suspended owner: 403 with -32002.
  */
-export async function authenticateMcp(em: EntityManager, headers: Headers, now: Date): Promise<McpAuthOutcome> {
+export async function authenticateMcp(
+  em: EntityManager,
+  header: (name: string) => string | null,
+  now: Date,
+): Promise<McpAuthOutcome> {
+  const headers = new Headers();
+  for (const name of ["authorization", "x-api-key"]) {
+    const value = header(name);
+    if (value !== null) headers.set(name, value);
+  }
   const credentials = readCredentials(headers);
   const key = credentials.apiKey ?? credentials.bearer;
   if (!key) return { status: 401, error: RpcError.unauthenticated("MissingCredentials", "an API key is required") };

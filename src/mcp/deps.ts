@@ -2,6 +2,7 @@ import type { Runtime } from "../app/runtime.ts";
 import type { Config } from "../config.ts";
 import type { FxProvider } from "../integrations/fx/index.ts";
 import type { CallLogWriter } from "./call-log.ts";
+import type { PolicyCache } from "./policy-cache.ts";
 import type { ToolCatalog } from "./tools.ts";
 
 /** What MCP calls need beyond one request: built once per app by `createMcpEndpoint`. */
@@ -10,6 +11,7 @@ export interface McpDeps {
   catalog: ToolCatalog;
   fx: FxProvider;
   callLog: CallLogWriter;
+  policies: PolicyCache;
   /** How long an approval request stays open (seed: one hour). */
   approvalTtlS: number;
 }

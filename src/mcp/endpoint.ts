@@ -7,7 +7,19 @@ import { expireApprovals } from "./approval-store.ts";
 import { authenticateMcp, type McpAuth } from "./auth.ts";
 import { CallLogWriter } from "./call-log.ts";
 import { type McpDeps, registerMcpDeps } from "./deps.ts";
-import { checkHttp, isRequest, jsonResponse, readMessages, requestInfo, rpcErrorBody } from "./http.ts";
+import {
+  checkHttp,
+  fromRequest,
+  isRequest,
+  jsonResponse,
+  type McpHttpAnswer,
+  type McpHttpRequest,
+  readMessages,
+  requestInfo,
+  rpcErrorBody,
+  toResponse,
+} from "./http.ts";
+import { PolicyCache } from "./policy-cache.ts";
 import { McpServerHost } from "./server-host.ts";
 import { toolHandlers } from "./tool-handlers.ts";
 import { type CatalogTool, ToolCatalog } from "./tools.ts";
@@ -52,6 +64,7 @@ export class McpEndpoint {
       catalog,
       fx: options.fx ?? new SandboxFxProvider(),
       callLog: new CallLogWriter(runtime.orm, runtime.log),
+      policies: await PolicyCache.start(runtime.orm, runtime.log),
       approvalTtlS: options.approvalTtlS ?? 3600,
     };
     registerMcpDeps(deps);
@@ -70,7 +83,7 @@ export class McpEndpoint {
     expireApprovals(orm.em.fork(), config.clock()).catch((err: unknown) => log.error({ err }, "approval sweep failed"));
   }
 
-  async handle(request: Request): Promise<Response> {
+  async handle(request: McpHttpRequest): Promise<McpHttpAnswer> {
     const { config } = this.deps.runtime;
     const refused = checkHttp(request, config);
     if (refused) return refused;
@@ -78,11 +91,11 @@ export class McpEndpoint {
     if ("refusal" in body) return body.refusal;
     const requests = body.messages.filter(isRequest);
     const firstId = requests[0]?.id ?? null;
-    const auth = await authenticateMcp(this.deps.runtime.orm.em.fork(), request.headers, config.clock());
+    const auth = await authenticateMcp(this.deps.runtime.orm.em.fork(), request.header, config.clock());
     if ("error" in auth) return jsonResponse(auth.status, rpcErrorBody(firstId, auth.error));
     // Notifications and client responses need no answer on a stateless endpoint.
-    if (requests.length === 0) return new Response(null, { status: 202 });
-    const info = requestInfo(request, body.text ?? "", request.headers.get("x-request-id") ?? newRequestId());
+    if (requests.length === 0) return { status: 202, body: null, headers: {} };
+    const info = requestInfo(request, body.text, request.header("x-request-id") ?? newRequestId());
     const mcp: McpAuth = { caller: auth.caller, request: info };
     const authInfo = {
       token: "",
@@ -91,7 +104,7 @@ export class McpEndpoint {
       extra: { mcp },
     };
     const extra = { authInfo, requestInfo: { headers: info.headers } };
-    const options = { deadlineMs: this.deadlineMs, signal: request.signal };
+    const options = { deadlineMs: this.deadlineMs, onClose: request.onClose };
     const answers = await Promise.all(requests.map((r) => this.host.transport.request(r, extra, options)));
     const texts = answers.map((a) => this.serialize(a));
     return jsonResponse(200, body.batch ? `[${texts.join(",")}]` : (texts[0] as string));
@@ -107,12 +120,13 @@ export class McpEndpoint {
   async close(): Promise<void> {
     if (this.sweep) clearInterval(this.sweep);
     await this.host.close();
+    await this.deps.policies.close();
   }
 }
 
 /** Mounts `/mcp` (POST; GET and DELETE answer 405) on the app. */
 export async function mountMcp(app: Hono, runtime: Runtime, options: McpOptions = {}): Promise<McpEndpoint> {
   const endpoint = await McpEndpoint.create(runtime, options);
-  app.all("/mcp", (c) => endpoint.handle(c.req.raw));
+  app.all("/mcp", async (c) => toResponse(await endpoint.handle(fromRequest(c.req.raw))));
   return endpoint;
 }

@@ -7,15 +7,7 @@ import { RpcError } from "../rpc/errors.ts";
 import { createApproval, type PendingApproval } from "./approval-store.ts";
 import type { CallStatus } from "./call-log.ts";
 import type { McpDeps } from "./deps.ts";
-import {
-  approvalReason,
-  type KeyPolicy,
-  policyFromRow,
-  type Refusal,
-  toolRefusal,
-  transactionRefusal,
-  usageWindows,
-} from "./policy.ts";
+import { approvalReason, type Refusal, toolRefusal, transactionRefusal, usageWindows } from "./policy.ts";
 import { summarizeArguments } from "./sanitize.ts";
 import { consumeUsage, refundAmount } from "./usage.ts";
 
@@ -39,18 +31,6 @@ export type ToolOutcome =
 export function toolContext(deps: McpDeps, em: EntityManager, inv: Invocation): RpcContext {
   const { config, log } = deps.runtime;
   return { em, caller: inv.caller, config, now: config.clock, request: inv.request, method: inv.entry, log };
-}
-
-const POLICY_COLUMNS =
-  "sid, mcp_scope, max_transaction_amount, daily_spending_limit, monthly_spending_limit, max_calls_per_hour, " +
-  "max_calls_per_day, allowed_tool_patterns, blocked_tool_patterns, approval_threshold, approval_required_tools";
-
-async function loadPolicy(em: EntityManager, keyId: string): Promise<KeyPolicy | null> {
-  const rows = await em.execute<(Record<string, unknown> & { sid: string })[]>(
-    `select ${POLICY_COLUMNS} from api_key where sid = ?`,
-    [keyId],
-  );
-  return rows[0] ? policyFromRow(rows[0]) : null;
 }
 
 /** The call's amount (its `x-mcp.amountParam`), the currency it is in, and the EUR figure the limits use. */
@@ -125,7 +105,7 @@ export async function runTool(deps: McpDeps, inv: Invocation): Promise<ToolOutco
     );
   }
 
-  const policy = await loadPolicy(em, keyId);
+  const policy = await deps.policies.get(em, keyId, inv.approvalId !== null);
   if (!policy) return fail(RpcError.unauthenticated("KeyRevoked", "API key no longer exists"), "rejected");
   const denied = toolRefusal(policy, inv.toolName, inv.entry.mcp.readOnly);
   if (denied) return fail(refusalError(denied), "rejected");

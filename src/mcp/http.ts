@@ -12,14 +12,53 @@ import { MAX_DEPTH, nestingDepth } from "../rpc/jsonrpc.ts";
 
 /** Checks of one HTTP request to `/mcp` before any message reaches the Server (mirrors the SDK's transport). */
 
+/** One HTTP request to /mcp as any server adapter sees it (a fetch `Request` through Hono, or plain node:http). */
+export interface McpHttpRequest {
+  method: string;
+  header(name: string): string | null;
+  /** Reads the body; null when it passed the limit. */
+  text(limit: number): Promise<string | null>;
+  headers(): Record<string, string>;
+  /** Calls `fn` if the client goes away before the answer; returns the unsubscribe. */
+  onClose(fn: () => void): () => void;
+}
+
+export interface McpHttpAnswer {
+  status: number;
+  body: string | null;
+  headers: Record<string, string>;
+}
+
+/** Adapts a fetch `Request` (Hono, tests through app.fetch). */
+export function fromRequest(request: Request): McpHttpRequest {
+  return {
+    method: request.method,
+    header: (name) => request.headers.get(name),
+    text: async (limit) => {
+      const text = await request.text();
+      return Buffer.byteLength(text) > limit ? null : text;
+    },
+    headers: () => Object.fromEntries(request.headers.entries()),
+    onClose: (fn) => {
+      request.signal.addEventListener("abort", fn, { once: true });
+      return () => request.signal.removeEventListener("abort", fn);
+    },
+  };
+}
+
+export function toResponse(answer: McpHttpAnswer): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
 export const MAX_BATCH = 100;
 const JSON_HEADERS = { "content-type": "application/json" };
 
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(typeof body === "string" ? body : JSON.stringify(body), {
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): McpHttpAnswer {
+  return {
     status,
+    body: typeof body === "string" ? body : JSON.stringify(body),
     headers: { ...JSON_HEADERS, ...headers },
-  });
+  };
 }
 
 export function errorBody(id: JSONRPCRequest["id"] | null, code: number, message: string, data?: unknown) {
@@ -55,21 +94,21 @@ export function originAllowed(origin: string, host: string | null, allowed: stri
 }
 
 /** The HTTP-level refusals, in the SDK transport's order; null when the request may go on. */
-export function checkHttp(request: Request, config: Config): Response | null {
+export function checkHttp(request: McpHttpRequest, config: Config): McpHttpAnswer | null {
   if (request.method !== "POST") {
     return jsonResponse(405, errorBody(null, -32000, "Method not allowed."), { allow: "POST" });
   }
-  const origin = request.headers.get("origin");
-  if (origin !== null && !originAllowed(origin, request.headers.get("host"), config.allowedOrigins)) {
+  const origin = request.header("origin");
+  if (origin !== null && !originAllowed(origin, request.header("host"), config.allowedOrigins)) {
     return jsonResponse(403, errorBody(null, -32002, `Origin not allowed: ${origin}`));
   }
-  if (!acceptsJson(request.headers.get("accept"))) {
+  if (!acceptsJson(request.header("accept"))) {
     return jsonResponse(406, errorBody(null, -32000, "Not Acceptable: Client must accept application/json"));
   }
-  if (!isJsonContentType(request.headers.get("content-type"))) {
+  if (!isJsonContentType(request.header("content-type"))) {
     return jsonResponse(415, errorBody(null, -32000, "Unsupported Media Type: Content-Type must be application/json"));
   }
-  const version = request.headers.get("mcp-protocol-version");
+  const version = request.header("mcp-protocol-version");
   if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
     const supported = SUPPORTED_PROTOCOL_VERSIONS.join(", ");
     return jsonResponse(
@@ -81,21 +120,21 @@ export function checkHttp(request: Request, config: Config): Response | null {
       ),
     );
   }
-  const declared = Number(request.headers.get("content-length") ?? "0");
+  const declared = Number(request.header("content-length") ?? "0");
   if (declared > config.bodyLimitBytes) return tooLarge(config);
   return null;
 }
 
-function tooLarge(config: Config): Response {
+function tooLarge(config: Config): McpHttpAnswer {
   return jsonResponse(413, errorBody(null, -32600, `Invalid request: body over ${config.bodyLimitBytes} bytes`));
 }
 
-export type ParsedBody = { messages: JSONRPCMessage[]; batch: boolean } | { refusal: Response };
+export type ParsedBody = { messages: JSONRPCMessage[]; batch: boolean; text: string } | { refusal: McpHttpAnswer };
 
 /** Reads the body within the limit, parses it and validates every message with the SDK's JSONRPCMessageSchema. */
-export async function readMessages(request: Request, config: Config): Promise<ParsedBody & { text?: string }> {
-  const text = await request.text();
-  if (Buffer.byteLength(text) > config.bodyLimitBytes) return { refusal: tooLarge(config) };
+export async function readMessages(request: McpHttpRequest, config: Config): Promise<ParsedBody> {
+  const text = await request.text(config.bodyLimitBytes);
+  if (text === null) return { refusal: tooLarge(config) };
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -130,13 +169,13 @@ export async function readMessages(request: Request, config: Config): Promise<Pa
 
 export const isRequest = (m: JSONRPCMessage): m is JSONRPCRequest => "method" in m && "id" in m;
 
-export function requestInfo(request: Request, text: string, requestId: string): RequestInfo {
+export function requestInfo(request: McpHttpRequest, text: string, requestId: string): RequestInfo {
   return {
     requestId,
-    ip: request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ?? "127.0.0.1",
-    userAgent: request.headers.get("user-agent"),
+    ip: request.header("x-forwarded-for")?.split(",")[0]?.trim() ?? "127.0.0.1",
+    userAgent: request.header("user-agent"),
     rawBody: text,
-    headers: Object.fromEntries(request.headers.entries()),
+    headers: request.headers(),
   };
 }
 

@@ -1,6 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { Protocol, type RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
@@ -38,16 +39,19 @@ export class McpServerHost {
   /** "direct" when requests skip `connect`'s message sorting (an SDK internal, checked at start). */
   path: "direct" | "public" = "public";
 
-  private constructor(handlers: ToolHandlers) {
+  private constructor(handlers: ToolHandlers, fast: boolean) {
     this.server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
     this.server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => handlers.list(authOf(extra)) as never);
-    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      handlers.call(authOf(extra), request.params.name, request.params.arguments, extra.signal),
-    );
+    const call = (request: CallToolRequest, extra: HandlerExtra) =>
+      handlers.call(authOf(extra), request.params.name, request.params.arguments, extra.signal);
+    // Server's own tools/call wrapper parses the request a second time and the result once more with zod; our
+    // results are built by tool-handlers.ts in the CallToolResult shape, so the fast path registers on Protocol.
+    if (fast) Protocol.prototype.setRequestHandler.call(this.server, CallToolRequestSchema, call as never);
+    else this.server.setRequestHandler(CallToolRequestSchema, call);
   }
 
   static async start(handlers: ToolHandlers, log: Logger, preferDirect = true): Promise<McpServerHost> {
-    const host = new McpServerHost(handlers);
+    const host = new McpServerHost(handlers, preferDirect);
     await host.server.connect(host.transport);
     if (preferDirect) host.useDirectPath(log);
     return host;

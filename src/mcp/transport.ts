@@ -19,8 +19,8 @@ interface Pending {
 export interface RequestOptions {
   /** Milliseconds before the handler is aborted and the client gets a timeout error. */
   deadlineMs: number;
-  /** Aborted when the client goes away: the handler is aborted and nothing is answered. */
-  signal: AbortSignal | undefined;
+  /** Subscribes to the client going away (then the handler is aborted); returns the unsubscribe. */
+  onClose?: (fn: () => void) => () => void;
 }
 
 /** JSON-RPC code of a request that ran past its deadline (an internal error: the client may retry). */
@@ -69,7 +69,7 @@ export class MultiplexTransport implements Transport {
     return new Promise<JSONRPCResponse>((resolve) => {
       const cleanup = () => {
         clearTimeout(timer);
-        options.signal?.removeEventListener("abort", onAbort);
+        unsubscribe?.();
       };
       const cancel = (reason: string) => {
         if (!this.pending.delete(internalId)) return;
@@ -83,8 +83,7 @@ export class MultiplexTransport implements Transport {
         resolve({ jsonrpc: "2.0", id: message.id, error: { code: TIMEOUT_CODE, message: reason } });
       };
       const timer = setTimeout(() => cancel(`Request timed out after ${options.deadlineMs} ms`), options.deadlineMs);
-      const onAbort = () => cancel("Client disconnected");
-      options.signal?.addEventListener("abort", onAbort, { once: true });
+      const unsubscribe = options.onClose?.(() => cancel("Client disconnected"));
       this.pending.set(internalId, { clientId: message.id, resolve, finish: cleanup });
       const internal: JSONRPCRequest = { ...message, id: internalId };
       if (this.direct) this.direct(internal, extra);

@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { createHttpServer, listen } from "../../src/app/server.ts";
 import { PASSWORD, type Client as SessionClient, startTestApp, type TestApp } from "../support/app.ts";
 import { generateKey, insertApiKey } from "../support/mcp-keys.ts";
 import { initializeMessage, mcpClient, postMcp, type Served, serveOnPort, textJson } from "./support.ts";
@@ -288,5 +289,25 @@ describe("refusals before any tool runs", () => {
       { "x-api-key": rw.key },
     );
     expect(r.status).toBe(202);
+  });
+});
+
+describe("through the production HTTP server (node:http path, as npm start serves it)", () => {
+  test("initialize, list, call, and the same refusals as through Hono", async () => {
+    const server = createHttpServer(t.app);
+    const port = await listen(server, 0, "127.0.0.1");
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      const client = await mcpClient(base, rw.key);
+      clients.push(client);
+      const result = await client.callTool({ name: "freezone_mcpapprovalservice_list_pending", arguments: {} });
+      expect(result.structuredContent).toEqual({ items: [] });
+      expect((await postMcp(base, initializeMessage(1))).status).toBe(401);
+      expect((await fetch(`${base}/mcp`, { method: "GET" })).status).toBe(405);
+      const big = JSON.stringify({ ...initializeMessage(1), pad: "x".repeat(1024 * 1024) });
+      expect((await postMcp(base, big, { "x-api-key": rw.key })).status).toBe(413);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -65,4 +65,22 @@ describe.skipIf(!url)("MCP limits across two instances on one PostgreSQL (needs 
       );
     expect(Number(log[0]?.n)).toBe(20);
   });
+
+  test("a policy change made through one instance applies on the other at once (the cached policy is dropped)", async () => {
+    const [one, two] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    expect(two.mcp.endpoint.deps.policies.caching).toBe(true);
+    const user = await insertRow(one.orm, "User", { email: "pair-policy@example.org", password_hash: "x", roles: [] });
+    const k = await insertApiKey(one.orm, String(user["sid"]), { max_calls_per_hour: 0 });
+    expect((await callRaw(two.mcp.url, k.key, "freezone_test_echo", {})).result.isError).toBeFalsy();
+    await one.orm.em
+      .fork()
+      .execute("update api_key set blocked_tool_patterns = 'freezone_test_*' where sid = ?", [k.keyId]);
+    let refused = false;
+    const until = Date.now() + 2000;
+    while (!refused && Date.now() < until) {
+      const r = await callRaw(two.mcp.url, k.key, "freezone_test_echo", {});
+      refused = r.result.isError === true && JSON.parse(r.result.content[0].text).variant === "ScopeDenied";
+    }
+    expect(refused).toBe(true);
+  });
 });

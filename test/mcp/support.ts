@@ -6,6 +6,7 @@ import { Ajv } from "ajv";
 import { Hono } from "hono";
 import type { Runtime } from "../../src/app/runtime.ts";
 import { McpEndpoint, type McpOptions } from "../../src/mcp/endpoint.ts";
+import { fromRequest, toResponse } from "../../src/mcp/http.ts";
 import type { CatalogTool } from "../../src/mcp/tools.ts";
 import type { RpcContext } from "../../src/rpc/context.ts";
 import type { Entry } from "../../src/rpc/dispatcher.ts";
@@ -145,7 +146,7 @@ export function testTool(name: string, options: TestToolOptions = {}): CatalogTo
 export async function serveMcpWithTools(runtime: Runtime, tools: CatalogTool[], options: McpOptions = {}) {
   const endpoint = await McpEndpoint.create(runtime, { ...options, extraTools: tools, sweepIntervalS: 0 });
   const app = new Hono();
-  app.all("/mcp", (c) => endpoint.handle(c.req.raw));
+  app.all("/mcp", async (c) => toResponse(await endpoint.handle(fromRequest(c.req.raw))));
   const served = await serveOnPort(app);
   return {
     endpoint,
