@@ -23,10 +23,23 @@ function quote(identifier: string): string {
   return `"${identifier.replaceAll('"', '""')}"`;
 }
 
+/** Connects, waiting up to a minute while PostgreSQL is out of connections (other sessions' tests fill it). */
+async function connectPatiently(databaseUrl: string): Promise<pg.Client> {
+  for (let attempt = 1; ; attempt++) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    try {
+      await client.connect();
+      return client;
+    } catch (err) {
+      if ((err as { code?: string }).code !== "53300" || attempt >= 30) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
+
 /** Drops the bench schema so every run starts from a fresh, migrated, nearly empty database. */
 export async function dropSchema(databaseUrl: string, schema: string): Promise<string> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+  const client = await connectPatiently(databaseUrl);
   try {
     await client.query(`drop schema if exists ${quote(schema)} cascade`);
     return (await client.query<{ version: string }>("show server_version")).rows[0]?.version ?? "unknown";
