@@ -29,13 +29,13 @@ function install(): void {
   if (done.status !== 0) throw new Error("installing the conformance suite failed");
 }
 
-async function rpc(base: string, method: string, params: unknown, token?: string): Promise<any> {
+async function rpc(base: string, method: string, params: unknown, token?: string): Promise<Record<string, string>> {
   const res = await fetch(`${base}/rpc`, {
     method: "POST",
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
-  const body = (await res.json()) as { result?: any; error?: unknown };
+  const body = (await res.json()) as { result?: Record<string, string>; error?: unknown };
   if (!body.result) throw new Error(`${method} failed: ${JSON.stringify(body.error)}`);
   return body.result;
 }
@@ -79,7 +79,7 @@ async function main(): Promise<number> {
     { name: "conformance", password, mcp_scope: "readwrite", max_calls_per_hour: 0, max_calls_per_day: 0 },
     user.access_token,
   );
-  const proxy = keyProxy(port, key.api_key);
+  const proxy = keyProxy(port, key.api_key ?? "");
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
   const proxyPort = (proxy.address() as AddressInfo).port;
   const output = mkdtempSync(join(tmpdir(), "mcp-conformance-"));
