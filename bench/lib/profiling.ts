@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Child } from "./children.ts";
-import { describe, type LoadSettings, type LoadSpec, runLoad } from "./load.ts";
+import { type LoadSettings, type LoadSpec, runLoad } from "./load.ts";
 import { type MicroInput, microBench } from "./micro.ts";
 import { compareAreas, type ProfileSummary, printComparison, printSummary, summarizeProfile } from "./profile.ts";
 import { call } from "./setup.ts";
@@ -42,6 +42,27 @@ async function profileOne(spec: LoadSpec, plan: ProfilePlan) {
   return { reqPerSWhileProfiled: figures.reqPerS, cpu: figures.cpu, profilePath: path, ...summary };
 }
 
+/** A/B in alternating slices (ABABAB), so that drifting load from other sessions hits both sides alike. */
+async function alternate(plan: ProfilePlan, a: LoadSpec, b: LoadSpec) {
+  const slice = { ...plan.settings, warmupS: 0, durationS: 3 };
+  await runLoad(b, { ...slice, durationS: 2 }); // warm the second server's JIT like the first one's
+  const sums = { a: { us: 0, n: 0 }, b: { us: 0, n: 0 } };
+  for (let i = 0; i < 3; i++) {
+    for (const [side, spec] of [
+      ["a", a],
+      ["b", b],
+    ] as const) {
+      const f = await runLoad(spec, slice);
+      sums[side].us += f.cpuUsPerRequest.server * f.requests;
+      sums[side].n += f.requests;
+    }
+  }
+  const info = Math.round(sums.a.us / Math.max(sums.a.n, 1));
+  const warn = Math.round(sums.b.us / Math.max(sums.b.n, 1));
+  plan.log(`  ${a.name.padEnd(36)} server cpu/req: info ${info} us, warn ${warn} us, logging ${info - warn} us`);
+  return { infoCpuUsPerRequest: info, warnCpuUsPerRequest: warn, loggingUsPerRequest: info - warn };
+}
+
 export async function profileAll(plan: ProfilePlan): Promise<void> {
   const out: Record<string, unknown> = { date: new Date().toISOString(), samplingIntervalUs: INTERVAL_US };
   const summaries: Record<string, ProfileSummary> = {};
@@ -63,19 +84,12 @@ export async function profileAll(plan: ProfilePlan): Promise<void> {
   // Same state as the measured server, which had already run a flush (MikroORM's flush turns on Node 20's
   // AsyncLocalStorage promise hooks for good): without this the A/B would price the hooks as logging.
   await call(`${quiet.url}${plan.specs.get.path}`, plan.specs.get.body, plan.specs.get.headers);
-  plan.log("");
-  const quietTrivial = await runLoad(
-    { ...plan.specs.trivial, name: "trivial, LOG_LEVEL=warn", server: quiet },
-    short(plan.settings),
-  );
-  plan.log(describe(quietTrivial));
-  const quietGet = await runLoad(
-    { ...plan.specs.get, name: "get, LOG_LEVEL=warn", server: quiet, pgBackends },
-    short(plan.settings),
-  );
-  plan.log(describe(quietGet));
+  plan.log("\n--- per-call logging: LOG_LEVEL=info vs warn, alternating 3 s slices (other load drifts)");
+  out["logLevelAB"] = {
+    trivial: await alternate(plan, plan.specs.trivial, { ...plan.specs.trivial, server: quiet }),
+    get: await alternate(plan, plan.specs.get, { ...plan.specs.get, server: quiet, pgBackends }),
+  };
   await quiet.stop();
-  out["logLevelWarn"] = { trivial: quietTrivial, get: quietGet };
   out["pieces"] = await microBench(plan.micro, plan.log);
   writeFileSync(join(plan.resultsDir, "profile.json"), `${JSON.stringify(out, null, 2)}\n`);
   plan.log("wrote bench/results/profile.json");
