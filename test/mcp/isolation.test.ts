@@ -35,18 +35,22 @@ async function isolationRound(url: string, keys: { key: string; userId: string; 
       ).then((reply) => {
         completions.push(echo);
         const r = reply.body;
-        const ok =
-          r.id === id &&
-          r.result?.structuredContent?.echo === echo &&
-          r.result?.structuredContent?.user_id === k.userId &&
-          r.result?.structuredContent?.api_key_id === k.keyId;
-        return ok ? 0 : 1;
+        const got = r.result?.structuredContent;
+        if (!got) return { mismatch: 0, failed: 1, detail: JSON.stringify(r).slice(0, 200) };
+        const ok = r.id === id && got.echo === echo && got.user_id === k.userId && got.api_key_id === k.keyId;
+        return { mismatch: ok ? 0 : 1, failed: 0, detail: "" };
       });
     }),
   );
-  const mismatches = (await Promise.all(requests)).reduce<number>((a, b) => a + b, 0);
+  const outcomes = await Promise.all(requests);
   const sent = keys.flatMap((_, w) => Array.from({ length: 16 }, (_, i) => `key${w}-req${i + 1}`));
-  return { mismatches, reordered: completions.join() !== sent.join() };
+  return {
+    /** Answers that carry another request's id, echo or caller. */
+    mismatches: outcomes.reduce((n, o) => n + o.mismatch, 0),
+    /** Answers without a result at all (shown, so a failure says what came back). */
+    failures: outcomes.filter((o) => o.failed).map((o) => o.detail),
+    reordered: completions.join() !== sent.join(),
+  };
 }
 
 describe.each([
@@ -65,6 +69,7 @@ describe.each([
       let reordered = false;
       for (let round = 0; round < 5; round++) {
         const r = await isolationRound(mcp.url, keys);
+        expect(r.failures).toEqual([]);
         expect(r.mismatches).toBe(0);
         reordered ||= r.reordered;
       }
