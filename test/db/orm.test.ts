@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { acquireDataDirLock, DataDirInUseError } from "../../src/db/data-dir-lock.ts";
 import { closeOrm, MIGRATIONS_TABLE, migrate, openOrm, ormBackend } from "../../src/db/orm.ts";
 import { truncateAll } from "../../src/db/reset.ts";
+import { workerSchema } from "../support/database.ts";
 
 interface Thing {
   id: string;
@@ -92,7 +93,7 @@ interface Backend {
 }
 
 // One schema per vitest worker on PostgreSQL, recreated empty for this file.
-const pgSchema = `db_orm_test_w${process.env["VITEST_POOL_ID"] ?? "0"}`;
+const pgSchema = `${workerSchema()}_db_orm`;
 
 const backends: Backend[] = [
   {

@@ -7,9 +7,10 @@ let shared: Promise<MikroORM> | null = null;
 
 export const usingPostgres = Boolean(process.env["DATABASE_URL"]);
 
-/** Worker-level schema on PostgreSQL so parallel workers never see each other's rows. */
+/** Worker-level schema on PostgreSQL, unique to this run (see global-setup.ts): workers never see each other's rows. */
 export function workerSchema(): string {
-  return `test_w${process.env["VITEST_POOL_ID"] ?? process.env["VITEST_WORKER_ID"] ?? "0"}`;
+  const run = process.env["FZ_TEST_RUN"] ?? "local";
+  return `t${run}_w${process.env["VITEST_POOL_ID"] ?? process.env["VITEST_WORKER_ID"] ?? "0"}`;
 }
 
 /** One migrated database per test worker (PGlite in memory, or a PostgreSQL schema with DATABASE_URL). */
