@@ -231,10 +231,7 @@ async function main(): Promise<void> {
     await profileAll({
       specs,
       settings,
-      startApp: async (level) => ({
-        server: await startOurs(level),
-        pgBackends: backendsOf(databaseUrl, appEnv(level)["PGAPPNAME"]!),
-      }),
+      startApp: startOurs,
       resultsDir: RESULTS,
       micro: {
         databaseUrl,
