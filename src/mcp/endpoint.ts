@@ -19,6 +19,7 @@ import {
   rpcErrorBody,
   toResponse,
 } from "./http.ts";
+import { paramsProblem } from "./params-check.ts";
 import { PolicyCache } from "./policy-cache.ts";
 import { McpServerHost } from "./server-host.ts";
 import { toolHandlers } from "./tool-handlers.ts";
@@ -105,7 +106,14 @@ export class McpEndpoint {
     };
     const extra = { authInfo, requestInfo: { headers: info.headers } };
     const options = { deadlineMs: this.deadlineMs, onClose: request.onClose };
-    const answers = await Promise.all(requests.map((r) => this.host.transport.request(r, extra, options)));
+    const answers = await Promise.all(
+      requests.map((r) => {
+        const problem = paramsProblem(r);
+        if (problem)
+          return { jsonrpc: "2.0" as const, id: r.id, error: { code: -32602, message: `Invalid params: ${problem}` } };
+        return this.host.transport.request(r, extra, options);
+      }),
+    );
     const texts = answers.map((a) => this.serialize(a));
     return jsonResponse(200, body.batch ? `[${texts.join(",")}]` : (texts[0] as string));
   }
