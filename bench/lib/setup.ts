@@ -42,7 +42,7 @@ export async function dropSchema(databaseUrl: string, schema: string): Promise<s
   const client = await connectPatiently(databaseUrl);
   try {
     await client.query(`drop schema if exists ${quote(schema)} cascade`);
-    return (await client.query<{ version: string }>("show server_version")).rows[0]?.version ?? "unknown";
+    return (await client.query<{ server_version: string }>("show server_version")).rows[0]?.server_version ?? "unknown";
   } finally {
     await client.end();
   }
