@@ -105,6 +105,16 @@ describe("deadlines", () => {
         error: { code: -32603, message: "Request timed out after 100 ms" },
       });
       expect(mcp.endpoint.host.transport.inFlight).toBe(0);
+      // The tool had started, so it finishes in the background and its call is still logged.
+      const logged = async () =>
+        (
+          await t.app.runtime.orm.em
+            .fork()
+            .execute<unknown[]>("select 1 from mcp_call_log where api_key_id = ?", [k.keyId])
+        ).length;
+      const until = Date.now() + 5000;
+      while ((await logged()) === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await logged()).toBe(1);
       const quick = await postMcp(
         mcp.url,
         {
