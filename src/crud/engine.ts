@@ -37,6 +37,16 @@ function parseJsonObject(text: string, param: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/** Datetime conditions bind as Date; everything else as given. */
+function toColumnValues(record: RecordSpec, conditions: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(conditions)) {
+    const field = record.fields.find((f) => f.name === key);
+    out[key] = field?.kind === "datetime" && typeof value === "string" ? new Date(value) : value;
+  }
+  return out;
+}
+
 function matchesKind(kind: string, value: unknown): boolean {
   if (value === null) return true;
   switch (kind) {
@@ -53,6 +63,36 @@ function matchesKind(kind: string, value: unknown): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * Reads go straight to SQL (plain rows, no unit of work): equality on the caller's scope AND the conditions.
+ * Field names come from the spec (conditions are checked against indexed fields first), values are bound.
+ */
+async function selectVisible(
+  ctx: RpcContext,
+  record: RecordSpec,
+  conditions: Record<string, unknown>,
+  page: { before: string | null; limit: number },
+): Promise<Row[]> {
+  const scope = visibility(record, ctx.caller);
+  if (scope === null) return [];
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  for (const [field, value] of [...Object.entries(scope as object), ...Object.entries(conditions)]) {
+    if (value === null) clauses.push(`"${field}" is null`);
+    else {
+      clauses.push(`"${field}" = ?`);
+      params.push(value);
+    }
+  }
+  if (page.before) {
+    clauses.push(`"sid" < ?`);
+    params.push(page.before);
+  }
+  const where = clauses.length > 0 ? ` where ${clauses.join(" and ")}` : "";
+  const sql = `select * from "${record.table}"${where} order by "sid" desc limit ${Math.trunc(page.limit)}`;
+  return ctx.em.getConnection().execute<Row[]>(sql, params);
 }
 
 async function findVisible(ctx: RpcContext, record: RecordSpec, sid: string): Promise<Row | null> {
@@ -112,17 +152,14 @@ async function create(ctx: RpcContext, record: RecordSpec, data: Record<string, 
 async function page(
   ctx: RpcContext,
   record: RecordSpec,
-  where: Where,
+  where: Record<string, unknown>,
   limit: number | undefined,
   cursor: string | null | undefined,
 ) {
-  const scope = visibility(record, ctx.caller);
-  if (scope === null) return { rows: [] as Row[], next_cursor: null };
   const after = decodeCursor(cursor);
   if (cursor && !after) throw RpcError.invalidParams("cursor is not valid");
   const size = limit ?? DEFAULT_LIMIT;
-  const filter = { $and: [scope, where, ...(after ? [{ sid: { $lt: after } }] : [])] } as Where;
-  const rows = await ctx.em.find<Row>(record.name, filter, { orderBy: { sid: "desc" }, limit: size + 1 });
+  const rows = await selectVisible(ctx, record, where, { before: after, limit: size + 1 });
   const more = rows.length > size;
   const pageRows = more ? rows.slice(0, size) : rows;
   const last = pageRows[pageRows.length - 1];
@@ -139,7 +176,7 @@ export const crudHandlers: CrudHandlers<RpcContext> = {
   },
 
   async get(ctx, record, { sid }) {
-    const row = await findVisible(ctx, record, sid);
+    const [row] = await selectVisible(ctx, record, { sid }, { before: null, limit: 1 });
     if (!row) throw RpcError.notFound("RecordError", record.lower);
     return toWire(record, row);
   },
@@ -192,7 +229,7 @@ export const crudHandlers: CrudHandlers<RpcContext> = {
         throw RpcError.invalidParams(`query.${key} must be a ${field?.kind ?? "plain"} value (equality only)`);
       }
     }
-    const { rows, next_cursor } = await page(ctx, record, conditions as Where, limit, cursor);
+    const { rows, next_cursor } = await page(ctx, record, toColumnValues(record, conditions), limit, cursor);
     return { items: rows.map((r) => toWire(record, r)), next_cursor };
   },
 };
