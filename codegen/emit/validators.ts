@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { distinctParams, HEADER, wireSchemas } from "../derive.ts";
-import type { JsonSchema, RecordModel, SpecModel } from "../model.ts";
 import { withRequestLimits } from "../limits.ts";
+import type { JsonSchema, RecordModel, SpecModel } from "../model.ts";
 import { writableFields } from "../records.ts";
 import { mapRefs } from "../schema-walk.ts";
 import type { GeneratedFile } from "../write.ts";
@@ -37,7 +37,9 @@ function compileOnWorker(input: { keywords: string[]; schemas: JsonSchema[]; exp
 /** ajv standalone validators for every method's params and result, compiled once into CommonJS. */
 export async function emitValidators(model: SpecModel): Promise<GeneratedFile[]> {
   const toSpec = (s: unknown) =>
-    withRequestLimits(mapRefs(s, (ref) => ref.replace("#/components/schemas/", `${SPEC_ID}#/definitions/`)) as JsonSchema);
+    withRequestLimits(
+      mapRefs(s, (ref) => ref.replace("#/components/schemas/", `${SPEC_ID}#/definitions/`)) as JsonSchema,
+    );
   const schemas: JsonSchema[] = [{ $id: SPEC_ID, definitions: toSpec(wireSchemas(model)) }];
   const exports: Record<string, string> = {};
   for (const [name, schema] of distinctParams(model)) {
