@@ -117,7 +117,15 @@ describe("structured logs", () => {
       { "x-request-id": "req-42" },
     );
     await post({ jsonrpc: "2.0", id: 3, method: "authservice.me", params: {} }, { authorization: `Bearer ${token}` });
+    await post([
+      { jsonrpc: "2.0", id: 4, method: "rpc.discover" },
+      { jsonrpc: "2.0", id: 5, method: "no.such" },
+      { jsonrpc: "2.0", id: 6, method: "rpc.discover" },
+    ]);
     const entries = lines.map((l) => JSON.parse(l));
+    expect(entries.filter((e) => e.method === "batch")).toEqual([
+      expect.objectContaining({ calls: 3, failed: 1, outcome: "error", ms: expect.any(Number) }),
+    ]);
     const login = entries.find((e) => e.method === "authservice.login");
     expect(login).toMatchObject({ requestId: "req-42", outcome: "error", code: -32001 });
     expect(login.ms).toEqual(expect.any(Number));
