@@ -5,26 +5,9 @@ import { CONTEXT, DOMAINS } from "../../generated/policy.ts";
 import { serveMcpNode } from "../mcp/node-http.ts";
 import type { App } from "./create-app.ts";
 import type { Credentials } from "./credentials.ts";
+import { readBody } from "./read-body.ts";
 import { RpcEndpoint } from "./rpc-endpoint.ts";
 import { type RpcHttpRequest, serveRpc } from "./rpc-http.ts";
-
-function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        resolve(null);
-        req.resume();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve(size > limit ? null : Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];

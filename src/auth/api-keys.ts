@@ -50,6 +50,18 @@ export async function authenticateApiKey(em: EntityManager, key: string, now: Da
   if (row.last_used_at === null || now.getTime() - new Date(row.last_used_at).getTime() >= LAST_USED_RESOLUTION_MS) {
     await em.getConnection().execute(`update "api_key" set last_used_at = ? where sid = ?`, [now, row.sid]);
   }
+  return keyOwnerCaller({ ...row, user_id: row.user_id });
+}
+
+/** The caller an API key acts as: its owner, with the key's id, partner and MCP scope. */
+export function keyOwnerCaller(row: {
+  sid: string;
+  user_id: string;
+  partner_id: string | null;
+  mcp_scope: string | null;
+  email: string;
+  roles: string[];
+}): Caller {
   return {
     userId: row.user_id,
     email: row.email,

@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { McpApprovalResult } from "../../generated/types.ts";
+import { keyOwnerCaller } from "../auth/api-keys.ts";
 import { writeAudit } from "../domain/audit.ts";
 import type { Caller, RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
@@ -49,16 +50,7 @@ async function keyCaller(em: EntityManager, keyId: string, now: Date): Promise<C
   }
   if (row.is_suspended) return RpcError.forbidden("AuthError", "Suspended", "account suspended");
   if (row.mcp_scope === null) return RpcError.app("AuthError", "NoMcpAccess");
-  return {
-    userId: row.user_id,
-    email: row.email,
-    roles: row.roles,
-    via: "api_key",
-    sessionId: null,
-    apiKeyId: row.sid,
-    partnerId: row.partner_id,
-    mcpScope: row.mcp_scope,
-  };
+  return keyOwnerCaller(row);
 }
 
 /** Takes the right to run the approved call: pending -> approved (the decision), or a retry of `approved`. */

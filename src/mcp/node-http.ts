@@ -1,19 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { readBody } from "../app/read-body.ts";
 import type { McpEndpoint } from "./endpoint.ts";
 import type { McpHttpRequest } from "./http.ts";
-
-function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    req.on("end", () => resolve(size > limit ? null : Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
 
 /**
  * `/mcp` straight from node:http, like the JSON-RPC endpoints (src/app/server.ts): no fetch Request/Response
