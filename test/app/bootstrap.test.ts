@@ -81,7 +81,8 @@ describe("CLI and the PGlite data directory", () => {
   }, 120_000);
 
   test("a second process on a data directory a running server holds refuses with a clear message", async () => {
-    server = spawn(TSX, ["src/main.ts"], {
+    // node itself with tsx's loader (not the tsx wrapper): one process, so killing it leaves no orphan server.
+    server = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: "", PGLITE_DIR: dir, PORT: "0", LOG_LEVEL: "info" },
     });

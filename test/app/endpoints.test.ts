@@ -130,6 +130,7 @@ describe("structured logs", () => {
     expect(login).toMatchObject({ requestId: "req-42", outcome: "error", code: -32001 });
     expect(login.ms).toEqual(expect.any(Number));
     expect(entries.find((e) => e.method === "authservice.register")).toMatchObject({ outcome: "ok" });
+    await app.close();
     const all = lines.join("\n");
     expect(all).not.toContain(PASSWORD);
     expect(all).not.toContain("wrong passphrase 1");

@@ -50,11 +50,21 @@ export function testConfig(clock: TestClock, overrides: Partial<Config> = {}): C
 }
 
 /** A fresh app on the worker's shared database with every table emptied. */
+let previous: App | null = null;
+
+/**
+ * A fresh app on the worker's shared database with every table emptied. The previous test app of this worker is
+ * closed first: an app holds resources of its own (on PostgreSQL a LISTEN connection, timers), and tests that
+ * start one per test would otherwise exhaust the server's connections.
+ */
 export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  await previous?.close().catch(() => undefined);
+  previous = null;
   const orm = await resetDatabase();
   const clock = new TestClock();
   const config = testConfig(clock, overrides);
   const app = await createApp(config, { orm, log: pino({ level: "silent" }) });
+  previous = app;
 
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}): Promise<RpcReply> => {
     const res = await app.fetch(
@@ -92,5 +102,9 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     return client(r.result.user_id, email, r.result.access_token);
   };
 
-  return { app, clock, config, post, rpc, register, admin, close: () => app.close() };
+  const close = async () => {
+    if (previous === app) previous = null;
+    await app.close();
+  };
+  return { app, clock, config, post, rpc, register, admin, close };
 }
