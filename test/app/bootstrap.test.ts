@@ -28,14 +28,13 @@ describe("first administrator from ADMIN_EMAIL / ADMIN_PASSWORD", () => {
     const me = await t.rpc("authservice.me", {}, { authorization: `Bearer ${login.result.access_token}` });
     expect(me.result.roles).toContain("admin");
     const orm = await testOrm();
-    await createApp(
-      testConfig(new TestClock(), { adminEmail: "root@example.org", adminPassword: "another passphrase 99" }),
-      { orm },
-    );
-    await createApp(
-      testConfig(new TestClock(), { adminEmail: "second@example.org", adminPassword: "another passphrase 99" }),
-      { orm },
-    );
+    for (const adminEmail of ["root@example.org", "second@example.org"]) {
+      const later = await createApp(
+        testConfig(new TestClock(), { adminEmail, adminPassword: "another passphrase 99" }),
+        { orm },
+      );
+      await later.close();
+    }
     expect((await t.rpc("authservice.login", { email: "root@example.org", password: PASSWORD })).result).toBeDefined();
     expect(
       (await t.rpc("authservice.login", { email: "second@example.org", password: "another passphrase 99" })).error
@@ -47,10 +46,11 @@ describe("first administrator from ADMIN_EMAIL / ADMIN_PASSWORD", () => {
     const t = await startTestApp();
     const user = await t.register("taken@example.org");
     const orm = await testOrm();
-    await createApp(
+    const other = await createApp(
       testConfig(new TestClock(), { adminEmail: "taken@example.org", adminPassword: "another passphrase 99" }),
       { orm },
     );
+    await other.close();
     const me = await user.rpc("authservice.me", {});
     expect(me.result.roles).toEqual(["user"]);
   });

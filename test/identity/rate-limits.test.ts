@@ -166,7 +166,10 @@ describe.skipIf(!url)("across instances on one PostgreSQL (needs DATABASE_URL)",
     }
   });
   afterAll(async () => {
-    for (const a of apps) await closeOrm(a.orm);
+    for (const a of apps) {
+      await a.app.close();
+      await closeOrm(a.orm);
+    }
   });
 
   const call = async (app: App, method: string, params: unknown) => {
