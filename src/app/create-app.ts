@@ -1,14 +1,16 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { type Context, Hono } from "hono";
-import pino, { type Logger } from "pino";
+import type { Logger } from "pino";
 import { CONTEXT, DOMAINS } from "../../generated/policy.ts";
 import { ensureAdminFromConfig } from "../auth/admin-bootstrap.ts";
 import type { Config } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
 import { closeOrm } from "../db/orm.ts";
 import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
-import { readCredentials } from "./credentials.ts";
-import { newRequestId, RpcEndpoint } from "./rpc-endpoint.ts";
+import { clientAddress, readCredentials } from "./credentials.ts";
+import { createLogger } from "./logging.ts";
+import { RpcEndpoint } from "./rpc-endpoint.ts";
+import { serveRpc } from "./rpc-http.ts";
 import { createRegistry, loadOpenrpcDocuments, type Runtime } from "./runtime.ts";
 
 export interface App {
@@ -25,25 +27,9 @@ export interface AppOptions {
   log?: Logger;
 }
 
-/** The socket's address; X-Forwarded-For only behind a proxy we were told to trust (else it is spoofable). */
-function clientAddress(c: Context, trustProxy: boolean): string {
-  const forwarded = trustProxy ? c.req.header("x-forwarded-for")?.split(",")[0]?.trim() : undefined;
-  if (forwarded) return forwarded;
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? "127.0.0.1";
-}
-
-function isJson(contentType: string | undefined): boolean {
-  return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
-}
-
-const RPC_HEADERS = { "content-type": "application/json" };
-
 /** Builds the HTTP application: JSON-RPC endpoints, OpenRPC documents and health. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
-  const log =
-    options.log ??
-    pino({ level: config.logLevel, redact: { paths: ["*.password", "*.token", "*.api_key"], censor: "[redacted]" } });
+  const log = options.log ?? createLogger(config);
   const orm = options.orm ?? (await openDatabase(config));
   const runtime: Runtime = { config, orm, log, registry: createRegistry(), openrpc: loadOpenrpcDocuments() };
   await ensureAdminFromConfig(runtime);
@@ -67,21 +53,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const endpoint = (scope: string) => {
     const rpc = new RpcEndpoint(runtime, scope);
     return async (c: Context) => {
-      if (c.req.method !== "POST") return c.body(null, 405, { allow: "POST" });
-      if (!isJson(c.req.header("content-type"))) return c.json({ error: "content type must be application/json" }, 415);
-      const declared = Number(c.req.header("content-length") ?? "0");
-      if (declared > config.bodyLimitBytes) return c.json({ error: "request body over 1 MiB" }, 413);
-      const body = await c.req.text();
-      if (Buffer.byteLength(body) > config.bodyLimitBytes) return c.json({ error: "request body over 1 MiB" }, 413);
-      const answer = await rpc.handle(body, readCredentials(c.req.raw.headers), {
-        requestId: c.req.header("x-request-id") ?? newRequestId(),
-        ip: clientAddress(c, config.trustProxy),
-        userAgent: c.req.header("user-agent") ?? null,
-        headers: Object.fromEntries(c.req.raw.headers.entries()),
+      const lookup = (name: string) => c.req.header(name);
+      const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+      const answer = await serveRpc(rpc, config, {
+        method: c.req.method,
+        header: lookup,
+        readBody: async (limit) => {
+          const body = await c.req.text();
+          return Buffer.byteLength(body) > limit ? null : body;
+        },
+        credentials: readCredentials(lookup),
+        ip: clientAddress(lookup, env?.incoming?.socket?.remoteAddress, config.trustProxy),
+        headers: () => Object.fromEntries(c.req.raw.headers.entries()),
       });
-      return answer.body === null
-        ? c.body(null, answer.status as 204)
-        : c.body(answer.body, answer.status as 200, RPC_HEADERS);
+      return new Response(answer.body, { status: answer.status, headers: answer.headers });
     };
   };
   app.all("/rpc", endpoint("all"));

@@ -9,10 +9,20 @@ export interface Credentials {
   apiKey: string | null;
 }
 
-export function readCredentials(headers: Headers): Credentials {
-  const auth = headers.get("authorization");
+/** Header lookup of any server adapter (fetch Headers, node:http, the MCP transport). */
+export type HeaderLookup = (name: string) => string | null | undefined;
+
+/** `Authorization: Bearer <token>` and `X-API-Key`, as sent; which one authenticates is resolveCaller's call. */
+export function readCredentials(header: HeaderLookup): Credentials {
+  const auth = header("authorization");
   const bearer = auth && /^Bearer\s+/i.test(auth) ? auth.replace(/^Bearer\s+/i, "").trim() : null;
-  return { bearer: bearer || null, apiKey: headers.get("x-api-key")?.trim() || null };
+  return { bearer: bearer || null, apiKey: header("x-api-key")?.trim() || null };
+}
+
+/** The socket's address; X-Forwarded-For only behind a proxy we were told to trust (else it is spoofable). */
+export function clientAddress(header: HeaderLookup, socketAddress: string | undefined, trustProxy: boolean): string {
+  const forwarded = trustProxy ? header("x-forwarded-for")?.split(",")[0]?.trim() : undefined;
+  return forwarded || socketAddress || "127.0.0.1";
 }
 
 /** The caller, null when no credentials were sent, or the refusal when they do not hold. */

@@ -4,7 +4,7 @@ import { getRequestListener } from "@hono/node-server";
 import { CONTEXT, DOMAINS } from "../../generated/policy.ts";
 import { serveMcpNode } from "../mcp/node-http.ts";
 import type { App } from "./create-app.ts";
-import type { Credentials } from "./credentials.ts";
+import { clientAddress, readCredentials } from "./credentials.ts";
 import { readBody } from "./read-body.ts";
 import { RpcEndpoint } from "./rpc-endpoint.ts";
 import { type RpcHttpRequest, serveRpc } from "./rpc-http.ts";
@@ -12,17 +12,6 @@ import { type RpcHttpRequest, serveRpc } from "./rpc-http.ts";
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(", ") : value;
-}
-
-function credentials(req: IncomingMessage): Credentials {
-  const auth = header(req, "authorization");
-  const bearer = auth && /^Bearer\s+/i.test(auth) ? auth.replace(/^Bearer\s+/i, "").trim() : null;
-  return { bearer: bearer || null, apiKey: header(req, "x-api-key")?.trim() || null };
-}
-
-function clientIp(req: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? header(req, "x-forwarded-for")?.split(",")[0]?.trim() : undefined;
-  return forwarded || req.socket.remoteAddress || "127.0.0.1";
 }
 
 /**
@@ -45,12 +34,13 @@ export function createHttpServer(app: App): Server {
       void hono(req, res);
       return;
     }
+    const lookup = (name: string) => header(req, name);
     const request: RpcHttpRequest = {
       method: req.method ?? "GET",
-      header: (name) => header(req, name),
+      header: lookup,
       readBody: (limit) => readBody(req, limit),
-      credentials: credentials(req),
-      ip: clientIp(req, config.trustProxy),
+      credentials: readCredentials(lookup),
+      ip: clientAddress(lookup, req.socket.remoteAddress, config.trustProxy),
       headers: () =>
         Object.fromEntries(
           Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]),

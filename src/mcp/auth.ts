@@ -26,12 +26,7 @@ export async function authenticateMcp(
   header: (name: string) => string | null,
   now: Date,
 ): Promise<McpAuthOutcome> {
-  const headers = new Headers();
-  for (const name of ["authorization", "x-api-key"]) {
-    const value = header(name);
-    if (value !== null) headers.set(name, value);
-  }
-  const credentials = readCredentials(headers);
+  const credentials = readCredentials(header);
   const key = credentials.apiKey ?? credentials.bearer;
   if (!key) return { status: 401, error: RpcError.unauthenticated("MissingCredentials", "an API key is required") };
   if (!isKey(key)) return { status: 401, error: RpcError.unauthenticated("InvalidCredentials", "invalid API key") };
