@@ -76,12 +76,21 @@ export interface ServiceModel {
 
 export type FieldKind = "string" | "integer" | "number" | "boolean" | "datetime" | "string[]" | "json";
 
+/** An exact decimal column: money (`x-money`, numeric(18,2)) or a rate/percentage (`x-decimal: [p, s]`). */
+export interface NumericColumn {
+  precision: number;
+  scale: number;
+  money: boolean;
+}
+
 export interface FieldModel {
   name: string;
   kind: FieldKind;
   nullable: boolean;
   schema: JsonSchema;
   default: unknown;
+  /** Set for `number` fields stored as `numeric`; null means `double precision`. */
+  numeric: NumericColumn | null;
 }
 
 export interface RecordModel {

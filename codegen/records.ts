@@ -6,6 +6,7 @@ import type {
   FieldModel,
   JsonSchema,
   MethodModel,
+  NumericColumn,
   ParamModel,
   RecordModel,
 } from "./model.ts";
@@ -150,8 +151,58 @@ export function resolveFields(record: RecordModel, schemas: Record<string, JsonS
       );
       kind = "string";
     }
-    return { name, kind, nullable, schema: raw, default: raw["default"] ?? null };
+    const numeric = numericColumn(raw, kind, record.file, name, diags);
+    return { name, kind, nullable, schema: raw, default: raw["default"] ?? null, numeric };
   });
+}
+
+/** Money is numeric(18,2): exact cents, up to 10^16 major units. */
+export const MONEY_COLUMN: NumericColumn = { precision: 18, scale: 2, money: true };
+
+/** `x-money: true` or `x-decimal: [precision, scale]` on a number field makes its column exact. */
+function numericColumn(
+  raw: JsonSchema,
+  kind: FieldKind,
+  file: string,
+  name: string,
+  diags: Diagnostics,
+): NumericColumn | null {
+  const money = raw["x-money"];
+  const decimal = raw["x-decimal"];
+  if (money === undefined && decimal === undefined) return null;
+  const at = (key: string) => pointer("properties", name, key);
+  if (kind !== "number") {
+    diags.add(
+      "numeric-not-number",
+      file,
+      at(money !== undefined ? "x-money" : "x-decimal"),
+      `"${name}" is not a number`,
+    );
+    return null;
+  }
+  if (money !== undefined && decimal !== undefined) {
+    diags.add("numeric-conflict", file, at("x-decimal"), `"${name}" has both x-money and x-decimal`);
+    return null;
+  }
+  if (money !== undefined) {
+    if (money !== true) diags.add("invalid-money", file, at("x-money"), "x-money must be true");
+    return MONEY_COLUMN;
+  }
+  const [precision, scale] = Array.isArray(decimal) ? decimal : [];
+  const valid =
+    Array.isArray(decimal) &&
+    decimal.length === 2 &&
+    Number.isInteger(precision) &&
+    Number.isInteger(scale) &&
+    precision >= 1 &&
+    precision <= 38 &&
+    scale >= 0 &&
+    scale <= precision;
+  if (!valid) {
+    diags.add("invalid-decimal", file, at("x-decimal"), "x-decimal must be [precision 1-38, scale 0-precision]");
+    return null;
+  }
+  return { precision, scale, money: false };
 }
 
 const CRUD_OPS: CrudOp[] = ["new", "get", "set", "delete", "list", "find"];

@@ -71,6 +71,7 @@ export function emitRegistry(model: SpecModel): GeneratedFile[] {
   ].join("\n");
   const policyTypes = [
     HEADER,
+    'import type { AuditAction, AuditTargetType } from "./types.ts";',
     "",
     'export type CallerBindingKind = "user" | "resident" | "partner";',
     "",
@@ -85,7 +86,7 @@ export function emitRegistry(model: SpecModel): GeneratedFile[] {
     "  internal: boolean;",
     "  callerBinding: { param: string; kind: CallerBindingKind; adminMayOverride: boolean } | null;",
     "  password: string | null;",
-    "  audit: { action: string; targetType: string | null; targetParam: string | null } | null;",
+    "  audit: { action: AuditAction; targetType: AuditTargetType | null; targetParam: string | null } | null;",
     "  mcp: { name: string; readOnly: boolean; destructive: boolean; idempotent: boolean; amountParam: string | null };",
     "  errors: Record<string, string[]>;",
     "  result: string;",

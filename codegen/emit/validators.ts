@@ -17,6 +17,8 @@ const SPEC_KEYWORDS = [
   "x-append-only",
   "x-unique",
   "x-domain",
+  "x-money",
+  "x-decimal",
 ];
 
 const SPEC_ID = "freezone:spec";

@@ -7,11 +7,12 @@ import type { Config } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
 import { closeOrm } from "../db/orm.ts";
 import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
+import type { Runtime } from "../rpc/runtime.ts";
 import { clientAddress, readCredentials } from "./credentials.ts";
 import { createLogger } from "./logging.ts";
 import { RpcEndpoint } from "./rpc-endpoint.ts";
 import { serveRpc } from "./rpc-http.ts";
-import { createRegistry, loadOpenrpcDocuments, type Runtime } from "./runtime.ts";
+import { createRegistry, loadOpenrpcDocuments } from "./runtime.ts";
 
 export interface App {
   hono: Hono;

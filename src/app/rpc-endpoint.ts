@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { DriverException, UniqueConstraintViolationException } from "@mikro-orm/core";
-import type { EntityManager } from "@mikro-orm/postgresql";
 import type { MethodPolicy } from "../../generated/policy.ts";
+import { createCallContext } from "../rpc/call-context.ts";
 import type { Caller, RequestInfo, RpcContext } from "../rpc/context.ts";
 import { dispatch } from "../rpc/dispatcher.ts";
 import { RpcError } from "../rpc/errors.ts";
@@ -14,8 +13,8 @@ import {
   nestingDepth,
   validateEnvelope,
 } from "../rpc/jsonrpc.ts";
+import type { Runtime } from "../rpc/runtime.ts";
 import { type CallerOutcome, type Credentials, resolveCaller } from "./credentials.ts";
-import type { Runtime } from "./runtime.ts";
 
 export interface HttpAnswer {
   status: number;
@@ -125,22 +124,14 @@ export function createContext(
   request: RequestInfo,
   method: MethodPolicy,
 ): RpcContext {
-  let em: EntityManager | null = null;
-  return {
-    get em() {
-      em ??= runtime.orm.em.fork();
-      return em;
-    },
-    flush: async () => {
-      if (em) await em.flush();
-    },
+  return createCallContext({
+    em: () => runtime.orm.em.fork(),
     caller,
     config: runtime.config,
-    now: runtime.config.clock,
     request,
     method,
     log: runtime.log,
-  };
+  });
 }
 
 /** Credentials are checked once per HTTP request, and only when some call needs them. */
@@ -167,6 +158,3 @@ class CallerCache {
 function elapsed(started: number): number {
   return Math.round((performance.now() - started) * 1000) / 1000;
 }
-
-/** Request ids need to be unique, not ordered: randomUUID draws from a pooled entropy buffer (no syscall each). */
-export const newRequestId = (): string => randomUUID();

@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
+import { newRequestId } from "../rpc/runtime.ts";
 import type { Credentials } from "./credentials.ts";
-import { newRequestId, type RpcEndpoint } from "./rpc-endpoint.ts";
+import type { RpcEndpoint } from "./rpc-endpoint.ts";
 
 /** One HTTP request to a JSON-RPC endpoint, as any server adapter (Hono or plain node:http) sees it. */
 export interface RpcHttpRequest {

@@ -3,12 +3,10 @@ import type { Caller } from "../rpc/context.ts";
 
 /** Resident ids the caller owns: ownership compares the pair (user_id, partner_id). */
 export async function ownedResidentIds(em: EntityManager, caller: Caller): Promise<string[]> {
-  const rows = await em
-    .getConnection()
-    .execute<{ resident_id: string }[]>(
-      `select resident_id from "digital_resident" where user_id = ? and partner_id is not distinct from ?`,
-      [caller.userId, caller.partnerId],
-    );
+  const rows = await em.execute<{ resident_id: string }[]>(
+    `select resident_id from "digital_resident" where user_id = ? and partner_id is not distinct from ?`,
+    [caller.userId, caller.partnerId],
+  );
   return rows.map((r) => r.resident_id);
 }
 
@@ -23,7 +21,7 @@ export async function mayActAsResident(
   const owned = await ownedResidentIds(em, caller);
   if (owned.includes(residentId)) return true;
   if (!allowProxy || owned.length === 0) return false;
-  const rows = await em.getConnection().execute<{ n: string }[]>(
+  const rows = await em.execute<{ n: string }[]>(
     `select count(*) as n from "proxy"
       where target_dr_id = ? and principal_dr_id in (?) and status = 'active'
         and valid_from <= ? and (valid_to is null or ? < valid_to)`,
@@ -39,19 +37,17 @@ export async function companyRoles(
   companyId: string,
   now: Date,
 ): Promise<string[] | null> {
-  const companies = await em
-    .getConnection()
-    .execute<{ user_id: string; partner_id: string | null }[]>(
-      `select user_id, partner_id from "zone_company" where company_id = ? limit 1`,
-      [companyId],
-    );
+  const companies = await em.execute<{ user_id: string; partner_id: string | null }[]>(
+    `select user_id, partner_id from "zone_company" where company_id = ? limit 1`,
+    [companyId],
+  );
   const company = companies[0];
   if (!company) return null;
   const roles = new Set<string>();
   if (company.user_id === caller.userId && company.partner_id === caller.partnerId) roles.add("founder");
   const owned = await ownedResidentIds(em, caller);
   if (owned.length > 0) {
-    const rows = await em.getConnection().execute<{ role: string }[]>(
+    const rows = await em.execute<{ role: string }[]>(
       `select role from "company_role"
         where company_id = ? and subject_id in (?) and valid_from <= ? and (valid_to is null or valid_to > ?)`,
       [companyId, owned, now, now],

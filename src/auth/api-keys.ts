@@ -29,7 +29,7 @@ export async function authenticateApiKey(em: EntityManager, key: string, now: Da
   if (!key.startsWith(TOKEN_PREFIX.personalKey) && !key.startsWith(TOKEN_PREFIX.resellerKey)) {
     throw RpcError.unauthenticated("InvalidCredentials", "invalid API key");
   }
-  const rows = await em.getConnection().execute<KeyRow[]>(
+  const rows = await em.execute<KeyRow[]>(
     `select k.sid, k.user_id, k.partner_id, k.is_active, k.expires_at, k.mcp_scope, k.last_used_at,
             u.email, u.roles, u.is_suspended, p.is_active as partner_active
        from "api_key" k join "user" u on u.sid = k.user_id
@@ -48,7 +48,7 @@ export async function authenticateApiKey(em: EntityManager, key: string, now: Da
   }
   if (row.is_suspended) throw RpcError.forbidden("AuthError", "Suspended", "account suspended");
   if (row.last_used_at === null || now.getTime() - new Date(row.last_used_at).getTime() >= LAST_USED_RESOLUTION_MS) {
-    await em.getConnection().execute(`update "api_key" set last_used_at = ? where sid = ?`, [now, row.sid]);
+    await em.execute(`update "api_key" set last_used_at = ? where sid = ?`, [now, row.sid]);
   }
   return keyOwnerCaller({ ...row, user_id: row.user_id });
 }

@@ -1,13 +1,14 @@
+import type { UserRow } from "../../generated/entities.ts";
 import type { VerifyEmailResult } from "../../generated/types.ts";
+import { affected } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { sendEmail } from "../integrations/email/index.ts";
 import { verifyEmailMessage } from "../integrations/email/templates.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { limitAddress, limitQuota } from "./limits.ts";
-import { affected } from "./sessions.ts";
 import { newToken, sha256Hex, TOKEN_PREFIX } from "./tokens.ts";
-import { findUserByEmail, isValidEmail, normalizeEmail, type UserRow } from "./users.ts";
+import { findUserByEmail, isValidEmail, normalizeEmail } from "./users.ts";
 
 export const EMAIL_VERIFICATION_TTL_S = 24 * 3600;
 
@@ -53,7 +54,7 @@ interface TokenRow {
 export async function verifyEmail(ctx: RpcContext, token: string): Promise<VerifyEmailResult> {
   await limitAddress(ctx, "EmailError");
   const now = ctx.now();
-  const rows = await ctx.em.getConnection().execute<TokenRow[]>(
+  const rows = await ctx.em.execute<TokenRow[]>(
     `select t.sid, t.user_id, t.expires_at, t.used, u.email
        from "email_verification_token" t join "user" u on u.sid = t.user_id
       where t.token_hash = ? limit 1`,
@@ -71,8 +72,6 @@ export async function verifyEmail(ctx: RpcContext, token: string): Promise<Verif
     [now, row.sid],
   );
   if (claimed === 0) throw RpcError.app("EmailError", "AlreadyUsed", "this verification link was already used");
-  await ctx.em
-    .getConnection()
-    .execute(`update "user" set email_verified = true, updated_at = ? where sid = ?`, [now, row.user_id]);
+  await ctx.em.execute(`update "user" set email_verified = true, updated_at = ? where sid = ?`, [now, row.user_id]);
   return { status: "verified", email: row.email, email_verified: true, verified_at: now.toISOString() };
 }

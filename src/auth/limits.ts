@@ -1,7 +1,15 @@
 import type { ErrorType } from "../../generated/codes.ts";
+import { decide } from "../domain/rate-limit.ts";
+import { writeSurviving } from "../rpc/call-context.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
-import { hitAndDecide, releaseHit } from "./rate-limiter.ts";
+import { hitCounter, releaseHit } from "./rate-limiter.ts";
+
+/** Counts one hit; the hit is written again after a rollback of the call, so a failed call still counts. */
+async function hit(ctx: RpcContext, bucket: string, limit: number, windowS: number) {
+  const now = ctx.now();
+  return decide(await writeSurviving(ctx, (em) => hitCounter(em, bucket, windowS, now)), limit, windowS, now);
+}
 
 function rateLimited(type: ErrorType, retryAfterS: number): RpcError {
   return RpcError.app(type, "RateLimited", "too many attempts; try again later", { retry_after_s: retryAfterS });
@@ -17,7 +25,7 @@ export async function limitAddress(
   scope = "auth",
   perMinute = ctx.config.rateLimits.perAddressPerMinute,
 ): Promise<void> {
-  const decision = await hitAndDecide(ctx.em, `addr:${scope}:${ctx.request.ip}`, perMinute, 60, ctx.now());
+  const decision = await hit(ctx, `addr:${scope}:${ctx.request.ip}`, perMinute, 60);
   if (!decision.allowed) throw rateLimited(type, decision.retryAfterS);
 }
 
@@ -30,7 +38,7 @@ export async function limitAddress(
 export async function reserveAttempt(ctx: RpcContext, type: ErrorType, bucket: string): Promise<() => Promise<void>> {
   const { perAccountFailures, perAccountWindowS } = ctx.config.rateLimits;
   const key = `acct:${bucket}`;
-  const decision = await hitAndDecide(ctx.em, key, perAccountFailures, perAccountWindowS, ctx.now());
+  const decision = await hit(ctx, key, perAccountFailures, perAccountWindowS);
   if (!decision.allowed) throw rateLimited(type, decision.retryAfterS);
   return () => releaseHit(ctx.em, key, ctx.now());
 }
@@ -43,6 +51,6 @@ export async function limitQuota(
   limit: number,
   windowS: number,
 ): Promise<void> {
-  const decision = await hitAndDecide(ctx.em, `quota:${bucket}`, limit, windowS, ctx.now());
+  const decision = await hit(ctx, `quota:${bucket}`, limit, windowS);
   if (!decision.allowed) throw rateLimited(type, decision.retryAfterS);
 }

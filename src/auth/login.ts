@@ -1,10 +1,11 @@
+import type { UserRow } from "../../generated/entities.ts";
 import type { AuthResult, MfaChallengeResult } from "../../generated/types.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { limitAddress, reserveAttempt } from "./limits.ts";
 import { verifyAgainstDummy, verifyPassword } from "./passwords.ts";
 import { openSession } from "./sessions.ts";
-import { findUserByEmail, normalizeEmail, type UserRow } from "./users.ts";
+import { findUserByEmail, normalizeEmail } from "./users.ts";
 
 export const invalidLogin = (): RpcError => RpcError.unauthenticated("InvalidCredentials", "wrong email or password");
 

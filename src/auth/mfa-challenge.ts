@@ -1,12 +1,14 @@
+import type { UserRow } from "../../generated/entities.ts";
 import type { AuthResult, MfaChallengeResult } from "../../generated/types.ts";
+import { affected } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
+import { writeSurviving } from "../rpc/call-context.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { limitAddress, reserveAttempt } from "./limits.ts";
 import { spendSecondFactor } from "./second-factor.ts";
-import { affected, openSession } from "./sessions.ts";
+import { openSession } from "./sessions.ts";
 import { newToken, sha256Hex, TOKEN_PREFIX } from "./tokens.ts";
-import type { UserRow } from "./users.ts";
 
 export const MFA_CHALLENGE_TTL_S = 5 * 60;
 /** Wrong codes one challenge survives; then the password must be proven again. */
@@ -46,7 +48,7 @@ export interface ChallengeRow {
 
 /** A live challenge, or the refusal API.md names: unknown InvalidCredentials, used AlreadyUsed, old Expired. */
 export async function liveChallenge(ctx: RpcContext, challenge: string): Promise<ChallengeRow> {
-  const rows = await ctx.em.getConnection().execute<ChallengeRow[]>(
+  const rows = await ctx.em.execute<ChallengeRow[]>(
     `select c.sid, c.user_id, c.expires_at, c.used, c.attempts, u.is_suspended
        from "mfa_challenge" c join "user" u on u.sid = c.user_id
       where c.challenge_hash = ? limit 1`,
@@ -79,12 +81,13 @@ export async function loginMfa(ctx: RpcContext, challenge: string, code: string)
   const succeeded = await reserveAttempt(ctx, "AuthError", `second-factor:${row.user_id}`);
   const now = ctx.now();
   if ((await spendSecondFactor(ctx.em, ctx.config, row.user_id, code, now)) === null) {
-    await ctx.em
-      .getConnection()
-      .execute(
+    // A wrong code spends one of the challenge's attempts for good: kept when this call rolls back.
+    await writeSurviving(ctx, (em) =>
+      em.execute(
         `update "mfa_challenge" set attempts = attempts + 1, used = (attempts + 1 >= ?), updated_at = ? where sid = ?`,
         [MAX_CHALLENGE_ATTEMPTS, now, row.sid],
-      );
+      ),
+    );
     throw RpcError.unauthenticated("InvalidCredentials", "wrong code");
   }
   await succeeded();

@@ -51,12 +51,10 @@ export function newClientId(): string {
 }
 
 export async function activeKeyCount(em: EntityManager, partnerId: string, now: Date): Promise<number> {
-  const rows = await em
-    .getConnection()
-    .execute<{ n: string }[]>(
-      `select count(*) as n from "api_key" where partner_id = ? and is_active and (expires_at is null or expires_at > ?)`,
-      [partnerId, now],
-    );
+  const rows = await em.execute<{ n: string }[]>(
+    `select count(*) as n from "api_key" where partner_id = ? and is_active and (expires_at is null or expires_at > ?)`,
+    [partnerId, now],
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -105,14 +103,14 @@ export async function generateResellerKey(
     : await verifyAgainstDummy(accessPassword, ctx.config.argon2);
   if (!partner || !secretOk || !passwordOk) throw invalid();
   await succeeded();
-  const wallet = await ctx.em
-    .getConnection()
-    .execute<{ is_suspended: boolean }[]>(`select is_suspended from "user" where sid = ?`, [partner.wallet_user_id]);
+  const wallet = await ctx.em.execute<{ is_suspended: boolean }[]>(`select is_suspended from "user" where sid = ?`, [
+    partner.wallet_user_id,
+  ]);
   if (!partner.is_active || wallet[0]?.is_suspended !== false) {
     throw RpcError.forbidden("ApiKeyError", "Suspended", "the partner is deactivated");
   }
   const now = ctx.now();
-  await ctx.em.getConnection().execute(
+  await ctx.em.execute(
     `update "api_key" set is_active = false, revoked_at = ?, updated_at = ?
       where sid in (select sid from "api_key" where partner_id = ? and is_active order by sid desc offset 1)`,
     [now, now, partner.sid],

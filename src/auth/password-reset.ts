@@ -1,4 +1,5 @@
 import type { ChangePasswordResult, PasswordResetRequestResult } from "../../generated/types.ts";
+import { affected } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { sendEmail } from "../integrations/email/index.ts";
 import { passwordResetMessage } from "../integrations/email/templates.ts";
@@ -6,7 +7,7 @@ import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { limitAddress, limitQuota } from "./limits.ts";
 import { checkPasswordRules, hashPassword } from "./passwords.ts";
-import { affected, revokeUserSessions } from "./sessions.ts";
+import { revokeUserSessions } from "./sessions.ts";
 import { newToken, sha256Hex, TOKEN_PREFIX } from "./tokens.ts";
 import { findUserByEmail, isValidEmail, normalizeEmail, storePasswordHash } from "./users.ts";
 
@@ -61,12 +62,10 @@ export async function resetPassword(
 ): Promise<ChangePasswordResult> {
   await limitAddress(ctx, "AuthError");
   const now = ctx.now();
-  const rows = await ctx.em
-    .getConnection()
-    .execute<ResetRow[]>(
-      `select sid, email, expires_at, used from "password_reset_token" where token_hash = ? limit 1`,
-      [sha256Hex(token)],
-    );
+  const rows = await ctx.em.execute<ResetRow[]>(
+    `select sid, email, expires_at, used from "password_reset_token" where token_hash = ? limit 1`,
+    [sha256Hex(token)],
+  );
   const row = rows[0];
   if (!row) throw RpcError.unauthenticated("InvalidCredentials", "unknown reset token");
   if (row.used) throw RpcError.app("AuthError", "AlreadyUsed", "this reset link was already used");
@@ -82,7 +81,7 @@ export async function resetPassword(
     [now, row.sid],
   );
   if (claimed === 0) throw RpcError.app("AuthError", "AlreadyUsed", "this reset link was already used");
-  const conn = ctx.em.getConnection();
+  const conn = ctx.em;
   await conn.execute(`update "password_reset_token" set used = true, updated_at = ? where email = ? and used = false`, [
     now,
     user.email,

@@ -1,15 +1,17 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { dateOf, sqlRows } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { decide, type LimitDecision, type WindowCount, windowCutoff } from "../domain/rate-limit.ts";
 
 /**
  * Counts one hit on `bucket` in the database with a single atomic upsert, so the count holds across server
- * instances and under concurrent requests. Runs outside the request's unit of work: a hit counts even when the
- * request then fails.
+ * instances and under concurrent requests. Runs on the call's transaction; callers keep the hit when that
+ * transaction rolls back (`ctx.keepOnRollback`), so a hit counts even when the call then fails.
  */
 export async function hitCounter(em: EntityManager, bucket: string, windowS: number, now: Date): Promise<WindowCount> {
   const cutoff = windowCutoff(now, windowS);
-  const rows = await em.getConnection().execute<{ count: string | number; window_start: Date | string }[]>(
+  const rows = await sqlRows<{ count: string | number; window_start: Date | string }>(
+    em,
     `insert into "rate_limit_counter" (sid, bucket, window_start, count, created_at, updated_at)
      values (?, ?, ?, 1, ?, ?)
      on conflict (bucket) do update set
@@ -22,17 +24,15 @@ export async function hitCounter(em: EntityManager, bucket: string, windowS: num
   );
   const row = rows[0];
   if (!row) throw new Error(`rate limit upsert returned nothing for ${bucket}`);
-  return { count: Number(row.count), windowStart: new Date(row.window_start) };
+  return { count: Number(row.count), windowStart: dateOf(row.window_start) };
 }
 
 /** Takes back one hit (a reserved attempt that succeeded), never below zero. */
 export async function releaseHit(em: EntityManager, bucket: string, now: Date): Promise<void> {
-  await em
-    .getConnection()
-    .execute(`update "rate_limit_counter" set count = greatest(count - 1, 0), updated_at = ? where bucket = ?`, [
-      now,
-      bucket,
-    ]);
+  await sqlRows(em, `update "rate_limit_counter" set count = greatest(count - 1, 0), updated_at = ? where bucket = ?`, [
+    now,
+    bucket,
+  ]);
 }
 
 /** Counts a hit and says whether it is within `limit` hits per window. */

@@ -1,4 +1,5 @@
 import type { Begin2FaRecoveryResult, Poll2FaRecoveryResult, WebhookResult } from "../../generated/types.ts";
+import { affected } from "../db/sql.ts";
 import { writeAudit } from "../domain/audit.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import {
@@ -16,7 +17,6 @@ import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { limitAddress, limitQuota } from "./limits.ts";
 import { claimChallenge, liveChallenge } from "./mfa-challenge.ts";
-import { affected } from "./sessions.ts";
 import { sha256Hex } from "./tokens.ts";
 import { turnTotpOff } from "./totp-enrolment.ts";
 
@@ -24,7 +24,7 @@ const WEBHOOK_PROVIDER = "identity_recovery";
 
 /** The resident whose KYC identity a recovery re-verifies: the user's own, with a provider reference. */
 async function verifiedResident(ctx: RpcContext, userId: string) {
-  const rows = await ctx.em.getConnection().execute<{ resident_id: string; kyc_provider_id: string }[]>(
+  const rows = await ctx.em.execute<{ resident_id: string; kyc_provider_id: string }[]>(
     `select resident_id, kyc_provider_id from "digital_resident"
       where user_id = ? and partner_id is null and kyc_provider_id is not null and kyc_provider_id <> ''
       order by sid limit 1`,
@@ -62,12 +62,10 @@ export async function beginRecovery(ctx: RpcContext, mfaChallenge: string): Prom
     throw RpcError.app("AuthError", "AlreadyUsed", "this MFA challenge was already used; sign in again");
   }
   // One recovery at a time: an earlier pending one is superseded.
-  await ctx.em
-    .getConnection()
-    .execute(
-      `update "mfa_recovery_session" set status = 'expired', updated_at = ? where user_id = ? and status = 'pending'`,
-      [now, challenge.user_id],
-    );
+  await ctx.em.execute(
+    `update "mfa_recovery_session" set status = 'expired', updated_at = ? where user_id = ? and status = 'pending'`,
+    [now, challenge.user_id],
+  );
   const sid = uuidv7(now);
   const expiresAt = new Date(now.getTime() + RECOVERY_TTL_S * 1000);
   ctx.em.create("MfaRecoverySession", {
@@ -86,12 +84,10 @@ export async function beginRecovery(ctx: RpcContext, mfaChallenge: string): Prom
 /** Opaque: an unknown id answers like an expired session. */
 export async function pollRecovery(ctx: RpcContext, recoveryId: string): Promise<Poll2FaRecoveryResult> {
   await limitAddress(ctx, "AuthError", "poll");
-  const rows = await ctx.em
-    .getConnection()
-    .execute<{ status: RecoveryStatus; expires_at: Date }[]>(
-      `select status, expires_at from "mfa_recovery_session" where sid = ? limit 1`,
-      [recoveryId],
-    );
+  const rows = await ctx.em.execute<{ status: RecoveryStatus; expires_at: Date }[]>(
+    `select status, expires_at from "mfa_recovery_session" where sid = ? limit 1`,
+    [recoveryId],
+  );
   const row = rows[0];
   if (!row) return { recovery_id: recoveryId, status: "expired", expires_at: null };
   const expiresAt = new Date(row.expires_at);
@@ -117,7 +113,7 @@ interface SessionRow {
  * status, so concurrent deliveries act once.
  */
 export async function handleRecoveryWebhook(ctx: RpcContext, data: RecoveryVerdict): Promise<WebhookResult> {
-  const conn = ctx.em.getConnection();
+  const conn = ctx.em;
   const payloadHash = sha256Hex(ctx.request.rawBody);
   const seen = await conn.execute<{ payload_hash: string | null }[]>(
     `select payload_hash from "webhook_event" where provider = ? and event_id = ? limit 1`,

@@ -1,7 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { Config } from "../config.ts";
+import { affected } from "../db/sql.ts";
 import { formatBackupCode, isTotpShaped, matchTotp, normalizeBackupCode } from "../domain/totp.ts";
-import { affected } from "./sessions.ts";
 import { humanCode, sha256Hex } from "./tokens.ts";
 import { openTotpSecret } from "./totp-secret.ts";
 
@@ -33,9 +33,10 @@ export async function spendSecondFactor(
   now: Date,
 ): Promise<SecondFactor | null> {
   if (isTotpShaped(code)) {
-    const rows = await em
-      .getConnection()
-      .execute<FactorRow[]>(`select totp_secret, totp_last_step from "user" where sid = ? and totp_enabled`, [userId]);
+    const rows = await em.execute<FactorRow[]>(
+      `select totp_secret, totp_last_step from "user" where sid = ? and totp_enabled`,
+      [userId],
+    );
     const row = rows[0];
     if (!row?.totp_secret) return null;
     const last = row.totp_last_step === null ? null : Number(row.totp_last_step);
@@ -65,11 +66,9 @@ export async function spendSecondFactor(
 }
 
 export async function backupCodesRemaining(em: EntityManager, userId: string): Promise<number> {
-  const rows = await em
-    .getConnection()
-    .execute<{ n: number | string | null }[]>(
-      `select coalesce(array_length(backup_code_hashes, 1), 0) as n from "user" where sid = ?`,
-      [userId],
-    );
+  const rows = await em.execute<{ n: number | string | null }[]>(
+    `select coalesce(array_length(backup_code_hashes, 1), 0) as n from "user" where sid = ?`,
+    [userId],
+  );
   return Number(rows[0]?.n ?? 0);
 }

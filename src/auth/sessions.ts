@@ -1,7 +1,9 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { Config } from "../config.ts";
+import { affected } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
-import type { Caller, RequestInfo } from "../rpc/context.ts";
+import { writeSurviving } from "../rpc/call-context.ts";
+import type { Caller, RequestInfo, RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { newToken, sha256Hex, TOKEN_PREFIX } from "./tokens.ts";
 
@@ -69,7 +71,7 @@ interface SessionRow {
 
 /** Resolves `Authorization: Bearer <session token>` to the caller, or refuses. */
 export async function authenticateSession(em: EntityManager, token: string, now: Date): Promise<Caller> {
-  const rows = await em.getConnection().execute<SessionRow[]>(
+  const rows = await em.execute<SessionRow[]>(
     `select s.sid, s.user_id, s.expires_at, s.revoked_at, u.email, u.roles, u.is_suspended
        from "session" s join "user" u on u.sid = s.user_id
       where s.token_hash = ? limit 1`,
@@ -109,13 +111,14 @@ interface RefreshRow {
  * family is revoked and both must sign in again.
  */
 export async function rotateRefreshToken(
-  em: EntityManager,
+  ctx: Pick<RpcContext, "em" | "keepOnRollback">,
   config: Config,
   now: Date,
   refreshToken: string,
   request: Pick<RequestInfo, "ip" | "userAgent">,
 ): Promise<AuthResult> {
-  const rows = await em.getConnection().execute<RefreshRow[]>(
+  const em = ctx.em;
+  const rows = await em.execute<RefreshRow[]>(
     `select s.sid, s.user_id, s.family_id, s.revoked_at, s.replaced_by, s.refresh_expires_at, u.is_suspended
        from "session" s join "user" u on u.sid = s.user_id
       where s.refresh_token_hash = ? limit 1`,
@@ -124,7 +127,7 @@ export async function rotateRefreshToken(
   const row = rows[0];
   if (!row) throw RpcError.unauthenticated("InvalidCredentials", "invalid refresh token");
   const reused = async () => {
-    await revokeFamily(em, row.family_id, now);
+    await writeSurviving(ctx, (tx) => revokeFamily(tx, row.family_id, now));
     return RpcError.app("AuthError", "AlreadyUsed", "refresh token already used; the session was ended");
   };
   if (row.replaced_by !== null) throw await reused();
@@ -145,11 +148,6 @@ export async function rotateRefreshToken(
 }
 
 /** Runs an UPDATE/DELETE and returns the number of rows it changed. */
-export async function affected(em: EntityManager, sql: string, params: unknown[]): Promise<number> {
-  const res = await em.getConnection().execute<{ affectedRows?: number; rowCount?: number }>(sql, params, "run");
-  return Number(res.affectedRows ?? res.rowCount ?? 0);
-}
-
 export async function revokeFamily(em: EntityManager, familyId: string, now: Date): Promise<number> {
   return affected(
     em,

@@ -92,7 +92,7 @@ export async function listAdminActions(
   if (params.cursor !== undefined) filters.push(["sid < ?", decodeCursor(params.cursor)]);
   const where = filters.map(([clause]) => clause);
   const args = filters.map(([, value]) => value);
-  const rows = await ctx.em.getConnection().execute<ActionRow[]>(
+  const rows = await ctx.em.execute<ActionRow[]>(
     `select sid, admin_email, action, target_type, target_id, details, created_at from "admin_action"
       ${where.length > 0 ? `where ${where.join(" and ")}` : ""} order by sid desc limit ?`,
     [...args, limit + 1],

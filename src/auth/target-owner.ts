@@ -23,7 +23,7 @@ async function ownsAs(em: EntityManager, caller: Caller, targetType: string, tar
   const sql = OWNER_QUERIES[targetType];
   if (!sql) return false;
   const params = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => targetRef);
-  const owners = await em.getConnection().execute<{ user_id: string | null; partner_id: string | null }[]>(sql, params);
+  const owners = await em.execute<{ user_id: string | null; partner_id: string | null }[]>(sql, params);
   // Ownership compares the pair, so a personal caller never owns a partner's record and vice versa.
   return owners.some((o) => o.user_id === caller.userId && (o.partner_id ?? null) === caller.partnerId);
 }

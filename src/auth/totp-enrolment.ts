@@ -1,17 +1,18 @@
+import type { UserRow } from "../../generated/entities.ts";
 import type {
   ChangePasswordResult,
   TotpEnrollBegin,
   TotpEnrollConfirm,
   TotpVerifyResult,
 } from "../../generated/types.ts";
+import { affected } from "../db/sql.ts";
 import { matchTotp, newTotpSecret, otpauthUri, TOTP_PARAMS } from "../domain/totp.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { reserveAttempt } from "./limits.ts";
 import { backupCodesRemaining, newBackupCodes, spendSecondFactor } from "./second-factor.ts";
-import { affected } from "./sessions.ts";
 import { openTotpSecret, sealTotpSecret } from "./totp-secret.ts";
-import { findUserById, type UserRow } from "./users.ts";
+import { findUserById } from "./users.ts";
 
 const ISSUER = "Freezone";
 
@@ -30,12 +31,10 @@ export async function enrollBegin(ctx: RpcContext, userId: string): Promise<Totp
   const account = await user(ctx, userId);
   if (account.totp_enabled) throw RpcError.app("AuthError", "InvalidState", "two-factor authentication is already on");
   const secret = newTotpSecret();
-  await ctx.em
-    .getConnection()
-    .execute(
-      `update "user" set totp_secret = ?, totp_last_step = null, updated_at = ? where sid = ? and not totp_enabled`,
-      [sealTotpSecret(ctx.config, secret), ctx.now(), userId],
-    );
+  await ctx.em.execute(
+    `update "user" set totp_secret = ?, totp_last_step = null, updated_at = ? where sid = ? and not totp_enabled`,
+    [sealTotpSecret(ctx.config, secret), ctx.now(), userId],
+  );
   return {
     secret,
     otpauth_uri: otpauthUri(secret, account.email, ISSUER),
@@ -100,7 +99,7 @@ export async function disable(ctx: RpcContext, userId: string, code: string): Pr
 }
 
 export async function turnTotpOff(ctx: Pick<RpcContext, "em">, userId: string, now: Date): Promise<void> {
-  await ctx.em.getConnection().execute(
+  await ctx.em.execute(
     `update "user" set totp_enabled = false, totp_secret = null, totp_last_step = null,
             backup_code_hashes = '{}', updated_at = ? where sid = ?`,
     [now, userId],

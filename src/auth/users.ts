@@ -1,17 +1,11 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
+import type { UserRow } from "../../generated/entities.ts";
+import type { UserRole } from "../../generated/types.ts";
 import type { Config } from "../config.ts";
 import { uuidv7 } from "../domain/ids.ts";
+import * as users from "../repos/users.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { checkPasswordRules, hashPassword } from "./passwords.ts";
-
-export type UserRow = Record<string, unknown> & {
-  sid: string;
-  email: string;
-  password_hash: string;
-  roles: string[];
-  is_suspended: boolean;
-  totp_enabled: boolean;
-};
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -29,7 +23,7 @@ export interface NewUser {
   password: string;
   firstName?: string | null;
   lastName?: string | null;
-  roles?: string[];
+  roles?: UserRole[];
 }
 
 /** Creates a user with an argon2id password; the email is unique (case-insensitive). */
@@ -37,9 +31,9 @@ export async function createUser(em: EntityManager, config: Config, now: Date, i
   const email = normalizeEmail(input.email);
   if (!isValidEmail(email)) throw RpcError.app("RegistrationError", "InvalidInput", "email is not a valid address");
   checkPasswordRules(input.password, email, "RegistrationError");
-  if (await em.findOne("User", { email }))
+  if (await users.findUserByEmail(em, email))
     throw RpcError.app("RegistrationError", "AlreadyExists", "an account with this email already exists");
-  const row = {
+  const row = users.insertUser(em, {
     sid: uuidv7(now),
     email,
     password_hash: await hashPassword(input.password, config.argon2),
@@ -58,28 +52,13 @@ export async function createUser(em: EntityManager, config: Config, now: Date, i
     suspension_reason: null,
     created_at: now,
     updated_at: now,
-  };
-  em.create("User", row);
+  });
   await em.flush();
-  return row as UserRow;
+  return row;
 }
 
-export async function findUserByEmail(em: EntityManager, email: string): Promise<UserRow | null> {
-  return em.findOne<UserRow>("User", { email: normalizeEmail(email) });
+export function findUserByEmail(em: EntityManager, email: string): Promise<UserRow | null> {
+  return users.findUserByEmail(em, normalizeEmail(email));
 }
 
-export async function findUserById(em: EntityManager, userId: string): Promise<UserRow | null> {
-  return em.findOne<UserRow>("User", { sid: userId });
-}
-
-/** Replaces the password hash (computed beforehand: argon2 is slow) and stamps password_changed_at. */
-export async function storePasswordHash(em: EntityManager, userId: string, hash: string, now: Date): Promise<void> {
-  await em
-    .getConnection()
-    .execute(`update "user" set password_hash = ?, password_changed_at = ?, updated_at = ? where sid = ?`, [
-      hash,
-      now,
-      now,
-      userId,
-    ]);
-}
+export { findUserById, storePasswordHash } from "../repos/users.ts";

@@ -92,7 +92,7 @@ async function selectVisible(
   }
   const where = clauses.length > 0 ? ` where ${clauses.join(" and ")}` : "";
   const sql = `select * from "${record.table}"${where} order by "sid" desc limit ${Math.trunc(page.limit)}`;
-  return ctx.em.getConnection().execute<Row[]>(sql, params);
+  return ctx.em.execute<Row[]>(sql, params);
 }
 
 async function findVisible(ctx: RpcContext, record: RecordSpec, sid: string): Promise<Row | null> {

@@ -2,6 +2,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import type { McpApprovalResult } from "../../generated/types.ts";
 import { keyOwnerCaller } from "../auth/api-keys.ts";
 import { writeAudit } from "../domain/audit.ts";
+import { writeSurviving } from "../rpc/call-context.ts";
 import type { Caller, RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { type ApprovalRow, expireApprovals, findApproval, toApprovalResult } from "./approval-store.ts";
@@ -88,7 +89,15 @@ async function execute(ctx: RpcContext, row: ApprovalRow, now: Date): Promise<vo
   else {
     try {
       const args = JSON.parse(row.arguments) as unknown;
-      const inv = { caller, request: ctx.request, toolName: row.tool_name, entry, args, approvalId: row.sid };
+      const inv = {
+        caller,
+        request: ctx.request,
+        toolName: row.tool_name,
+        entry,
+        args,
+        approvalId: row.sid,
+        within: ctx.em,
+      };
       outcome = await runTool(deps, inv);
     } catch (err) {
       if (!(err instanceof RpcError)) throw err;
@@ -134,7 +143,7 @@ export async function approveApproval(ctx: RpcContext, sid: string, admin: boole
   const now = ctx.now();
   const row = await loadApproval(ctx, sid, admin);
   if (row.status === "pending" && new Date(row.expires_at).getTime() <= now.getTime()) {
-    await expireApprovals(ctx.em, now, row.sid);
+    await writeSurviving(ctx, (em) => expireApprovals(em, now, row.sid));
     throw RpcError.app(TYPE, "Expired", "the approval request has expired");
   }
   await claim(ctx, row, now);

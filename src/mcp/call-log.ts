@@ -1,4 +1,4 @@
-import type { MikroORM } from "@mikro-orm/postgresql";
+import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import type { Logger } from "pino";
 import { uuidv7 } from "../domain/ids.ts";
 
@@ -43,7 +43,9 @@ export class CallLogWriter {
     private readonly log: Logger,
   ) {}
 
-  write(entry: CallLogEntry): Promise<void> {
+  /** Stores the row before resolving; with `within` (a call inside another's transaction) as part of it. */
+  write(within: EntityManager | null, entry: CallLogEntry): Promise<void> {
+    if (within) return this.insert(within, [entry]);
     return new Promise((resolve, reject) => {
       this.queue.push({ entry, done: (error) => (error ? reject(error) : resolve()) });
       if (!this.running) void this.drain();
@@ -56,7 +58,10 @@ export class CallLogWriter {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, BATCH);
         try {
-          await this.insert(batch.map((q) => q.entry));
+          await this.insert(
+            this.orm.em.fork(),
+            batch.map((q) => q.entry),
+          );
           for (const q of batch) q.done();
         } catch (error) {
           this.log.error({ err: error, rows: batch.length }, "MCP call log write failed");
@@ -68,13 +73,13 @@ export class CallLogWriter {
     }
   }
 
-  private async insert(entries: CallLogEntry[]): Promise<void> {
+  private async insert(em: EntityManager, entries: CallLogEntry[]): Promise<void> {
     const params: unknown[] = [];
     for (const e of entries) {
       params.push(uuidv7(e.at), e.apiKeyId, e.userId, e.toolName, e.argumentsSummary, e.amount, e.status);
       params.push(e.errorMessage, e.at, e.amountEur, e.approvalId, e.at);
     }
     const values = entries.map(() => ROW).join(", ");
-    await this.orm.em.fork().execute(`insert into mcp_call_log (${COLUMNS}) values ${values}`, params, "run");
+    await em.execute(`insert into mcp_call_log (${COLUMNS}) values ${values}`, params, "run");
   }
 }

@@ -1,6 +1,6 @@
-import type { Runtime } from "../app/runtime.ts";
 import type { Config } from "../config.ts";
 import type { FxProvider } from "../integrations/fx/index.ts";
+import type { Runtime } from "../rpc/runtime.ts";
 import type { CallLogWriter } from "./call-log.ts";
 import type { PolicyCache } from "./policy-cache.ts";
 import type { ToolCatalog } from "./tools.ts";

@@ -1,8 +1,7 @@
 import type { JSONRPCResponse } from "@modelcontextprotocol/sdk/types.js";
 import type { Hono } from "hono";
-import { newRequestId } from "../app/rpc-endpoint.ts";
-import type { Runtime } from "../app/runtime.ts";
 import { type FxProvider, SandboxFxProvider } from "../integrations/fx/index.ts";
+import { newRequestId, type Runtime } from "../rpc/runtime.ts";
 import { expireApprovals } from "./approval-store.ts";
 import { authenticateMcp, type McpAuth } from "./auth.ts";
 import { CallLogWriter } from "./call-log.ts";

@@ -1,6 +1,7 @@
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { toEur } from "../integrations/fx/index.ts";
+import { createCallContext } from "../rpc/call-context.ts";
 import type { Caller, RequestInfo, RpcContext } from "../rpc/context.ts";
 import { dispatch, type Entry, fillCallerBinding } from "../rpc/dispatcher.ts";
 import { RpcError } from "../rpc/errors.ts";
@@ -21,6 +22,12 @@ export interface Invocation {
   /** Set when an approved call is replayed: the approval step is skipped and the log row points at it. */
   approvalId: string | null;
   signal?: AbortSignal;
+  /**
+   * The entity manager of the call this one runs inside (an approved call replayed by the approval decision):
+   * the replay's writes, its usage counters and its log row go into that call's transaction (a savepoint), never
+   * onto another connection (PGlite has one, held by that transaction).
+   */
+  within?: EntityManager;
 }
 
 export type ToolOutcome =
@@ -30,7 +37,7 @@ export type ToolOutcome =
 
 export function toolContext(deps: McpDeps, em: EntityManager, inv: Invocation): RpcContext {
   const { config, log } = deps.runtime;
-  return { em, caller: inv.caller, config, now: config.clock, request: inv.request, method: inv.entry, log };
+  return createCallContext({ em: () => em, caller: inv.caller, config, request: inv.request, method: inv.entry, log });
 }
 
 /** The call's amount (its `x-mcp.amountParam`), the currency it is in, and the EUR figure the limits use. */
@@ -66,11 +73,11 @@ export const isProtocolError = (error: RpcError): boolean => error.code === -326
  */
 export async function runTool(deps: McpDeps, inv: Invocation): Promise<ToolOutcome> {
   const now = deps.runtime.config.clock();
-  const em = deps.runtime.orm.em.fork();
+  const em = inv.within ? inv.within.fork({ keepTransactionContext: true }) : deps.runtime.orm.em.fork();
   const ctx = toolContext(deps, em, inv);
   const keyId = inv.caller.apiKeyId ?? "";
   const log = (status: CallStatus, message: string, amount = 0, eur: number | null = null, approval = inv.approvalId) =>
-    deps.callLog.write({
+    deps.callLog.write(inv.within ? em : null, {
       apiKeyId: keyId,
       userId: inv.caller.userId,
       toolName: inv.toolName,
@@ -140,7 +147,7 @@ export async function runTool(deps: McpDeps, inv: Invocation): Promise<ToolOutco
     await log("success", "", money.amount, money.eur);
     return { kind: "result", result };
   } catch (err) {
-    await refundAmount(deps.runtime.orm.em.fork(), keyId, windows);
+    await refundAmount(em, keyId, windows);
     return fail(asRpcError(deps, err, inv), "error", money.amount, money.eur);
   }
 }

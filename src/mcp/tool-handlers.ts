@@ -38,7 +38,7 @@ export function toolHandlers(deps: McpDeps): ToolHandlers {
     async call(auth: McpAuth, name, args, signal) {
       const found = deps.catalog.byName.get(name);
       if (!found) {
-        await deps.callLog.write({
+        await deps.callLog.write(null, {
           apiKeyId: auth.caller.apiKeyId ?? "",
           userId: auth.caller.userId,
           toolName: name.slice(0, 200),

@@ -42,7 +42,8 @@ export async function consumeUsage(
     if (alone) return alone;
   }
   try {
-    await em.fork().transactional(async (tx) => {
+    // On a replay inside another call's transaction this is a savepoint of it.
+    await em.transactional(async (tx) => {
       for (const w of windows) {
         const params = [uuidv7(now), keyId, w.window, w.calls, w.amountEur, now, now];
         const rows = await tx.execute<unknown[]>(CONSUME, [

@@ -25,17 +25,27 @@ export interface RequestInfo {
   headers: Record<string, string>;
 }
 
-/** What every handler receives: one unit of work, the caller, configuration and the clock. */
+/** A write that must outlive a rollback of the call: it runs again, outside the transaction, after it. */
+export type SurvivingWrite = (em: EntityManager) => Promise<unknown>;
+
+/**
+ * What every handler receives: the call's unit of work, the caller, configuration and the clock. A call that
+ * writes runs in one transaction on `em` (the dispatcher opens it, commits it with the handler's result, and
+ * rolls it back on any error); read-only methods run without one.
+ */
 export interface RpcContext {
   em: EntityManager;
-  /** Flushes the unit of work if the call opened one (contexts built elsewhere may omit it: em.flush() is used). */
-  flush?: () => Promise<void>;
   caller: Caller | null;
   config: Config;
   now(): Date;
   request: RequestInfo;
   method: MethodPolicy;
   log: Logger;
+  /**
+   * Registers a write made inside the transaction that must survive its rollback (a rate-limit hit, the sandbox's
+   * record of a refused email): after a rollback the dispatcher runs it again, outside any transaction.
+   */
+  keepOnRollback(write: SurvivingWrite): void;
 }
 
 export function isAdminSession(caller: Caller | null): boolean {

@@ -5,6 +5,8 @@ import { reserveAttempt } from "../auth/limits.ts";
 import { verifyPassword } from "../auth/passwords.ts";
 import { SIGNATURE_HEADER, verifyWebhookSignature } from "../auth/webhook-signature.ts";
 import { writeAudit } from "../domain/audit.ts";
+import { passwordHashOf } from "../repos/users.ts";
+import { inCallTransaction } from "./call-transaction.ts";
 import type { RpcContext } from "./context.ts";
 import { isAdminSession } from "./context.ts";
 import { RpcError } from "./errors.ts";
@@ -104,10 +106,8 @@ async function checkPassword(entry: Entry, ctx: RpcContext, params: Record<strin
   }
   // Re-entry can be guessed with a stolen session: wrong passwords count per account like failed logins.
   const succeeded = await reserveAttempt(ctx, type, `password:${ctx.caller.userId}`);
-  const rows = await ctx.em
-    .getConnection()
-    .execute<{ password_hash: string }[]>(`select password_hash from "user" where sid = ?`, [ctx.caller.userId]);
-  if (!rows[0] || !(await verifyPassword(rows[0].password_hash, password))) {
+  const hash = await passwordHashOf(ctx.em, ctx.caller.userId);
+  if (hash === null || !(await verifyPassword(hash, password))) {
     throw RpcError.forbidden(type, "WrongPassword", "wrong password");
   }
   await succeeded();
@@ -149,15 +149,16 @@ async function audit(
 
 /**
  * Runs one call through the spec's policy, in order: x-auth, x-internal, caller binding (fill), params schema,
- * caller binding (check), company role, password re-entry, the handler, then the unit of work's flush.
- * Audited methods write their row on success and on every refusal of a known caller (allowed: false).
+ * caller binding (check), company role, password re-entry, then the handler in the call's transaction (see
+ * `inCallTransaction`). An audited method writes its row with the call's writes on success, and after the
+ * rollback on every refusal of a known caller (allowed: false), so the denial survives it.
  */
 export async function dispatch(entry: Entry, ctx: RpcContext, rawParams: unknown): Promise<unknown> {
   if (rawParams !== undefined && (rawParams === null || typeof rawParams !== "object" || Array.isArray(rawParams))) {
     throw RpcError.invalidParams("params must be an object of named parameters");
   }
   const params: Record<string, unknown> = { ...((rawParams ?? {}) as Record<string, unknown>) };
-  return guardedAudit(entry, ctx, params, async () => {
+  try {
     await checkAuth(entry, ctx);
     if (entry.internal) throw RpcError.forbidden(errorType(entry) as never, "Internal", `${entry.name} is internal`);
     fillCallerBinding(entry, ctx, params);
@@ -169,26 +170,15 @@ export async function dispatch(entry: Entry, ctx: RpcContext, rawParams: unknown
     await checkCallerBinding(entry, ctx, params);
     await checkCompanyRole(entry, ctx, params);
     await checkPassword(entry, ctx, params);
-    const result = await entry.invoke(ctx, params);
-    await (ctx.flush ? ctx.flush() : ctx.em.flush());
-    if (ctx.config.validateResults && !entry.validateResult(result)) {
-      ctx.log.error({ method: entry.name, errors: entry.validateResult.errors }, "result does not match its schema");
-      throw RpcError.internal();
-    }
-    return result;
-  });
-}
-
-async function guardedAudit<T>(
-  entry: Entry,
-  ctx: RpcContext,
-  params: Record<string, unknown>,
-  run: () => Promise<T>,
-): Promise<T> {
-  try {
-    const result = await run();
-    await audit(entry, ctx, params, { result });
-    return result;
+    return await inCallTransaction(ctx, entry.mcp.readOnly, async () => {
+      const result = await entry.invoke(ctx, params);
+      if (ctx.config.validateResults && !entry.validateResult(result)) {
+        ctx.log.error({ method: entry.name, errors: entry.validateResult.errors }, "result does not match its schema");
+        throw RpcError.internal();
+      }
+      await audit(entry, ctx, params, { result });
+      return result;
+    });
   } catch (err) {
     if (err instanceof RpcError) await audit(entry, ctx, params, { error: err });
     throw err;

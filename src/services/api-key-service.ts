@@ -2,8 +2,8 @@ import type { ApiKeyServiceHandlers } from "../../generated/handlers/index.ts";
 import { findOwnPersonalKey, issueKey, type KeyRow, toApiKeyResult, toKeySummary } from "../auth/api-key-store.ts";
 import { cleanName, newPolicy, policyChanges } from "../auth/key-policy-input.ts";
 import { generateResellerKey } from "../auth/partners.ts";
-import { affected } from "../auth/sessions.ts";
 import { TOKEN_PREFIX } from "../auth/tokens.ts";
+import { affected } from "../db/sql.ts";
 import {
   ASSISTANT_KEY_TTL_HOURS,
   addDays,
@@ -116,7 +116,7 @@ export const apiKeyService: ApiKeyServiceHandlers<RpcContext> = {
   async mintAssistantKey(ctx) {
     const caller = callerOf(ctx);
     const now = ctx.now();
-    await ctx.em.getConnection().execute(
+    await ctx.em.execute(
       `update "api_key" set is_active = false, revoked_at = ?, updated_at = ?
         where user_id = ? and is_system_minted and is_active`,
       [now, now, caller.userId],

@@ -60,7 +60,7 @@ export const authService: AuthServiceHandlers<RpcContext> = {
 
   async refreshToken(ctx, { token }) {
     await limitAddress(ctx, "AuthError");
-    return rotateRefreshToken(ctx.em, ctx.config, ctx.now(), token, ctx.request);
+    return rotateRefreshToken(ctx, ctx.config, ctx.now(), token, ctx.request);
   },
 
   async sendVerificationEmail(ctx, { email }) {

@@ -59,9 +59,9 @@ export const partnerService: PartnerServiceHandlers<RpcContext> = {
     const clean = name.trim();
     if (clean.length === 0) throw RpcError.app("PartnerError", "InvalidInput", "name must not be blank");
     checkProfile(ctx, discount_profile);
-    const taken = await ctx.em
-      .getConnection()
-      .execute(`select 1 from "partner_configuration" where lower(name) = lower(?) limit 1`, [clean]);
+    const taken = await ctx.em.execute(`select 1 from "partner_configuration" where lower(name) = lower(?) limit 1`, [
+      clean,
+    ]);
     if (taken.length > 0) throw RpcError.app("PartnerError", "AlreadyExists", "a partner with this name exists");
     const now = ctx.now();
     const sid = uuidv7(now);

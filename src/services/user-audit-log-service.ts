@@ -30,7 +30,7 @@ const toResult = (row: AuditRow): UserAuditLogResult => ({
 const effectiveLimit = (limit: number) => (limit <= 0 ? DEFAULT_LIMIT : limit);
 
 async function rows(ctx: RpcContext, column: "subject_id" | "target_ref", value: string, limit: number) {
-  return ctx.em.getConnection().execute<AuditRow[]>(
+  return ctx.em.execute<AuditRow[]>(
     `select sid, subject_id, action, target_ref, target_type, allowed, context, created_at from "user_audit_log"
         where ${column} = ? order by sid desc limit ?`,
     [value, effectiveLimit(limit)],

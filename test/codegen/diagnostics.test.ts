@@ -97,6 +97,29 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
     [["invalid-json", "spec/schemas/broken.json", ""]],
   ],
   [
+    "x-money on a field that is not a number",
+    json(WALLET, (d) => (d.properties.currency["x-money"] = true)),
+    [["numeric-not-number", WALLET, "/properties/currency/x-money"]],
+  ],
+  [
+    "x-money that is not true",
+    json(WALLET, (d) => (d.properties.balance["x-money"] = "yes")),
+    [["invalid-money", WALLET, "/properties/balance/x-money"]],
+  ],
+  [
+    "x-money and x-decimal on one field",
+    json(WALLET, (d) => (d.properties.balance["x-decimal"] = [9, 6])),
+    [["numeric-conflict", WALLET, "/properties/balance/x-decimal"]],
+  ],
+  [
+    "x-decimal with a scale above its precision",
+    json(WALLET, (d) => {
+      delete d.properties.balance["x-money"];
+      d.properties.balance["x-decimal"] = [4, 6];
+    }),
+    [["invalid-decimal", WALLET, "/properties/balance/x-decimal"]],
+  ],
+  [
     "a record field missing from required",
     json(NOTE, (d) => (d.required = d.required.filter((f: string) => f !== "pinned"))),
     [["record-field-not-required", NOTE, "/required"]],

@@ -97,9 +97,10 @@ describe("asking for approval", () => {
     expect(await audits(pending.approval_id)).toEqual(["mcp_approval_approved:true", "mcp_approval_executed:true"]);
     const log = await sql("select result_status, approval_id from mcp_call_log where api_key_id = ?", [key.keyId]);
     expect(log.filter((r) => r.approval_id === pending.approval_id)).toHaveLength(2);
-    const spent = await sql(`select amount_eur from mcp_usage_counter where api_key_id = ? and "window" like 'day:%'`, [
-      key.keyId,
-    ]);
+    const spent = await sql(
+      `select amount_eur::float8 as amount_eur from mcp_usage_counter where api_key_id = ? and "window" like 'day:%'`,
+      [key.keyId],
+    );
     expect(spent[0].amount_eur).toBe(80);
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { McpCallLogEntity } from "../../generated/entities.ts";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
 import { generateKey } from "../support/mcp-keys.ts";
 import { callRaw, serveMcpWithTools, testTool } from "./support.ts";
@@ -37,7 +38,7 @@ describe("McpCallLog rows", () => {
       card_number: "4111 1111 1111 1111",
       note: aliceKey.key,
     });
-    const [row] = await t.app.runtime.orm.em.fork().execute<any[]>("select * from mcp_call_log");
+    const row = await t.app.runtime.orm.em.fork().findOneOrFail(McpCallLogEntity, {});
     expect(row).toMatchObject({
       user_id: alice.userId,
       api_key_id: aliceKey.keyId,

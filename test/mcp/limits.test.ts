@@ -138,7 +138,7 @@ describe("spending limits in EUR", () => {
       variant: "ProviderRejected",
     });
     const log = await rows(
-      "select amount, amount_eur, result_status from mcp_call_log where api_key_id = ? order by created_at, amount",
+      "select amount::float8 as amount, amount_eur::float8 as amount_eur, result_status from mcp_call_log where api_key_id = ? order by created_at, amount",
       [k.keyId],
     );
     expect(log.map((r) => [r.amount, r.amount_eur, r.result_status])).toEqual(
@@ -155,7 +155,7 @@ describe("spending limits in EUR", () => {
     expect(refusal(failed)).toMatchObject({ type: "McpApprovalError", variant: "InvalidInput" });
     expect((await callRaw(mcp.url, k.key, PAY, { amount: 80 })).result.isError).toBeFalsy();
     const counters = await rows(
-      `select "window", calls, amount_eur from mcp_usage_counter where api_key_id = ? order by "window"`,
+      `select "window", calls, amount_eur::float8 as amount_eur from mcp_usage_counter where api_key_id = ? order by "window"`,
       [k.keyId],
     );
     expect(counters.map((c) => [c.window.split(":")[0], Number(c.calls), c.amount_eur])).toEqual([
@@ -185,7 +185,7 @@ describe("limits hold under concurrency", () => {
     );
     expect(replies.filter((r) => r.result && !r.result.isError)).toHaveLength(10);
     const counter = await rows(
-      `select amount_eur from mcp_usage_counter where api_key_id = ? and "window" like 'day:%'`,
+      `select amount_eur::float8 as amount_eur from mcp_usage_counter where api_key_id = ? and "window" like 'day:%'`,
       [k.keyId],
     );
     expect(counter[0].amount_eur).toBe(100);

@@ -4,13 +4,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Ajv } from "ajv";
 import { Hono } from "hono";
-import type { Runtime } from "../../src/app/runtime.ts";
 import { McpEndpoint, type McpOptions } from "../../src/mcp/endpoint.ts";
 import { fromRequest, toResponse } from "../../src/mcp/http.ts";
 import type { CatalogTool } from "../../src/mcp/tools.ts";
 import type { RpcContext } from "../../src/rpc/context.ts";
 import type { Entry } from "../../src/rpc/dispatcher.ts";
 import { RpcError } from "../../src/rpc/errors.ts";
+import type { Runtime } from "../../src/rpc/runtime.ts";
 
 export interface Served {
   url: string;

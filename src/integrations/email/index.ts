@@ -1,6 +1,6 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
 import type { ErrorType } from "../../../generated/codes.ts";
 import type { Config } from "../../config.ts";
+import type { RpcContext } from "../../rpc/context.ts";
 import { RpcError } from "../../rpc/errors.ts";
 import { EmailDeliveryError, type EmailMessage, type EmailProvider, type EmailReceipt } from "./provider.ts";
 import { SandboxEmailProvider } from "./sandbox.ts";
@@ -16,12 +16,12 @@ export function emailProvider(_config: Config): EmailProvider {
 
 /** Sends through the configured provider; a delivery failure becomes `-32009 ProviderUnavailable` of `type`. */
 export async function sendEmail(
-  ctx: { em: EntityManager; config: Config; now(): Date },
+  ctx: Pick<RpcContext, "em" | "keepOnRollback" | "config" | "now">,
   type: ErrorType,
   message: EmailMessage,
 ): Promise<EmailReceipt> {
   try {
-    return await emailProvider(ctx.config).send(ctx.em, message, ctx.now());
+    return await emailProvider(ctx.config).send(ctx, message, ctx.now());
   } catch (err) {
     if (err instanceof EmailDeliveryError)
       throw RpcError.app(type, "ProviderUnavailable", "the email could not be sent");

@@ -1,4 +1,7 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
+import type { RpcContext } from "../../rpc/context.ts";
+
+/** What a provider writes through: the call's unit of work, and the writes that must survive its rollback. */
+export type EmailWriter = Pick<RpcContext, "em" | "keepOnRollback">;
 
 /** A rendered message: the provider only delivers, it never builds text. */
 export interface EmailMessage {
@@ -31,5 +34,5 @@ export class EmailDeliveryError extends Error {
  */
 export interface EmailProvider {
   readonly name: string;
-  send(em: EntityManager, message: EmailMessage, now: Date): Promise<EmailReceipt>;
+  send(writer: EmailWriter, message: EmailMessage, now: Date): Promise<EmailReceipt>;
 }

@@ -1,0 +1,66 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { openedEntityManager, takeSurvivingWrites } from "./call-context.ts";
+import type { RpcContext } from "./context.ts";
+
+/** Taken right after BEGIN: a failed call rolls back to it, keeps what must survive, and commits that alone. */
+const CALL_START = "fz_call_start";
+
+async function rollbackQuietly(ctx: RpcContext, em: EntityManager): Promise<void> {
+  try {
+    await em.rollback();
+  } catch (err) {
+    // A failed COMMIT has ended the transaction already; there is nothing left to roll back.
+    ctx.log.warn({ requestId: ctx.request.requestId, err }, "rollback after a failed call did not run");
+  }
+}
+
+/**
+ * After a failed call: everything it wrote is undone (back to the savepoint), then the writes registered with
+ * `keepOnRollback` are made again and committed, on the same connection without releasing it, so no other call
+ * can see the state in between (a concurrent guess must see the failed one counted).
+ */
+async function keepSurvivors(ctx: RpcContext, em: EntityManager): Promise<void> {
+  const survivors = takeSurvivingWrites(ctx);
+  if (survivors.length === 0) return rollbackQuietly(ctx, em);
+  try {
+    await em.execute(`rollback to savepoint ${CALL_START}`, [], "run");
+    em.clear();
+    for (const write of survivors) await write(em);
+    await em.commit();
+  } catch (err) {
+    ctx.log.error({ requestId: ctx.request.requestId, err }, "writes kept on rollback failed");
+    await rollbackQuietly(ctx, em);
+  }
+}
+
+/**
+ * One call, one transaction. A method that writes runs `work` in a transaction on the call's entity manager:
+ * raw SQL (`sqlRows`, `affected`), native inserts and the unit of work's flush all commit together when `work`
+ * returns, and all roll back when it throws, except the writes kept with `ctx.keepOnRollback` (rate-limit hits,
+ * state a refusal moves on purpose), which are committed alone. A call nested in another one's transaction (an
+ * approved MCP call replayed inside the approval) runs in a savepoint of it. Read-only methods (`x-mcp.readOnly`)
+ * open no transaction.
+ */
+export async function inCallTransaction<T>(ctx: RpcContext, readOnly: boolean, work: () => Promise<T>): Promise<T> {
+  if (readOnly) {
+    const result = await work();
+    // Nothing but audit rows (native inserts) should be written here; a stray entity change still lands.
+    await openedEntityManager(ctx)?.flush();
+    return result;
+  }
+  const em = ctx.em;
+  const outer = em.getTransactionContext();
+  await em.begin(outer ? { ctx: outer } : {});
+  try {
+    await em.execute(`savepoint ${CALL_START}`, [], "run");
+    const result = await work();
+    await em.commit();
+    return result;
+  } catch (err) {
+    await keepSurvivors(ctx, em);
+    em.clear();
+    throw err;
+  } finally {
+    if (outer) em.setTransactionContext(outer);
+  }
+}
