@@ -38,7 +38,7 @@ describe("McpCallLog rows", () => {
       card_number: "4111 1111 1111 1111",
       note: aliceKey.key,
     });
-    const row = await t.app.runtime.orm.em.fork().findOneOrFail(McpCallLogEntity, {});
+    const row = await t.app.runtime.orm.em.fork().findOneOrFail(McpCallLogEntity, { user_id: alice.userId });
     expect(row).toMatchObject({
       user_id: alice.userId,
       api_key_id: aliceKey.keyId,
