@@ -7,6 +7,7 @@ import { SIGNATURE_HEADER, verifyWebhookSignature } from "../auth/webhook-signat
 import { writeAudit } from "../domain/audit.ts";
 import type { RpcContext } from "./context.ts";
 import { isAdminSession } from "./context.ts";
+import { invokeDeclared } from "./declared-errors.ts";
 import { RpcError } from "./errors.ts";
 
 export type Entry = MethodEntry<RpcContext>;
@@ -169,7 +170,7 @@ export async function dispatch(entry: Entry, ctx: RpcContext, rawParams: unknown
     await checkCallerBinding(entry, ctx, params);
     await checkCompanyRole(entry, ctx, params);
     await checkPassword(entry, ctx, params);
-    const result = await entry.invoke(ctx, params);
+    const result = await invokeDeclared(entry, ctx, () => entry.invoke(ctx, params));
     await (ctx.flush ? ctx.flush() : ctx.em.flush());
     if (ctx.config.validateResults && !entry.validateResult(result)) {
       ctx.log.error({ method: entry.name, errors: entry.validateResult.errors }, "result does not match its schema");
