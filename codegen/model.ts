@@ -111,6 +111,8 @@ export interface RecordModel {
   secret: string[];
   private: string[];
   appendOnly: boolean;
+  /** False for server bookkeeping the seeds do not name (`x-served: false`): left out of the served components. */
+  served: boolean;
 }
 
 export interface ErrorCodeModel {

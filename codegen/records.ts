@@ -117,6 +117,7 @@ export function buildRecord(json: JsonSchema, file: string, diags: Diagnostics):
     secret: stringList(json["x-secret"]),
     private: stringList(json["x-private"]),
     appendOnly: json["x-append-only"] === true,
+    served: json["x-served"] !== false,
   };
   for (const key of ["x-indexed", "x-managed", "x-secret", "x-private"] as const) {
     for (const field of stringList(json[key])) {

@@ -945,12 +945,12 @@ export function buildRegistry<Ctx>(
           amountParam: null,
         },
         errors: { AuthError: ["InvalidCredentials", "Suspended", "RateLimited"] },
-        result: "LoginResult",
+        result: "AuthResult",
         paramNames: ["email", "password"],
         aliases: [],
       },
       v.validateAuthServiceLoginParams,
-      v.validateLoginResult,
+      v.validateAuthResult,
       (ctx, p) => handlers.authService.login(ctx, p as AuthServiceLoginParams),
     ),
     entry(
@@ -7689,7 +7689,7 @@ export function buildRegistry<Ctx>(
         audit: null,
         mcp: {
           name: "freezone_treasuryoperationsservice_get_exchange_quote",
-          readOnly: true,
+          readOnly: false,
           destructive: false,
           idempotent: false,
           amountParam: null,
@@ -8163,7 +8163,7 @@ export function buildRegistry<Ctx>(
         audit: null,
         mcp: {
           name: "freezone_verificationservice_verify_individual",
-          readOnly: true,
+          readOnly: false,
           destructive: false,
           idempotent: false,
           amountParam: null,
@@ -8194,7 +8194,7 @@ export function buildRegistry<Ctx>(
         audit: null,
         mcp: {
           name: "freezone_verificationservice_verify_company",
-          readOnly: true,
+          readOnly: false,
           destructive: false,
           idempotent: false,
           amountParam: null,
@@ -8341,7 +8341,7 @@ export function buildRegistry<Ctx>(
         audit: null,
         mcp: {
           name: "freezone_verificationservice_verify_by_token",
-          readOnly: true,
+          readOnly: false,
           destructive: false,
           idempotent: false,
           amountParam: null,

@@ -367,9 +367,9 @@ export type VoteValue = "for" | "against" | "abstain";
  */
 export type VotingModel = "standard" | "cooperative";
 /**
- * Answer of authservice.login: a session, or an MFA challenge when TOTP is on.
+ * Answer of register, login, login_mfa and refresh_token (seed 001): a session (AuthSession); login answers an MFA challenge (MfaChallengeResult) instead when TOTP is on.
  */
-export type LoginResult = AuthResult | MfaChallengeResult;
+export type AuthResult = AuthSession | MfaChallengeResult;
 
 /**
  * One cap-table row embedded in ZoneCompany.shareholders and EntityDraft.shareholders: a shareholder with its units, or a cooperative founding member (units 0; cooperatives vote one member one vote).
@@ -3299,9 +3299,9 @@ export interface ApiKeyRevokeResult {
   already_revoked: boolean;
 }
 /**
- * A signed-in session: access and refresh tokens (register, login, login_mfa, refresh_token).
+ * A signed-in session: access and refresh tokens. The AuthResult of register, login_mfa and refresh_token is always this shape; login's is this one unless TOTP is on.
  */
-export interface AuthResult {
+export interface AuthSession {
   /**
    * The signed-in user's id.
    */

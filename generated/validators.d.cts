@@ -499,7 +499,6 @@ export declare const validateKycSessionFindResult: ValidateFunction;
 export declare const validateKycSessionNewTemplate: ValidateFunction;
 export declare const validateKycSessionResult: ValidateFunction;
 export declare const validateKycStatusResult: ValidateFunction;
-export declare const validateLoginResult: ValidateFunction;
 export declare const validateLogoutResult: ValidateFunction;
 export declare const validateMarkReadResult: ValidateFunction;
 export declare const validateMcpApproval: ValidateFunction;

@@ -45,10 +45,13 @@ export function openrpcDocument(
   doc: { title: string; url: string },
   methods: MethodModel[],
   services: string[],
+  extra: string[] = [],
 ): JsonSchema {
   const schemas = wireSchemas(model);
   const methodObjects = methods.map((m) => methodObject(m, model));
-  const names = [...reachableSchemas(methodObjects, schemas)].sort();
+  const names = [
+    ...reachableSchemas([...methodObjects, ...extra.map((n) => ({ $ref: `#/components/schemas/${n}` }))], schemas),
+  ].sort();
   const versions = model.services
     .filter((s) => services.includes(s.name))
     .map((s) => ({ service: s.name, version: s.version }));
@@ -64,6 +67,14 @@ export function openrpcDocument(
     components: { schemas: Object.fromEntries(names.map((n) => [n, schemas[n]])) },
     "x-services": versions,
   };
+}
+
+/**
+ * The `all` document names the whole wire vocabulary, not only what its methods reach: every served record's
+ * public view (those without generic CRUD included) and every enumeration of spec/enums.json.
+ */
+function servedEverywhere(model: SpecModel): string[] {
+  return [...model.records.filter((r) => r.served).map((r) => r.name), ...model.enums];
 }
 
 /** The served OpenRPC documents: one per domain and one with every method. */
@@ -83,6 +94,7 @@ export function emitOpenrpc(model: SpecModel): GeneratedFile[] {
     { title: model.context, url: "http://localhost:8080/rpc" },
     model.methods,
     model.services.map((s) => s.name),
+    servedEverywhere(model),
   );
   return [...files, { path: "generated/openrpc/all.json", content: stableJson(all) }];
 }

@@ -21,7 +21,6 @@ import type {
   AuthServiceVerifyEmailParams,
   Begin2FaRecoveryResult,
   ChangePasswordResult,
-  LoginResult,
   LogoutResult,
   PasswordResetRequestResult,
   Poll2FaRecoveryResult,
@@ -38,7 +37,7 @@ export interface AuthServiceHandlers<Ctx> {
   /** `authservice.register`: Create a user account and sign it in — x-auth: anonymous */
   register(ctx: Ctx, params: AuthServiceRegisterParams): Promise<AuthResult>;
   /** `authservice.login`: Sign in with email and password — x-auth: anonymous */
-  login(ctx: Ctx, params: AuthServiceLoginParams): Promise<LoginResult>;
+  login(ctx: Ctx, params: AuthServiceLoginParams): Promise<AuthResult>;
   /** `authservice.refresh_token`: Exchange a refresh token for a new session — x-auth: anonymous */
   refreshToken(ctx: Ctx, params: AuthServiceRefreshTokenParams): Promise<AuthResult>;
   /** `authservice.me`: Describe the signed-in user — x-auth: user */

@@ -3,7 +3,7 @@ import type { MethodPolicy } from "../../generated/policy.ts";
 import { createCallContext } from "../rpc/call-context.ts";
 import type { Caller, RequestInfo, RpcContext } from "../rpc/context.ts";
 import { dispatch } from "../rpc/dispatcher.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { logCause, RpcError } from "../rpc/errors.ts";
 import {
   errorResponse,
   isNotification,
@@ -107,7 +107,10 @@ export class RpcEndpoint {
   }
 
   private toRpcError(err: unknown, method: string, requestId: string): RpcError {
-    if (err instanceof RpcError) return err;
+    if (err instanceof RpcError) {
+      logCause(this.runtime.log, err, { requestId, method }); // the answer is err.toJSON(): never the cause
+      return err;
+    }
     if (err instanceof UniqueConstraintViolationException) {
       return RpcError.app("RpcError", "AlreadyExists", "a record with the same unique value already exists");
     }

@@ -33,7 +33,7 @@ export async function login(
   email: string,
   password: string,
   issueChallenge: (ctx: RpcContext, user: UserRow) => Promise<MfaChallengeResult>,
-): Promise<AuthResult | MfaChallengeResult> {
+): Promise<AuthResult> {
   const user = await checkLogin(ctx, email, password);
   if (user.totp_enabled) return issueChallenge(ctx, user);
   return (await openSession(ctx.em, ctx.config, ctx.now(), user.sid, ctx.request)).result;

@@ -1,5 +1,5 @@
 import type { UserRow } from "../../generated/entities.ts";
-import type { AuthResult, MfaChallengeResult } from "../../generated/types.ts";
+import type { AuthSession, MfaChallengeResult } from "../../generated/types.ts";
 import { affected } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { writeSurviving } from "../rpc/call-context.ts";
@@ -75,7 +75,7 @@ export async function claimChallenge(ctx: RpcContext, sid: string): Promise<bool
 }
 
 /** Completes a login with a TOTP code (not replayable) or a backup code (spent). */
-export async function loginMfa(ctx: RpcContext, challenge: string, code: string): Promise<AuthResult> {
+export async function loginMfa(ctx: RpcContext, challenge: string, code: string): Promise<AuthSession> {
   await limitAddress(ctx, "AuthError");
   const row = await liveChallenge(ctx, challenge);
   const succeeded = await reserveAttempt(ctx, "AuthError", `second-factor:${row.user_id}`);

@@ -7,7 +7,7 @@ import type { Caller, RequestInfo, RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { newToken, sha256Hex, TOKEN_PREFIX } from "./tokens.ts";
 
-export interface AuthResult {
+export interface AuthSession {
   user_id: string;
   access_token: string;
   refresh_token: string;
@@ -25,7 +25,7 @@ export async function openSession(
   request: Pick<RequestInfo, "ip" | "userAgent">,
   familyId: string | null = null,
   sid: string = uuidv7(now),
-): Promise<{ result: AuthResult; sessionId: string }> {
+): Promise<{ result: AuthSession; sessionId: string }> {
   const accessToken = newToken(TOKEN_PREFIX.session);
   const refreshToken = newToken(TOKEN_PREFIX.refresh);
   const expiresAt = new Date(now.getTime() + config.accessTokenTtlS * 1000);
@@ -116,7 +116,7 @@ export async function rotateRefreshToken(
   now: Date,
   refreshToken: string,
   request: Pick<RequestInfo, "ip" | "userAgent">,
-): Promise<AuthResult> {
+): Promise<AuthSession> {
   const em = ctx.em;
   const rows = await em.execute<RefreshRow[]>(
     `select s.sid, s.user_id, s.family_id, s.revoked_at, s.replaced_by, s.refresh_expires_at, u.is_suspended

@@ -4,7 +4,7 @@ import { toEur } from "../integrations/fx/index.ts";
 import { createCallContext } from "../rpc/call-context.ts";
 import type { Caller, RequestInfo, RpcContext } from "../rpc/context.ts";
 import { dispatch, type Entry, fillCallerBinding } from "../rpc/dispatcher.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { logCause, RpcError } from "../rpc/errors.ts";
 import { createApproval, type PendingApproval } from "./approval-store.ts";
 import type { CallStatus } from "./call-log.ts";
 import type { McpDeps } from "./deps.ts";
@@ -55,7 +55,10 @@ async function amountOf(deps: McpDeps, entry: Entry, params: Record<string, unkn
 const refusalError = (r: Refusal): RpcError => RpcError.app("ApiKeyError", r.variant, r.message, r.details);
 
 function asRpcError(deps: McpDeps, err: unknown, inv: Invocation): RpcError {
-  if (err instanceof RpcError) return err;
+  if (err instanceof RpcError) {
+    logCause(deps.runtime.log, err, { requestId: inv.request.requestId, tool: inv.toolName });
+    return err;
+  }
   if (err instanceof UniqueConstraintViolationException) {
     return RpcError.app("RpcError", "AlreadyExists", "a record with the same unique value already exists");
   }

@@ -9,6 +9,7 @@ import { passwordHashOf } from "../repos/users.ts";
 import { inCallTransaction } from "./call-transaction.ts";
 import type { RpcContext } from "./context.ts";
 import { isAdminSession } from "./context.ts";
+import { invokeDeclared } from "./declared-errors.ts";
 import { RpcError } from "./errors.ts";
 
 export type Entry = MethodEntry<RpcContext>;
@@ -171,7 +172,7 @@ export async function dispatch(entry: Entry, ctx: RpcContext, rawParams: unknown
     await checkCompanyRole(entry, ctx, params);
     await checkPassword(entry, ctx, params);
     return await inCallTransaction(ctx, entry.mcp.readOnly, async () => {
-      const result = await entry.invoke(ctx, params);
+      const result = await invokeDeclared(entry, ctx, () => entry.invoke(ctx, params));
       if (ctx.config.validateResults && !entry.validateResult(result)) {
         ctx.log.error({ method: entry.name, errors: entry.validateResult.errors }, "result does not match its schema");
         throw RpcError.internal();

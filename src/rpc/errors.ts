@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import { CODE_MESSAGE, ErrorCode, type ErrorType, type ErrorVariant, VARIANT_CODE } from "../../generated/codes.ts";
 
 export interface RpcErrorData {
@@ -6,14 +7,18 @@ export interface RpcErrorData {
   [key: string]: unknown;
 }
 
-/** The one error class: every JSON-RPC error the server answers is an RpcError. */
+/**
+ * The one error class: every JSON-RPC error the server answers is an RpcError. A `cause` (any value: the
+ * provider's answer, the driver's exception) is for the log only; `toJSON`, the wire shape, never includes it.
+ */
 export class RpcError extends Error {
   constructor(
     readonly code: number,
     message: string,
     readonly data?: RpcErrorData,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "RpcError";
   }
 
@@ -29,9 +34,10 @@ export class RpcError extends Error {
     variant: ErrorVariant,
     message?: string,
     details: Record<string, unknown> = {},
+    cause?: unknown,
   ): RpcError {
     const code = VARIANT_CODE[variant];
-    return new RpcError(code, message ?? CODE_MESSAGE[code] ?? variant, { type, variant, ...details });
+    return new RpcError(code, message ?? CODE_MESSAGE[code] ?? variant, { type, variant, ...details }, { cause });
   }
 
   static notFound(type: ErrorType, what = "record"): RpcError {
@@ -66,8 +72,15 @@ export class RpcError extends Error {
     return new RpcError(ErrorCode.InvalidParams, `Invalid params: ${message}`, { errors });
   }
 
-  /** Internal failures never carry details to the client: stack and SQL stay in the log. */
-  static internal(): RpcError {
-    return new RpcError(ErrorCode.InternalError, "Internal error");
+  /** Internal failures never carry details to the client: stack and SQL (the `cause`) stay in the log. */
+  static internal(cause?: unknown): RpcError {
+    return new RpcError(ErrorCode.InternalError, "Internal error", undefined, { cause });
   }
+}
+
+/** Logs the cause an RpcError carries (it never reaches the wire): at error level for internal errors, else warn. */
+export function logCause(log: Pick<Logger, "error" | "warn">, err: RpcError, fields: Record<string, unknown>): void {
+  if (err.cause === undefined) return;
+  const level = err.code === ErrorCode.InternalError ? "error" : "warn";
+  log[level]({ ...fields, code: err.code, variant: err.data?.variant, err: err.cause }, "error cause");
 }

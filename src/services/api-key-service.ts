@@ -14,6 +14,9 @@ import {
 } from "../domain/key-policy.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
+import { errorsFor } from "../rpc/service-errors.ts";
+
+const apiKeyError = errorsFor("ApiKeyService", "ApiKeyError");
 
 function callerOf(ctx: RpcContext) {
   if (!ctx.caller) throw RpcError.unauthenticated();
@@ -22,7 +25,7 @@ function callerOf(ctx: RpcContext) {
 
 async function ownKey(ctx: RpcContext, keyId: string): Promise<KeyRow> {
   const key = await findOwnPersonalKey(ctx.em, callerOf(ctx).userId, keyId);
-  if (!key) throw RpcError.notFound("ApiKeyError", "API key");
+  if (!key) throw apiKeyError.notFound("API key");
   return key;
 }
 
@@ -77,14 +80,14 @@ export const apiKeyService: ApiKeyServiceHandlers<RpcContext> = {
   /** A new key with the same name and policy and a fresh expiry; the old one is revoked in the same call. */
   async rotate(ctx, { key_id }) {
     const key = await ownKey(ctx, key_id);
-    if (!key.is_active) throw RpcError.app("ApiKeyError", "InvalidState", "a revoked key cannot be rotated");
+    if (!key.is_active) throw apiKeyError("InvalidState", "a revoked key cannot be rotated");
     const now = ctx.now();
     const won = await affected(
       ctx.em,
       `update "api_key" set is_active = false, revoked_at = ?, updated_at = ? where sid = ? and is_active`,
       [now, now, key.sid],
     );
-    if (won === 0) throw RpcError.app("ApiKeyError", "InvalidState", "the key was revoked meanwhile");
+    if (won === 0) throw apiKeyError("InvalidState", "the key was revoked meanwhile");
     const { row, plaintext } = issueKey(ctx.em, now, {
       userId: key.user_id as string,
       partnerId: null,
@@ -101,12 +104,12 @@ export const apiKeyService: ApiKeyServiceHandlers<RpcContext> = {
     const key = await ownKey(ctx, key_id);
     const now = ctx.now();
     if (!keyIsUsable(key.is_active, key.expires_at === null ? null : new Date(key.expires_at), now)) {
-      throw RpcError.app("ApiKeyError", "InvalidState", "a revoked or expired key cannot be changed");
+      throw apiKeyError("InvalidState", "a revoked or expired key cannot be changed");
     }
     const changes: Record<string, unknown> = policyChanges(policy);
     if (name !== undefined) changes["name"] = cleanName(name);
     if (Object.keys(changes).length === 0) {
-      throw RpcError.app("ApiKeyError", "InvalidInput", "name at least one field to change");
+      throw apiKeyError("InvalidInput", "name at least one field to change");
     }
     Object.assign(key, changes, { updated_at: now });
     return toKeySummary(key, now);

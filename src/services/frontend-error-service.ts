@@ -2,7 +2,9 @@ import type { FrontendErrorServiceHandlers } from "../../generated/handlers/inde
 import { limitAddress } from "../auth/limits.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { errorsFor } from "../rpc/service-errors.ts";
+
+const frontendError = errorsFor("FrontendErrorService", "RpcError");
 
 /**
  * Pages are kept without query string or fragment: front-end URLs can carry one-time tokens (reset and
@@ -17,7 +19,7 @@ export const frontendErrorService: FrontendErrorServiceHandlers<RpcContext> = {
   async log(ctx, { error_code, page, message, user_agent }) {
     await limitAddress(ctx, "RpcError", "frontend-errors", ctx.config.rateLimits.frontendErrorsPerMinute);
     if (!/^[A-Za-z0-9_.-]+$/.test(error_code)) {
-      throw RpcError.app("RpcError", "InvalidInput", "error_code is a category: letters, digits, _ . -");
+      throw frontendError("InvalidInput", "error_code is a category: letters, digits, _ . -");
     }
     const now = ctx.now();
     ctx.em.create("FrontendError", {

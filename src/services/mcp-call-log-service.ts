@@ -1,7 +1,9 @@
 import type { McpCallLogServiceHandlers } from "../../generated/handlers/index.ts";
 import type { McpCallLogResult } from "../../generated/types.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { errorsFor } from "../rpc/service-errors.ts";
+
+const callLogError = errorsFor("McpCallLogService", "McpCallLogError");
 
 interface LogRow {
   sid: string;
@@ -27,7 +29,7 @@ function encodeCursor(row: LogRow): string {
 function decodeCursor(cursor: string): [Date, string] {
   const [at, sid] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   const when = new Date(at ?? "");
-  if (!sid || Number.isNaN(when.getTime())) throw RpcError.app("McpCallLogError", "InvalidInput", "unknown cursor");
+  if (!sid || Number.isNaN(when.getTime())) throw callLogError("InvalidInput", "unknown cursor");
   return [when, sid];
 }
 

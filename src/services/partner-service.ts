@@ -6,6 +6,9 @@ import { recordAdminAction } from "../domain/admin-action.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
+import { errorsFor } from "../rpc/service-errors.ts";
+
+const partnerError = errorsFor("PartnerService", "PartnerError");
 
 function adminEmail(ctx: RpcContext): string {
   if (!ctx.caller) throw RpcError.unauthenticated();
@@ -14,7 +17,7 @@ function adminEmail(ctx: RpcContext): string {
 
 function checkProfile(ctx: RpcContext, profile: string | undefined): void {
   if (profile !== undefined && !ctx.config.discountProfiles.includes(profile)) {
-    throw RpcError.app("PartnerError", "InvalidInput", `unknown discount profile "${profile.slice(0, 60)}"`, {
+    throw partnerError("InvalidInput", `unknown discount profile "${profile.slice(0, 60)}"`, {
       field: "discount_profile",
       known: ctx.config.discountProfiles,
     });
@@ -23,7 +26,7 @@ function checkProfile(ctx: RpcContext, profile: string | undefined): void {
 
 async function partner(ctx: RpcContext, partnerId: string): Promise<PartnerRow> {
   const row = await ctx.em.findOne<PartnerRow>("PartnerConfiguration", { sid: partnerId });
-  if (!row) throw RpcError.notFound("PartnerError", "partner");
+  if (!row) throw partnerError.notFound("partner");
   return row;
 }
 
@@ -57,12 +60,12 @@ async function createWalletUser(ctx: RpcContext, partnerId: string, now: Date): 
 export const partnerService: PartnerServiceHandlers<RpcContext> = {
   async createPartner(ctx, { name, allow_company_creation, discount_profile }) {
     const clean = name.trim();
-    if (clean.length === 0) throw RpcError.app("PartnerError", "InvalidInput", "name must not be blank");
+    if (clean.length === 0) throw partnerError("InvalidInput", "name must not be blank");
     checkProfile(ctx, discount_profile);
     const taken = await ctx.em.execute(`select 1 from "partner_configuration" where lower(name) = lower(?) limit 1`, [
       clean,
     ]);
-    if (taken.length > 0) throw RpcError.app("PartnerError", "AlreadyExists", "a partner with this name exists");
+    if (taken.length > 0) throw partnerError("AlreadyExists", "a partner with this name exists");
     const now = ctx.now();
     const sid = uuidv7(now);
     const walletUserId = await createWalletUser(ctx, sid, now);
@@ -139,7 +142,7 @@ export const partnerService: PartnerServiceHandlers<RpcContext> = {
   /** New client_secret and access_password (client_id stays); existing reseller keys keep working. */
   async rotatePartnerCredentials(ctx, { partner_id }) {
     const row = await partner(ctx, partner_id);
-    if (!row.is_active) throw RpcError.app("PartnerError", "InvalidState", "an inactive partner gets no credentials");
+    if (!row.is_active) throw partnerError("InvalidState", "an inactive partner gets no credentials");
     const now = ctx.now();
     const { secrets, hashes } = await newPartnerSecrets(ctx.config);
     Object.assign(row, hashes, { credentials_rotated_at: now, updated_at: now });

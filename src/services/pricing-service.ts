@@ -7,7 +7,9 @@ import {
   shareholderFee,
 } from "../domain/company-pricing.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { errorsFor } from "../rpc/service-errors.ts";
+
+const pricingError = errorsFor("PricingService", "PricingError");
 
 const ALL_PRICING = allPricing();
 
@@ -15,7 +17,7 @@ function priced<T>(compute: () => T): T {
   try {
     return compute();
   } catch (err) {
-    if (err instanceof PricingInputError) throw RpcError.app("PricingError", "InvalidInput", err.message);
+    if (err instanceof PricingInputError) throw pricingError("InvalidInput", err.message);
     throw err;
   }
 }

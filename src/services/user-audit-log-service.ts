@@ -6,6 +6,9 @@ import { writeAudit } from "../domain/audit.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { isAdminSession, type RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
+import { errorsFor } from "../rpc/service-errors.ts";
+
+const auditLogError = errorsFor("UserAuditLogService", "UserAuditLogError");
 
 const CONTEXT_MAX_BYTES = 16 * 1024;
 const DEFAULT_LIMIT = 100;
@@ -65,7 +68,7 @@ export const userAuditLogService: UserAuditLogServiceHandlers<RpcContext> = {
   /** Administrators only: rows are normally written by the server itself; this records out-of-band decisions. */
   async log(ctx, { subject_id, action, target_ref, target_type, allowed, context }) {
     if (Buffer.byteLength(context) > CONTEXT_MAX_BYTES) {
-      throw RpcError.app("UserAuditLogError", "InvalidInput", "context is over 16 KiB");
+      throw auditLogError("InvalidInput", "context is over 16 KiB");
     }
     let parsed: unknown;
     try {
@@ -74,7 +77,7 @@ export const userAuditLogService: UserAuditLogServiceHandlers<RpcContext> = {
       parsed = null;
     }
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-      throw RpcError.app("UserAuditLogError", "InvalidInput", "context must be the text of a JSON object");
+      throw auditLogError("InvalidInput", "context must be the text of a JSON object");
     }
     const now = ctx.now();
     const row = { sid: uuidv7(now), subject_id, action, target_ref, target_type, allowed, context, created_at: now };
@@ -104,7 +107,7 @@ export const userAuditLogService: UserAuditLogServiceHandlers<RpcContext> = {
     }
     const types = [...new Set(found.map((r) => r.target_type))];
     if (!(await ownsTarget(ctx.em, caller(ctx), target_ref, types))) {
-      throw RpcError.notFound("UserAuditLogError", "audit target");
+      throw auditLogError.notFound("audit target");
     }
     return { items: found.map(toResult) };
   },

@@ -32,6 +32,24 @@ describe("OpenRPC documents", () => {
     expect(JSON.stringify(doc)).not.toContain("password_hash");
   });
 
+  test("the all document serves the records without CRUD, PaymentMethod, and login's AuthResult", async () => {
+    const doc = await getJson("/api/v1/openrpc.json");
+    for (const name of [
+      "MfaRecoverySession",
+      "ExternalCompanyRegistration",
+      "ExternalIdState",
+      "Proxy",
+      "CoopEvent",
+      "InvoicePaymentDefault",
+      "PaymentMethod",
+      "AuthResult",
+    ]) {
+      expect(doc.components.schemas[name], name).toBeDefined();
+    }
+    const login = doc.methods.find((m: { name: string }) => m.name === "authservice.login");
+    expect(login.result.schema).toEqual({ $ref: "#/components/schemas/AuthResult" });
+  });
+
   test.each(["identity", "company", "finance", "platform"])(
     "the %s domain document is valid and holds only that domain",
     async (domain) => {

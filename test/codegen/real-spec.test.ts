@@ -25,6 +25,17 @@ interface SeedService {
   operations: SeedOperation[];
 }
 
+/** Seed records without generic CRUD and a seed enumeration that no method reaches, served all the same. */
+const SERVED_WITHOUT_METHODS = [
+  "MfaRecoverySession",
+  "ExternalCompanyRegistration",
+  "ExternalIdState",
+  "Proxy",
+  "CoopEvent",
+  "InvoicePaymentDefault",
+  "PaymentMethod",
+];
+
 let model: SpecModel;
 let files: GeneratedFile[];
 let diagnostics: Diagnostic[];
@@ -88,6 +99,33 @@ describe("the real spec", () => {
       name: string;
     }[];
     expect(manifest.map((t) => t.name)).toEqual(names);
+  });
+
+  test("the served `all` document names the seed's records without CRUD, PaymentMethod and AuthResult", () => {
+    const all = JSON.parse(files.find((f) => f.path === "generated/openrpc/all.json")!.content) as {
+      methods: { name: string; result: { schema: JsonSchema } }[];
+      components: { schemas: Record<string, JsonSchema> };
+    };
+    const schemas = all.components.schemas;
+    for (const name of SERVED_WITHOUT_METHODS) expect(schemas[name], name).toBeDefined();
+    expect(schemas["PaymentMethod"]?.["enum"]).toEqual(["crypto", "mobilepay", "bank_transfer", "card"]);
+    // Public views: no record is served with its x-secret fields.
+    for (const record of model.records.filter((r) => r.served)) {
+      const served = Object.keys(schemas[record.name]!["properties"] as object);
+      expect(
+        served.filter((f) => record.secret.includes(f)),
+        record.name,
+      ).toEqual([]);
+    }
+    for (const name of ["Counter", "RateLimitCounter", "MfaChallenge"]) expect(schemas[name], name).toBeUndefined();
+    const result = (m: string) => all.methods.find((x) => x.name === m)!.result.schema;
+    for (const m of ["register", "login", "login_mfa", "refresh_token"]) {
+      expect(result(`authservice.${m}`), m).toEqual({ $ref: "#/components/schemas/AuthResult" });
+    }
+    expect(schemas["AuthResult"]!["oneOf"]).toEqual([
+      { $ref: "#/components/schemas/AuthSession" },
+      { $ref: "#/components/schemas/MfaChallengeResult" },
+    ]);
   });
 
   test.skipIf(!existsSync(CATALOG))(
