@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
-import { generateKey } from "../support/mcp-keys.ts";
+import { generateKey, sql } from "../support/helpers.ts";
 import { callRaw, serveMcpWithTools, testTool } from "./support.ts";
 
 let t: TestApp;
@@ -10,8 +10,7 @@ let bob: Client;
 let aliceKey: { key: string; keyId: string };
 let bobKey: { key: string; keyId: string };
 
-const audits = async (action: string): Promise<any[]> =>
-  t.app.runtime.orm.em.fork().execute("select * from user_audit_log where action = ?", [action]);
+const audits = (action: string) => sql(t, "select * from user_audit_log where action = ?", [action]);
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -22,7 +21,7 @@ afterAll(async () => {
   await t.close();
 });
 beforeEach(async () => {
-  await t.app.runtime.orm.em.fork().execute("delete from mcp_call_log");
+  await sql(t, "delete from mcp_call_log");
   alice = await t.register(`alice${Math.random()}@example.org`);
   bob = await t.register(`bob${Math.random()}@example.org`);
   aliceKey = await generateKey(alice);
@@ -37,7 +36,7 @@ describe("McpCallLog rows", () => {
       card_number: "4111 1111 1111 1111",
       note: aliceKey.key,
     });
-    const [row] = await t.app.runtime.orm.em.fork().execute<any[]>("select * from mcp_call_log");
+    const [row] = await sql(t, "select * from mcp_call_log");
     expect(row).toMatchObject({
       user_id: alice.userId,
       api_key_id: aliceKey.keyId,

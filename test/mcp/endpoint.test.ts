@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { type Client as SessionClient, startTestApp, type TestApp } from "../support/app.ts";
-import { generateKey } from "../support/mcp-keys.ts";
+import { generateKey } from "../support/helpers.ts";
 import { initializeMessage, mcpClient, postMcp, type Served, serveOnPort, textJson } from "./support.ts";
 
 let t: TestApp;

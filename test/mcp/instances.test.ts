@@ -7,7 +7,7 @@ import { truncateAll } from "../../src/db/reset.ts";
 import { testConfig } from "../support/app.ts";
 import { TestClock } from "../support/clock.ts";
 import { workerSchema } from "../support/database.ts";
-import { insertApiKey } from "../support/mcp-keys.ts";
+import { count, insertApiKey, sql } from "../support/helpers.ts";
 import { insertRow } from "../support/rows.ts";
 import { callRaw, serveMcpWithTools, testTool } from "./support.ts";
 
@@ -57,13 +57,9 @@ describe.skipIf(!url)("MCP limits across two instances on one PostgreSQL (needs 
       ),
     );
     expect(payments.filter((r) => r.result && !r.result.isError)).toHaveLength(10);
-    const log = await one.orm.em
-      .fork()
-      .execute<{ n: string }[]>(
-        `select count(*) as n from mcp_call_log where api_key_id in (?, ?) and result_status = 'success'`,
-        [k.keyId, pay.keyId],
-      );
-    expect(Number(log[0]?.n)).toBe(20);
+    expect(
+      await count(one.orm, "mcp_call_log", "api_key_id in (?, ?) and result_status = 'success'", [k.keyId, pay.keyId]),
+    ).toBe(20);
   });
 
   test("a policy change made through one instance applies on the other at once (the cached policy is dropped)", async () => {
@@ -72,9 +68,7 @@ describe.skipIf(!url)("MCP limits across two instances on one PostgreSQL (needs 
     const user = await insertRow(one.orm, "User", { email: "pair-policy@example.org", password_hash: "x", roles: [] });
     const k = await insertApiKey(one.orm, String(user["sid"]), { max_calls_per_hour: 0 });
     expect((await callRaw(two.mcp.url, k.key, "freezone_test_echo", {})).result.isError).toBeFalsy();
-    await one.orm.em
-      .fork()
-      .execute("update api_key set blocked_tool_patterns = 'freezone_test_*' where sid = ?", [k.keyId]);
+    await sql(one.orm, "update api_key set blocked_tool_patterns = 'freezone_test_*' where sid = ?", [k.keyId]);
     let refused = false;
     const until = Date.now() + 2000;
     while (!refused && Date.now() < until) {

@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { createHttpServer, listen } from "../../src/app/server.ts";
 import { PASSWORD, type Client as SessionClient, startTestApp, type TestApp } from "../support/app.ts";
-import { generateKey, insertApiKey } from "../support/mcp-keys.ts";
+import { generateKey, insertApiKey } from "../support/helpers.ts";
 import { initializeMessage, mcpClient, postMcp, type Served, serveOnPort } from "./support.ts";
 
 let t: TestApp;
