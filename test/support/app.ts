@@ -1,9 +1,13 @@
+import type { MikroORM } from "@mikro-orm/postgresql";
 import pino from "pino";
+import { ENTITIES } from "../../generated/entities.ts";
 import type { MethodMap, MethodName } from "../../generated/methods.ts";
 import { type App, createApp } from "../../src/app/create-app.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
+import { closeOrm, migrate, openOrm } from "../../src/db/orm.ts";
+import { truncateAll } from "../../src/db/reset.ts";
 import { TestClock } from "./clock.ts";
-import { resetDatabase } from "./database.ts";
+import { resetDatabase, workerSchema } from "./database.ts";
 
 export const TEST_ARGON2 = { memoryCost: 256, timeCost: 1, parallelism: 1 };
 
@@ -152,4 +156,34 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     await app.close();
   };
   return { app, clock, config, post, rpc, ...anonymous, register, admin, close };
+}
+
+export interface Instance {
+  app: App;
+  orm: MikroORM;
+}
+
+/**
+ * `n` apps, each with its own ORM (its own connection pool), on one PostgreSQL schema of this worker
+ * (`<worker>_<suffix>`, migrated and emptied first): the instances of one deployment. Close with closeInstances.
+ */
+export async function instancesOnOneSchema(databaseUrl: string, suffix: string, n = 2): Promise<Instance[]> {
+  const schema = `${workerSchema()}_${suffix}`;
+  const out: Instance[] = [];
+  for (let i = 0; i < n; i++) {
+    const orm = await openOrm({ entities: ENTITIES, databaseUrl, schema });
+    if (i === 0) {
+      await migrate(orm);
+      await truncateAll(orm);
+    }
+    out.push({ app: await createApp(testConfig(new TestClock()), { orm }), orm });
+  }
+  return out;
+}
+
+export async function closeInstances(instances: Instance[]): Promise<void> {
+  for (const { app, orm } of instances) {
+    await app.close();
+    await closeOrm(orm);
+  }
 }
