@@ -5,6 +5,7 @@ import { emitCrud } from "./emit/crud.ts";
 import { emitEntities } from "./emit/entities.ts";
 import { emitHandlers } from "./emit/handlers.ts";
 import { emitMcp } from "./emit/mcp.ts";
+import { emitMethods } from "./emit/methods.ts";
 import { emitOpenrpc } from "./emit/openrpc.ts";
 import { emitRegistry } from "./emit/registry.ts";
 import { emitStubs } from "./emit/stubs.ts";
@@ -37,6 +38,7 @@ export const EMITTERS: Record<string, Emitter> = {
   crud: emitCrud,
   entities: emitEntities,
   mcp: emitMcp,
+  methods: emitMethods,
   openrpc: emitOpenrpc,
   stubs: emitStubs,
 };

@@ -1,40 +1,26 @@
-import type { MikroORM } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ENTITIES } from "../../generated/entities.ts";
-import { type App, createApp } from "../../src/app/create-app.ts";
 import { createHttpServer, listen } from "../../src/app/server.ts";
-import { closeOrm, migrate, openOrm } from "../../src/db/orm.ts";
-import { truncateAll } from "../../src/db/reset.ts";
-import { PASSWORD, testConfig } from "../support/app.ts";
-import { TestClock } from "../support/clock.ts";
-import { workerSchema } from "../support/database.ts";
+import { closeInstances, type Instance, instancesOnOneSchema, PASSWORD } from "../support/app.ts";
 
 const url = process.env["DATABASE_URL"];
 
 /** Two app instances, each with its own ORM and HTTP server, on one PostgreSQL schema. */
 describe.skipIf(!url)("two instances on one PostgreSQL (needs DATABASE_URL)", () => {
-  const servers: { app: App; orm: MikroORM; close: () => void; base: string }[] = [];
+  let instances: Instance[] = [];
+  const servers: { base: string; close: () => void }[] = [];
 
   beforeAll(async () => {
-    const schema = `${workerSchema()}_pair`;
-    for (let i = 0; i < 2; i++) {
-      const orm = await openOrm({ entities: ENTITIES, databaseUrl: url, schema });
-      if (i === 0) {
-        await migrate(orm);
-        await truncateAll(orm);
-      }
-      const app = await createApp(testConfig(new TestClock()), { orm });
+    instances = await instancesOnOneSchema(url ?? "", "pair");
+    for (const { app } of instances) {
       const server = createHttpServer(app);
       const port = await listen(server, 0, "127.0.0.1");
-      servers.push({ app, orm, base: `http://127.0.0.1:${port}`, close: () => server.close() });
+      servers.push({ base: `http://127.0.0.1:${port}`, close: () => server.close() });
     }
   });
 
   afterAll(async () => {
-    for (const s of servers) {
-      s.close();
-      await closeOrm(s.orm);
-    }
+    for (const s of servers) s.close();
+    await closeInstances(instances);
   });
 
   const call = async (base: string, method: string, params: unknown, token?: string) => {

@@ -19,13 +19,14 @@ beforeAll(() => {
 afterAll(() => removeDir(root));
 
 describe("golden output", () => {
-  test("covers all ten emitters", () => {
+  test("covers all eleven emitters", () => {
     expect(Object.keys(EMITTERS).sort()).toEqual([
       "codes",
       "crud",
       "entities",
       "handlers",
       "mcp",
+      "methods",
       "openrpc",
       "registry",
       "stubs",

@@ -2,6 +2,7 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import { beforeEach, describe, expect, test } from "vitest";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
 import { testOrm } from "../support/database.ts";
+import { count } from "../support/helpers.ts";
 import { insertRow, residentValues } from "../support/rows.ts";
 
 let t: TestApp;
@@ -17,11 +18,6 @@ beforeEach(async () => {
   bob = await t.register("bob@example.org");
   resident = await insertRow(orm, "DigitalResident", residentValues(alice.userId));
 });
-
-async function count(table: string): Promise<number> {
-  const rows = await orm.em.fork().getConnection().execute(`select count(*)::int as n from "${table}"`);
-  return Number(rows[0]?.n);
-}
 
 describe("generic record operations", () => {
   test("get returns the owner's record flat, with RFC 3339 timestamps and no private field", async () => {
@@ -67,7 +63,7 @@ describe("generic record operations", () => {
       data: JSON.stringify({ first_name: "Eve", last_name: "X", email: "e@example.org", phone: "1" }),
     });
     expect(create.error).toMatchObject({ code: -32002 });
-    expect(await count("digital_resident")).toBe(1);
+    expect(await count(t, "digital_resident")).toBe(1);
     expect((await alice.rpc("digitalresident.get", { sid: resident["sid"] })).result.first_name).toBe("Ada");
   });
 
@@ -82,7 +78,7 @@ describe("generic record operations", () => {
     const r = await alice.rpc("digitalresident.set", { data: JSON.stringify(data) });
     expect(r.error?.code).toBe(-32602);
     expect(r.error?.message).toContain(`"${field}"`);
-    expect(await count("digital_resident")).toBe(1);
+    expect(await count(t, "digital_resident")).toBe(1);
   });
 
   test("set with data that is not JSON, or not an object, is -32602", async () => {
@@ -103,7 +99,7 @@ describe("generic record operations", () => {
     expect(own.error).toMatchObject({ code: -32002 });
     const other = await bob.rpc("digitalresident.delete", { sid: resident["sid"] });
     expect(other.error).toMatchObject({ code: -32003 });
-    expect(await count("digital_resident")).toBe(1);
+    expect(await count(t, "digital_resident")).toBe(1);
   });
 
   test("append-only records have no delete method", async () => {

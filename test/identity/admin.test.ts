@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from "vitest";
 import { type Client, PASSWORD, startTestApp, type TestApp } from "../support/app.ts";
-import { count, sql } from "./support.ts";
+import { count, sql } from "../support/helpers.ts";
 
 let t: TestApp;
 let admin: Client;

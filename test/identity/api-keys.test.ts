@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { beforeEach, describe, expect, test } from "vitest";
-import { type Client, PASSWORD, startTestApp, type TestApp } from "../support/app.ts";
-import { count, sql } from "./support.ts";
+import { type CallParams, type Client, PASSWORD, startTestApp, type TestApp } from "../support/app.ts";
+import { count, errorOf, sql } from "../support/helpers.ts";
 
 let t: TestApp;
 let ada: Client;
@@ -10,8 +10,12 @@ beforeEach(async () => {
   ada = await t.register("ada@example.org");
 });
 
-const generate = (client: Client, params: Record<string, unknown> = {}) =>
-  client.rpc("apikeyservice.generate_personal", { name: "scripts", password: PASSWORD, ...params });
+type GenerateParams = Partial<CallParams<"apikeyservice.generate_personal">>;
+const generate = (client: Client, params: GenerateParams = {}) =>
+  client.call("apikeyservice.generate_personal", { name: "scripts", password: PASSWORD, ...params });
+/** The new key (and its policy), or a readable failure. */
+const generated = (client: Client, params: GenerateParams = {}) =>
+  client.callOk("apikeyservice.generate_personal", { name: "scripts", password: PASSWORD, ...params });
 const withKey = (key: string, method: string, params: unknown = {}) => t.rpc(method, params, { "x-api-key": key });
 const auditRows = (action: string) =>
   sql(
@@ -22,8 +26,8 @@ const auditRows = (action: string) =>
 
 describe("generate_personal", () => {
   test("a personal key is fz_u_, shown once, expires in 365 days with the default policy, and is stored as SHA-256", async () => {
-    const r = await generate(ada);
-    expect(r.result).toMatchObject({
+    const created = await generated(ada);
+    expect(created).toMatchObject({
       name: "scripts",
       prefix: "fz_u_",
       mcp_scope: null,
@@ -40,13 +44,13 @@ describe("generate_personal", () => {
       partner_id: null,
       allow_company_creation: false,
     });
-    expect(r.result.api_key).toMatch(/^fz_u_[A-Za-z0-9_-]{43}$/);
+    expect(created.api_key).toMatch(/^fz_u_[A-Za-z0-9_-]{43}$/);
     const rows = await sql(t, `select key_hash from "api_key"`);
-    expect(rows).toEqual([{ key_hash: createHash("sha256").update(r.result.api_key).digest("hex") }]);
+    expect(rows).toEqual([{ key_hash: createHash("sha256").update(created.api_key).digest("hex") }]);
   });
 
   test("the key authenticates as its owner on /rpc and on a domain endpoint, as X-API-Key or Bearer", async () => {
-    const key = (await generate(ada)).result.api_key;
+    const key = (await generated(ada)).api_key;
     expect((await withKey(key, "authservice.me")).result.user_id).toBe(ada.userId);
     const bearer = await t.rpc("authservice.me", {}, { authorization: `Bearer ${key}` });
     expect(bearer.result.user_id).toBe(ada.userId);
@@ -59,13 +63,13 @@ describe("generate_personal", () => {
   });
 
   test("scope and tier policy are stored as given, patterns cleaned", async () => {
-    const r = await generate(ada, {
+    const created = await generated(ada, {
       mcp_scope: "read",
       max_calls_per_hour: 5,
       allowed_tool_patterns: " freezone_residentservice_* , ,freezone_authservice_me ",
       approval_threshold: 50,
     });
-    expect(r.result).toMatchObject({
+    expect(created).toMatchObject({
       mcp_scope: "read",
       max_calls_per_hour: 5,
       allowed_tool_patterns: "freezone_residentservice_*,freezone_authservice_me",
@@ -76,7 +80,7 @@ describe("generate_personal", () => {
 
   test("a wrong password is WrongPassword and a missing one PasswordRequired; no key is written", async () => {
     const wrong = await generate(ada, { password: "not my password 1" });
-    expect(wrong.error).toMatchObject({ code: -32002, data: { type: "ApiKeyError", variant: "WrongPassword" } });
+    expect(errorOf(wrong)).toMatchObject({ code: -32002, data: { type: "ApiKeyError", variant: "WrongPassword" } });
     const missing = await ada.rpc("apikeyservice.generate_personal", { name: "x" });
     expect(missing.error).toMatchObject({ code: -32002, data: { type: "ApiKeyError", variant: "PasswordRequired" } });
     expect(await count(t, "api_key")).toBe(0);
@@ -84,16 +88,20 @@ describe("generate_personal", () => {
 
   test("a bad tool pattern or a blank name is InvalidInput and writes nothing", async () => {
     const bad = await generate(ada, { blocked_tool_patterns: "freezone_*, drop table;" });
-    expect(bad.error).toMatchObject({ code: -32006, data: { type: "ApiKeyError", variant: "InvalidInput" } });
+    expect(errorOf(bad)).toMatchObject({ code: -32006, data: { type: "ApiKeyError", variant: "InvalidInput" } });
     const blank = await generate(ada, { name: "   " });
-    expect(blank.error).toMatchObject({ code: -32006, data: { variant: "InvalidInput" } });
-    const unknownScope = await generate(ada, { mcp_scope: "admin" });
+    expect(errorOf(blank)).toMatchObject({ code: -32006, data: { variant: "InvalidInput" } });
+    const unknownScope = await ada.rpc("apikeyservice.generate_personal", {
+      name: "scripts",
+      password: PASSWORD,
+      mcp_scope: "admin",
+    });
     expect(unknownScope.error?.code).toBe(-32602);
     expect(await count(t, "api_key")).toBe(0);
   });
 
   test("an API key cannot mint keys (SessionRequired)", async () => {
-    const key = (await generate(ada)).result.api_key;
+    const key = (await generated(ada)).api_key;
     const r = await withKey(key, "apikeyservice.generate_personal", { name: "more", password: PASSWORD });
     expect(r.error).toMatchObject({ code: -32002, data: { type: "ApiKeyError", variant: "SessionRequired" } });
     expect(await count(t, "api_key")).toBe(1);
@@ -102,21 +110,21 @@ describe("generate_personal", () => {
 
 describe("list_personal", () => {
   test("lists the caller's own keys newest first, revoked and expired included, never key material", async () => {
-    const first = (await generate(ada, { name: "first" })).result;
+    const first = await generated(ada, { name: "first" });
     t.clock.advance(1);
-    const second = (await generate(ada, { name: "second" })).result;
-    await ada.rpc("apikeyservice.revoke", { key_id: first.key_id, password: PASSWORD });
+    const second = await generated(ada, { name: "second" });
+    await ada.callOk("apikeyservice.revoke", { key_id: first.key_id, password: PASSWORD });
     const bob = await t.register("bob@example.org");
-    await generate(bob, { name: "bob's" });
-    const r = await ada.rpc("apikeyservice.list_personal", {});
-    expect(r.result.items.map((k: { name: string }) => k.name)).toEqual(["second", "first"]);
-    expect(r.result.items[1]).toMatchObject({ key_id: first.key_id, is_active: false });
-    expect(r.result.items[0]).toMatchObject({ key_id: second.key_id, is_active: true, last_used_at: null });
-    expect(JSON.stringify(r.result)).not.toMatch(/api_key|key_hash|fz_u_[A-Za-z0-9]/);
+    await generated(bob, { name: "bob's" });
+    const list = await ada.callOk("apikeyservice.list_personal");
+    expect(list.items.map((k) => k.name)).toEqual(["second", "first"]);
+    expect(list.items[1]).toMatchObject({ key_id: first.key_id, is_active: false });
+    expect(list.items[0]).toMatchObject({ key_id: second.key_id, is_active: true, last_used_at: null });
+    expect(JSON.stringify(list)).not.toMatch(/api_key|key_hash|fz_u_[A-Za-z0-9]/);
   });
 
   test("an expired key lists as inactive and authenticates as KeyExpired", async () => {
-    const key = (await generate(ada)).result.api_key;
+    const key = (await generated(ada)).api_key;
     t.clock.advance(365 * 86_400);
     const r = await withKey(key, "authservice.me");
     expect(r.error).toMatchObject({ code: -32001, data: { variant: "KeyExpired" } });
@@ -130,7 +138,7 @@ describe("list_personal", () => {
   });
 
   test("last_used_at records when the key was last used", async () => {
-    const { api_key, key_id } = (await generate(ada)).result;
+    const { api_key, key_id } = await generated(ada);
     t.clock.advance(120);
     await withKey(api_key, "authservice.me");
     const row = (await sql(t, `select last_used_at from "api_key" where sid = ?`, [key_id]))[0];
@@ -140,9 +148,9 @@ describe("list_personal", () => {
 
 describe("revoke", () => {
   test("revoke takes effect at once, is idempotent and is audited as revoke_api_key each time", async () => {
-    const { api_key, key_id } = (await generate(ada)).result;
-    const r = await ada.rpc("apikeyservice.revoke", { key_id, password: PASSWORD });
-    expect(r.result).toEqual({
+    const { api_key, key_id } = await generated(ada);
+    const revoked = await ada.callOk("apikeyservice.revoke", { key_id, password: PASSWORD });
+    expect(revoked).toEqual({
       key_id,
       is_active: false,
       revoked_at: t.clock.now().toISOString(),
@@ -153,8 +161,8 @@ describe("revoke", () => {
       data: { variant: "KeyRevoked" },
     });
     t.clock.advance(10);
-    const again = await ada.rpc("apikeyservice.revoke", { key_id, password: PASSWORD });
-    expect(again.result).toEqual({ ...r.result, already_revoked: true });
+    const again = await ada.callOk("apikeyservice.revoke", { key_id, password: PASSWORD });
+    expect(again).toEqual({ ...revoked, already_revoked: true });
     const rows = await auditRows("revoke_api_key");
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatchObject({
@@ -167,7 +175,7 @@ describe("revoke", () => {
 
   test("revoking another user's key is NotFound, audited as denied, and the key keeps working", async () => {
     const bob = await t.register("bob@example.org");
-    const { api_key, key_id } = (await generate(bob)).result;
+    const { api_key, key_id } = await generated(bob);
     const r = await ada.rpc("apikeyservice.revoke", { key_id, password: PASSWORD });
     expect(r.error).toMatchObject({ code: -32003, data: { type: "ApiKeyError", variant: "NotFound" } });
     expect((await withKey(api_key, "authservice.me")).result.user_id).toBe(bob.userId);
@@ -177,7 +185,7 @@ describe("revoke", () => {
   });
 
   test("a wrong password is WrongPassword, audited as denied, and the key keeps working", async () => {
-    const { api_key, key_id } = (await generate(ada)).result;
+    const { api_key, key_id } = await generated(ada);
     const r = await ada.rpc("apikeyservice.revoke", { key_id, password: "not my password 1" });
     expect(r.error).toMatchObject({ code: -32002, data: { type: "ApiKeyError", variant: "WrongPassword" } });
     expect((await withKey(api_key, "authservice.me")).result.user_id).toBe(ada.userId);
@@ -187,23 +195,22 @@ describe("revoke", () => {
 
 describe("rotate", () => {
   test("rotate issues a new key with the same name and policy and revokes the old one, audited", async () => {
-    const old = (await generate(ada, { mcp_scope: "readwrite", max_calls_per_day: 7, blocked_tool_patterns: "x_*" }))
-      .result;
+    const old = await generated(ada, { mcp_scope: "readwrite", max_calls_per_day: 7, blocked_tool_patterns: "x_*" });
     t.clock.advance(600);
-    const r = await ada.rpc("apikeyservice.rotate", { key_id: old.key_id, password: PASSWORD });
+    const rotated = await ada.callOk("apikeyservice.rotate", { key_id: old.key_id, password: PASSWORD });
     const { key_id: _a, api_key: _b, expires_at: _c, created_at: _d, ...flags } = old;
-    expect(r.result).toMatchObject(flags);
-    expect(r.result.key_id).not.toBe(old.key_id);
-    expect(r.result.expires_at).toBe(new Date(t.clock.now().getTime() + 365 * 86_400_000).toISOString());
+    expect(rotated).toMatchObject(flags);
+    expect(rotated.key_id).not.toBe(old.key_id);
+    expect(rotated.expires_at).toBe(new Date(t.clock.now().getTime() + 365 * 86_400_000).toISOString());
     expect((await withKey(old.api_key, "authservice.me")).error).toMatchObject({ data: { variant: "KeyRevoked" } });
-    expect((await withKey(r.result.api_key, "authservice.me")).result.user_id).toBe(ada.userId);
+    expect((await withKey(rotated.api_key, "authservice.me")).result.user_id).toBe(ada.userId);
     expect(await auditRows("rotate_api_key")).toEqual([
       expect.objectContaining({ target_ref: old.key_id, target_type: "api_key", allowed: true }),
     ]);
   });
 
   test("rotating a revoked key is InvalidState, audited as denied, and issues nothing", async () => {
-    const { key_id } = (await generate(ada)).result;
+    const { key_id } = await generated(ada);
     await ada.rpc("apikeyservice.revoke", { key_id, password: PASSWORD });
     const r = await ada.rpc("apikeyservice.rotate", { key_id, password: PASSWORD });
     expect(r.error).toMatchObject({ code: -32005, data: { type: "ApiKeyError", variant: "InvalidState" } });
@@ -213,7 +220,7 @@ describe("rotate", () => {
 
   test("rotating another user's key is NotFound and changes nothing", async () => {
     const bob = await t.register("bob@example.org");
-    const { api_key, key_id } = (await generate(bob)).result;
+    const { api_key, key_id } = await generated(bob);
     const r = await ada.rpc("apikeyservice.rotate", { key_id, password: PASSWORD });
     expect(r.error).toMatchObject({ code: -32003, data: { variant: "NotFound" } });
     expect((await withKey(api_key, "authservice.me")).result.user_id).toBe(bob.userId);
@@ -223,7 +230,7 @@ describe("rotate", () => {
 
 describe("update_personal", () => {
   test("changes only the named fields; mcp_scope null removes MCP access", async () => {
-    const { key_id } = (await generate(ada, { mcp_scope: "read" })).result;
+    const { key_id } = await generated(ada, { mcp_scope: "read" });
     const r = await ada.rpc("apikeyservice.update_personal", {
       key_id,
       name: "renamed",
@@ -242,17 +249,17 @@ describe("update_personal", () => {
   });
 
   test("a call naming nothing to change, or a bad pattern, is InvalidInput and changes nothing", async () => {
-    const { key_id } = (await generate(ada)).result;
+    const { key_id } = await generated(ada);
     const before = await sql(t, `select * from "api_key"`);
     const nothing = await ada.rpc("apikeyservice.update_personal", { key_id });
     expect(nothing.error).toMatchObject({ code: -32006, data: { type: "ApiKeyError", variant: "InvalidInput" } });
     const bad = await ada.rpc("apikeyservice.update_personal", { key_id, allowed_tool_patterns: "a b" });
-    expect(bad.error).toMatchObject({ code: -32006, data: { variant: "InvalidInput" } });
+    expect(errorOf(bad)).toMatchObject({ code: -32006, data: { variant: "InvalidInput" } });
     expect(await sql(t, `select * from "api_key"`)).toEqual(before);
   });
 
   test("a revoked key is InvalidState; another user's key NotFound", async () => {
-    const { key_id } = (await generate(ada)).result;
+    const { key_id } = await generated(ada);
     await ada.rpc("apikeyservice.revoke", { key_id, password: PASSWORD });
     const revoked = await ada.rpc("apikeyservice.update_personal", { key_id, name: "x" });
     expect(revoked.error).toMatchObject({ code: -32005, data: { variant: "InvalidState" } });
@@ -264,7 +271,7 @@ describe("update_personal", () => {
 
 describe("keys that do not authenticate", () => {
   test("an unknown key and a key with a foreign prefix are InvalidCredentials", async () => {
-    const key = (await generate(ada)).result.api_key as string;
+    const key = (await generated(ada)).api_key;
     for (const bad of [`fz_u_${"A".repeat(43)}`, key.replace("fz_u_", "fz_x_"), key.replace("fz_u_", "")]) {
       const r = await withKey(bad, "authservice.me");
       expect(r.error).toMatchObject({ code: -32001, data: { type: "AuthError", variant: "InvalidCredentials" } });
@@ -273,7 +280,7 @@ describe("keys that do not authenticate", () => {
 
   test("an administrator's key carries only user rights", async () => {
     const admin = await t.admin();
-    const key = (await generate(admin)).result.api_key;
+    const key = (await generated(admin)).api_key;
     const r = await withKey(key, "partnerservice.list_partners");
     expect(r.error).toMatchObject({ code: -32002, data: { type: "PartnerError", variant: "AdminOnly" } });
   });

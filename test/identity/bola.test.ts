@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { createRegistry } from "../../src/app/runtime.ts";
 import { type Client, PASSWORD, startTestApp, type TestApp } from "../support/app.ts";
+import { sql } from "../support/helpers.ts";
 import { insertRow, residentValues } from "../support/rows.ts";
 import { sampleParams } from "./sample-params.ts";
-import { sql } from "./support.ts";
 
 /**
  * Broken object-level authorization, table-driven: every method whose spec binds a param to the caller

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { beforeEach, expect, test } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { count, lastEmail, sql } from "./support.ts";
+import { count, sql } from "../support/helpers.ts";
+import { lastEmail } from "./support.ts";
 
 let t: TestApp;
 beforeEach(async () => {

@@ -1,7 +1,8 @@
 import { beforeEach, expect, test } from "vitest";
 import { pagePath } from "../../src/services/frontend-error-service.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { count, limits, sql } from "./support.ts";
+import { count, sql } from "../support/helpers.ts";
+import { limits } from "./support.ts";
 
 let t: TestApp;
 beforeEach(async () => {

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, test } from "vitest";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
+import { count, sql } from "../support/helpers.ts";
 import { insertRow, residentValues } from "../support/rows.ts";
-import { count, limits, sql } from "./support.ts";
+import { limits } from "./support.ts";
 
 let t: TestApp;
 let admin: Client;

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { beforeEach, describe, expect, test } from "vitest";
 import { PASSWORD, startTestApp, type TestApp } from "../support/app.ts";
-import { insertApiKey } from "../support/rows.ts";
-import { bearer, count, lastEmail, sql } from "./support.ts";
+import { count, insertApiKey, sql } from "../support/helpers.ts";
+import { bearer, lastEmail } from "./support.ts";
 
 const NEW_PASSWORD = "a brand new passphrase 77";
 let t: TestApp;
@@ -57,7 +57,7 @@ describe("change_password", () => {
 
   test("change_password with an API key is -32002 SessionRequired", async () => {
     const ada = await t.register("ada@example.org");
-    const key = await insertApiKey(t.app.runtime.orm, ada.userId);
+    const { key } = await insertApiKey(t.app.runtime.orm, ada.userId);
     const r = await t.rpc(
       "authservice.change_password",
       { old_password: PASSWORD, new_password: NEW_PASSWORD },

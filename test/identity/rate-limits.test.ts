@@ -7,7 +7,8 @@ import { truncateAll } from "../../src/db/reset.ts";
 import { PASSWORD, startTestApp, type TestApp, testConfig } from "../support/app.ts";
 import { TestClock } from "../support/clock.ts";
 import { workerSchema } from "../support/database.ts";
-import { count, limits, sql } from "./support.ts";
+import { count, sql } from "../support/helpers.ts";
+import { limits } from "./support.ts";
 
 let t: TestApp;
 const WRONG = "not the password 99";

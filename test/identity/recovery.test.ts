@@ -2,8 +2,9 @@ import { beforeEach, describe, expect, test } from "vitest";
 import type { RecoveryVerdict } from "../../src/integrations/identity/index.ts";
 import { sandboxRecoveryCallback } from "../../src/integrations/identity/sandbox.ts";
 import { PASSWORD, startTestApp, type TestApp } from "../support/app.ts";
+import { count, sql } from "../support/helpers.ts";
 import { insertRow, residentValues } from "../support/rows.ts";
-import { count, enrolTotp, limits, sql } from "./support.ts";
+import { enrolTotp, limits } from "./support.ts";
 
 let t: TestApp;
 let userId: string;

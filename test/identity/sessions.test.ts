@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, test } from "vitest";
 import { PASSWORD, startTestApp, type TestApp } from "../support/app.ts";
-import { bearer, count, sql } from "./support.ts";
+import { count, sql } from "../support/helpers.ts";
+import { bearer } from "./support.ts";
 
 let t: TestApp;
 beforeEach(async () => {

@@ -1,15 +1,6 @@
 import { loadConfig, type RateLimitConfig } from "../../src/config.ts";
 import type { RpcReply, TestApp } from "../support/app.ts";
-
-/** Raw SQL against the test app's database, for checking what was (not) written. */
-export async function sql<T = Record<string, any>>(t: TestApp, query: string, params: unknown[] = []): Promise<T[]> {
-  return t.app.runtime.orm.em.fork().getConnection().execute<T[]>(query, params);
-}
-
-export async function count(t: TestApp, table: string, where = "true", params: unknown[] = []): Promise<number> {
-  const rows = await sql<{ n: string }>(t, `select count(*) as n from "${table}" where ${where}`, params);
-  return Number(rows[0]?.n ?? 0);
-}
+import { sql } from "../support/helpers.ts";
 
 /** The newest email of `template` to `to`, and the code it carries (the raw token). */
 export async function lastEmail(
@@ -31,12 +22,6 @@ export async function lastEmail(
 /** The default limits with some changed. */
 export function limits(changes: Partial<RateLimitConfig>): RateLimitConfig {
   return { ...loadConfig({}).rateLimits, ...changes };
-}
-
-/** Asserts the JSON-RPC error shape of API.md and returns the error. */
-export function errorOf(reply: RpcReply): { code: number; message: string; data?: any } {
-  if (!reply.error) throw new Error(`expected an error, got ${JSON.stringify(reply.body)}`);
-  return reply.error;
 }
 
 export function bearer(token: string): Record<string, string> {

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { beforeEach, describe, expect, test } from "vitest";
 import { PASSWORD, startTestApp, type TestApp } from "../support/app.ts";
-import { insertApiKey } from "../support/rows.ts";
-import { count, enrolTotp, limits, sql, totpNow } from "./support.ts";
+import { count, insertApiKey, sql } from "../support/helpers.ts";
+import { enrolTotp, limits, totpNow } from "./support.ts";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -57,7 +57,7 @@ describe("TOTP enrolment", () => {
 
   test("TOTP enrolment with an API key is SessionRequired", async () => {
     const ada = await t.register("ada@example.org");
-    const key = await insertApiKey(t.app.runtime.orm, ada.userId);
+    const { key } = await insertApiKey(t.app.runtime.orm, ada.userId);
     const r = await t.rpc("authservice.user_totp_enroll_begin", {}, { "x-api-key": key });
     expect(r.error).toMatchObject({ code: -32002, data: { variant: "SessionRequired" } });
     expect((await userRow()).totp_secret).toBeNull();
@@ -183,7 +183,7 @@ describe("step-up and disable", () => {
   test("user_totp_verify works with an API key and spends backup codes", async () => {
     const ada = await t.register("ada@example.org");
     const { backupCodes } = await enrolTotp(t, ada);
-    const key = await insertApiKey(t.app.runtime.orm, ada.userId);
+    const { key } = await insertApiKey(t.app.runtime.orm, ada.userId);
     const r = await t.rpc("authservice.user_totp_verify", { code: backupCodes[0] }, { "x-api-key": key });
     expect(r.result).toMatchObject({ valid: true, method: "backup_code", backup_codes_remaining: 9 });
   });

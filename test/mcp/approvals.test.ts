@@ -2,7 +2,7 @@ import type { Client as McpClient } from "@modelcontextprotocol/sdk/client/index
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { expireApprovals } from "../../src/mcp/approval-store.ts";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
-import { generateKey } from "../support/mcp-keys.ts";
+import { generateKey, sql } from "../support/helpers.ts";
 import { callRaw, mcpClient, serveMcpWithTools, testTool, textJson } from "./support.ts";
 
 let t: TestApp;
@@ -13,14 +13,13 @@ const clients: McpClient[] = [];
 
 const PAY = "freezone_test_pay";
 const db = () => t.app.runtime.orm.em.fork();
-const sql = async (text: string, params: unknown[] = []): Promise<any[]> => db().execute(text, params);
-const approval = async (sid: string) => (await sql("select * from mcp_approval where sid = ?", [sid]))[0];
+const approval = async (sid: string) => (await sql(t, "select * from mcp_approval where sid = ?", [sid]))[0];
 const audits = async (target: string) =>
-  (await sql("select action, allowed, subject_id from user_audit_log where target_ref = ? order by sid", [target]))
+  (await sql(t, "select action, allowed, subject_id from user_audit_log where target_ref = ? order by sid", [target]))
     .map((r) => `${r.action}:${r.allowed}`)
     .sort(); // rows of one request share a millisecond: compared as a set
 const replays = async (sid: string) =>
-  (await sql("select result_status from mcp_call_log where approval_id = ?", [sid])).map((r) => r.result_status);
+  (await sql(t, "select result_status from mcp_call_log where approval_id = ?", [sid])).map((r) => r.result_status);
 
 /** Asks for a payment over the approval threshold and returns the approval id. */
 async function ask(amount = 80, k = key): Promise<string> {
@@ -95,9 +94,10 @@ describe("asking for approval", () => {
       amount: 80,
     });
     expect(await audits(pending.approval_id)).toEqual(["mcp_approval_approved:true", "mcp_approval_executed:true"]);
-    const log = await sql("select result_status, approval_id from mcp_call_log where api_key_id = ?", [key.keyId]);
+    const log = await sql(t, "select result_status, approval_id from mcp_call_log where api_key_id = ?", [key.keyId]);
     expect(log.filter((r) => r.approval_id === pending.approval_id)).toHaveLength(2);
     const spent = await sql(
+      t,
       `select amount_eur::float8 as amount_eur from mcp_usage_counter where api_key_id = ? and "window" like 'day:%'`,
       [key.keyId],
     );
@@ -116,7 +116,7 @@ describe("asking for approval", () => {
 
   test("amounts at or under the threshold run at once", async () => {
     expect((await callRaw(mcp.url, key.key, PAY, { amount: 50 })).result.structuredContent.amount).toBe(50);
-    expect(await sql("select * from mcp_approval where api_key_id = ?", [key.keyId])).toHaveLength(0);
+    expect(await sql(t, "select * from mcp_approval where api_key_id = ?", [key.keyId])).toHaveLength(0);
   });
 });
 
@@ -196,13 +196,13 @@ describe("deciding", () => {
 describe("replaying the approved call", () => {
   test("a failed dispatch keeps `approved` with execution_error; approving again retries without a second decision", async () => {
     const sid = await ask();
-    await sql("update api_key set is_active = false where sid = ?", [key.keyId]);
+    await sql(t, "update api_key set is_active = false where sid = ?", [key.keyId]);
     t.clock.advance(60);
     const failed = await owner.rpc("mcpapprovalservice.approve", { approval_id: sid });
     expect(failed.result).toMatchObject({ status: "approved", decided_at: "2026-11-23T10:01:00.000Z" });
     expect(failed.result.execution_error).toContain("KeyRevoked");
     expect(await audits(sid)).toEqual(["mcp_approval_approved:true", "mcp_approval_executed:false"]);
-    await sql("update api_key set is_active = true where sid = ?", [key.keyId]);
+    await sql(t, "update api_key set is_active = true where sid = ?", [key.keyId]);
     t.clock.advance(60);
     const retried = await owner.rpc("mcpapprovalservice.approve", { approval_id: sid });
     expect(retried.result).toMatchObject({
@@ -215,11 +215,13 @@ describe("replaying the approved call", () => {
 
   test("the replay checks the key's current policy again (approval aside)", async () => {
     const sid = await ask();
-    await sql("update api_key set blocked_tool_patterns = 'freezone_test_pay' where sid = ?", [key.keyId]);
+    await sql(t, "update api_key set blocked_tool_patterns = 'freezone_test_pay' where sid = ?", [key.keyId]);
     const blocked = await owner.rpc("mcpapprovalservice.approve", { approval_id: sid });
     expect(blocked.result.status).toBe("approved");
     expect(blocked.result.execution_error).toContain("ScopeDenied");
-    await sql("update api_key set blocked_tool_patterns = null, daily_spending_limit = 60 where sid = ?", [key.keyId]);
+    await sql(t, "update api_key set blocked_tool_patterns = null, daily_spending_limit = 60 where sid = ?", [
+      key.keyId,
+    ]);
     const over = await owner.rpc("mcpapprovalservice.approve", { approval_id: sid });
     expect(over.result.execution_error).toContain("SpendingLimit");
     expect(await replays(sid)).toEqual(["success", "rejected", "rejected"]);

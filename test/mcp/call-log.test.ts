@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { McpCallLogEntity } from "../../generated/entities.ts";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
-import { generateKey } from "../support/mcp-keys.ts";
+import { generateKey, sql } from "../support/helpers.ts";
 import { callRaw, serveMcpWithTools, testTool } from "./support.ts";
 
 let t: TestApp;
@@ -11,8 +11,7 @@ let bob: Client;
 let aliceKey: { key: string; keyId: string };
 let bobKey: { key: string; keyId: string };
 
-const audits = async (action: string): Promise<any[]> =>
-  t.app.runtime.orm.em.fork().execute("select * from user_audit_log where action = ?", [action]);
+const audits = (action: string) => sql(t, "select * from user_audit_log where action = ?", [action]);
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -23,7 +22,7 @@ afterAll(async () => {
   await t.close();
 });
 beforeEach(async () => {
-  await t.app.runtime.orm.em.fork().execute("delete from mcp_call_log");
+  await sql(t, "delete from mcp_call_log");
   alice = await t.register(`alice${Math.random()}@example.org`);
   bob = await t.register(`bob${Math.random()}@example.org`);
   aliceKey = await generateKey(alice);

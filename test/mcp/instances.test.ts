@@ -1,13 +1,6 @@
-import type { MikroORM } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ENTITIES } from "../../generated/entities.ts";
-import { type App, createApp } from "../../src/app/create-app.ts";
-import { closeOrm, migrate, openOrm } from "../../src/db/orm.ts";
-import { truncateAll } from "../../src/db/reset.ts";
-import { testConfig } from "../support/app.ts";
-import { TestClock } from "../support/clock.ts";
-import { workerSchema } from "../support/database.ts";
-import { insertApiKey } from "../support/mcp-keys.ts";
+import { closeInstances, type Instance, instancesOnOneSchema } from "../support/app.ts";
+import { count, insertApiKey, sql } from "../support/helpers.ts";
 import { insertRow } from "../support/rows.ts";
 import { callRaw, serveMcpWithTools, testTool } from "./support.ts";
 
@@ -15,31 +8,21 @@ const url = process.env["DATABASE_URL"];
 
 /** Two app instances, each with its own ORM (connection pool) and /mcp, on one PostgreSQL schema. */
 describe.skipIf(!url)("MCP limits across two instances on one PostgreSQL (needs DATABASE_URL)", () => {
-  const instances: { app: App; orm: MikroORM; mcp: Awaited<ReturnType<typeof serveMcpWithTools>> }[] = [];
+  const instances: (Instance & { mcp: Awaited<ReturnType<typeof serveMcpWithTools>> })[] = [];
 
   beforeAll(async () => {
-    const schema = `${workerSchema()}_mcp_pair`;
-    for (let i = 0; i < 2; i++) {
-      const orm = await openOrm({ entities: ENTITIES, databaseUrl: url, schema });
-      if (i === 0) {
-        await migrate(orm);
-        await truncateAll(orm);
-      }
-      const app = await createApp(testConfig(new TestClock()), { orm });
-      const mcp = await serveMcpWithTools(app.runtime, [
+    for (const instance of await instancesOnOneSchema(url ?? "", "mcp_pair")) {
+      const mcp = await serveMcpWithTools(instance.app.runtime, [
         testTool("echo", { readOnly: true }),
         testTool("pay", { amountParam: "amount" }),
       ]);
-      instances.push({ app, orm, mcp });
+      instances.push({ ...instance, mcp });
     }
   });
 
   afterAll(async () => {
-    for (const i of instances) {
-      await i.mcp.close();
-      await i.app.close();
-      await closeOrm(i.orm);
-    }
+    for (const i of instances) await i.mcp.close();
+    await closeInstances(instances);
   });
 
   test("50 simultaneous calls spread over both instances against a limit of 10 let exactly 10 through", async () => {
@@ -57,13 +40,9 @@ describe.skipIf(!url)("MCP limits across two instances on one PostgreSQL (needs 
       ),
     );
     expect(payments.filter((r) => r.result && !r.result.isError)).toHaveLength(10);
-    const log = await one.orm.em
-      .fork()
-      .execute<{ n: string }[]>(
-        `select count(*) as n from mcp_call_log where api_key_id in (?, ?) and result_status = 'success'`,
-        [k.keyId, pay.keyId],
-      );
-    expect(Number(log[0]?.n)).toBe(20);
+    expect(
+      await count(one.orm, "mcp_call_log", "api_key_id in (?, ?) and result_status = 'success'", [k.keyId, pay.keyId]),
+    ).toBe(20);
   });
 
   test("a policy change made through one instance applies on the other at once (the cached policy is dropped)", async () => {
@@ -72,9 +51,7 @@ describe.skipIf(!url)("MCP limits across two instances on one PostgreSQL (needs 
     const user = await insertRow(one.orm, "User", { email: "pair-policy@example.org", password_hash: "x", roles: [] });
     const k = await insertApiKey(one.orm, String(user["sid"]), { max_calls_per_hour: 0 });
     expect((await callRaw(two.mcp.url, k.key, "freezone_test_echo", {})).result.isError).toBeFalsy();
-    await one.orm.em
-      .fork()
-      .execute("update api_key set blocked_tool_patterns = 'freezone_test_*' where sid = ?", [k.keyId]);
+    await sql(one.orm, "update api_key set blocked_tool_patterns = 'freezone_test_*' where sid = ?", [k.keyId]);
     let refused = false;
     const until = Date.now() + 2000;
     while (!refused && Date.now() < until) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { generateKey } from "../support/mcp-keys.ts";
+import { count, generateKey } from "../support/helpers.ts";
 import { postMcp, serveMcpWithTools, testTool } from "./support.ts";
 
 let t: TestApp;
@@ -106,12 +106,7 @@ describe("deadlines", () => {
       });
       expect(mcp.endpoint.host.transport.inFlight).toBe(0);
       // The tool had started, so it finishes in the background and its call is still logged.
-      const logged = async () =>
-        (
-          await t.app.runtime.orm.em
-            .fork()
-            .execute<unknown[]>("select 1 from mcp_call_log where api_key_id = ?", [k.keyId])
-        ).length;
+      const logged = () => count(t, "mcp_call_log", "api_key_id = ?", [k.keyId]);
       const until = Date.now() + 5000;
       while ((await logged()) === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(await logged()).toBe(1);

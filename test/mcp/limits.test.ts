@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
-import { generateKey } from "../support/mcp-keys.ts";
+import { generateKey, sql } from "../support/helpers.ts";
 import { callRaw, serveMcpWithTools, testTool } from "./support.ts";
 
 let t: TestApp;
@@ -11,8 +11,6 @@ const PAY = "freezone_test_pay";
 const ECHO = "freezone_test_echo";
 const CREDIT = "freezone_test_credit";
 
-const rows = async (sql: string, params: unknown[] = []): Promise<any[]> =>
-  t.app.runtime.orm.em.fork().execute(sql, params);
 const unlimited = {
   max_calls_per_hour: 0,
   max_calls_per_day: 0,
@@ -53,11 +51,13 @@ describe("tool patterns", () => {
     expect(refusal(blocked).message).toContain("blocked");
     const outside = await callRaw(mcp.url, k.key, "freezone_mcpapprovalservice_list_pending", {});
     expect(refusal(outside).message).toContain("allowed");
-    const statuses = await rows("select tool_name, result_status from mcp_call_log where api_key_id = ? order by sid", [
-      k.keyId,
-    ]);
+    const statuses = await sql(
+      t,
+      "select tool_name, result_status from mcp_call_log where api_key_id = ? order by sid",
+      [k.keyId],
+    );
     expect(statuses.map((r) => r.result_status).sort()).toEqual(["rejected", "rejected", "success"]);
-    expect(await rows("select * from mcp_approval where api_key_id = ?", [k.keyId])).toHaveLength(0);
+    expect(await sql(t, "select * from mcp_approval where api_key_id = ?", [k.keyId])).toHaveLength(0);
   });
 });
 
@@ -77,7 +77,7 @@ describe("call rates", () => {
     expect((await callRaw(mcp.url, k.key, ECHO, {})).result.isError).toBe(true);
     t.clock.set("2026-11-23T11:00:00.000Z");
     expect((await callRaw(mcp.url, k.key, ECHO, {})).result.isError).toBeFalsy();
-    const log = await rows("select result_status from mcp_call_log where api_key_id = ?", [k.keyId]);
+    const log = await sql(t, "select result_status from mcp_call_log where api_key_id = ?", [k.keyId]);
     expect(log.filter((r) => r.result_status === "rejected")).toHaveLength(2);
   });
 
@@ -137,7 +137,8 @@ describe("spending limits in EUR", () => {
     expect(refusal(await callRaw(mcp.url, k.key, PAY, { amount: 1, currency: "XXX" }))).toMatchObject({
       variant: "ProviderRejected",
     });
-    const log = await rows(
+    const log = await sql(
+      t,
       "select amount::float8 as amount, amount_eur::float8 as amount_eur, result_status from mcp_call_log where api_key_id = ? order by created_at, amount",
       [k.keyId],
     );
@@ -154,7 +155,8 @@ describe("spending limits in EUR", () => {
     const failed = await callRaw(mcp.url, k.key, PAY, { amount: 80, fail: true });
     expect(refusal(failed)).toMatchObject({ type: "McpApprovalError", variant: "InvalidInput" });
     expect((await callRaw(mcp.url, k.key, PAY, { amount: 80 })).result.isError).toBeFalsy();
-    const counters = await rows(
+    const counters = await sql(
+      t,
       `select "window", calls, amount_eur::float8 as amount_eur from mcp_usage_counter where api_key_id = ? order by "window"`,
       [k.keyId],
     );
@@ -172,9 +174,11 @@ describe("limits hold under concurrency", () => {
     const replies = await Promise.all(Array.from({ length: 50 }, (_, i) => callRaw(mcp.url, k.key, ECHO, {}, i)));
     expect(replies.filter((r) => r.result && !r.result.isError)).toHaveLength(10);
     expect(replies.filter((r) => r.result?.isError && refusal(r).variant === "CallLimit")).toHaveLength(40);
-    const counter = await rows(`select calls from mcp_usage_counter where api_key_id = ? and "window" like 'hour:%'`, [
-      k.keyId,
-    ]);
+    const counter = await sql(
+      t,
+      `select calls from mcp_usage_counter where api_key_id = ? and "window" like 'hour:%'`,
+      [k.keyId],
+    );
     expect(Number(counter[0].calls)).toBe(10);
   });
 
@@ -184,7 +188,8 @@ describe("limits hold under concurrency", () => {
       Array.from({ length: 50 }, (_, i) => callRaw(mcp.url, k.key, PAY, { amount: 10 }, i)),
     );
     expect(replies.filter((r) => r.result && !r.result.isError)).toHaveLength(10);
-    const counter = await rows(
+    const counter = await sql(
+      t,
       `select amount_eur::float8 as amount_eur from mcp_usage_counter where api_key_id = ? and "window" like 'day:%'`,
       [k.keyId],
     );

@@ -4,6 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Ajv } from "ajv";
 import { Hono } from "hono";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { McpEndpoint, type McpOptions } from "../../src/mcp/endpoint.ts";
 import { fromRequest, toResponse } from "../../src/mcp/http.ts";
 import type { CatalogTool } from "../../src/mcp/tools.ts";
@@ -11,6 +12,8 @@ import type { RpcContext } from "../../src/rpc/context.ts";
 import type { Entry } from "../../src/rpc/dispatcher.ts";
 import { RpcError } from "../../src/rpc/errors.ts";
 import type { Runtime } from "../../src/rpc/runtime.ts";
+import { type Client as SessionClient, startTestApp, type TestApp } from "../support/app.ts";
+import { generateKey, sql, type TestKey } from "../support/helpers.ts";
 
 export interface Served {
   url: string;
@@ -166,4 +169,49 @@ export async function callRaw(base: string, key: string, name: string, args: unk
     { "x-api-key": key },
   );
   return r.body as { id: unknown; result?: any; error?: any };
+}
+
+export interface ServedMcp {
+  t: TestApp;
+  /** The app's own Hono routes (/rpc and /mcp) on a real port. */
+  served: Served;
+  /** A fresh user per test, owning `rw`. */
+  owner: SessionClient;
+  /** A readwrite MCP key of `owner`, minted by apikeyservice.generate_personal. */
+  rw: TestKey;
+  /** An SDK client (closed after the file) on `base` (default: `served`). */
+  connect(key: string, as?: "x-api-key" | "bearer", base?: string): Promise<Client>;
+  /** Every mcp_call_log row (the table is emptied before each test). */
+  callLog(): Promise<any[]>;
+}
+
+/**
+ * One app served on a port for the file, and before each test an empty mcp_call_log, a new key owner and a
+ * readwrite key. Registers the vitest hooks; read the fields inside tests (they change per test).
+ */
+export function servedMcp(): ServedMcp {
+  const clients: Client[] = [];
+  const f = {
+    connect: async (key: string, as: "x-api-key" | "bearer" = "x-api-key", base = f.served.url) => {
+      const client = await mcpClient(base, key, as);
+      clients.push(client);
+      return client;
+    },
+    callLog: () => sql(f.t, "select * from mcp_call_log"),
+  } as ServedMcp;
+  beforeAll(async () => {
+    f.t = await startTestApp();
+    f.served = await serveOnPort(f.t.app.hono);
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    await f.served.close();
+    await f.t.close();
+  });
+  beforeEach(async () => {
+    await sql(f.t, "delete from mcp_call_log");
+    f.owner = await f.t.register(`owner${Math.random()}@example.org`);
+    f.rw = await generateKey(f.owner, { mcp_scope: "readwrite" });
+  });
+  return f;
 }

@@ -9,8 +9,8 @@ import { writeSurviving } from "../../src/rpc/call-context.ts";
 import type { RpcContext } from "../../src/rpc/context.ts";
 import type { Entry } from "../../src/rpc/dispatcher.ts";
 import { RpcError } from "../../src/rpc/errors.ts";
-import { count, sql } from "../identity/support.ts";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
+import { count, sql } from "../support/helpers.ts";
 
 // One call, one transaction (issue 12, item 3): test-only methods registered on the app's registry run through
 // the real /rpc endpoint and dispatcher, on PGlite and (DATABASE_URL) PostgreSQL alike.

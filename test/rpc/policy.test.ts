@@ -2,7 +2,8 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import { beforeEach, describe, expect, test } from "vitest";
 import { type Client, PASSWORD, startTestApp, type TestApp } from "../support/app.ts";
 import { testOrm } from "../support/database.ts";
-import { insertApiKey, insertRow, residentValues } from "../support/rows.ts";
+import { insertApiKey, sql } from "../support/helpers.ts";
+import { insertRow, residentValues } from "../support/rows.ts";
 
 let t: TestApp;
 let orm: MikroORM;
@@ -14,9 +15,7 @@ beforeEach(async () => {
   alice = await t.register("alice@example.org");
 });
 
-async function auditRows(): Promise<Record<string, unknown>[]> {
-  return orm.em.fork().getConnection().execute(`select * from "user_audit_log" order by sid`);
-}
+const auditRows = () => sql(t, `select * from "user_audit_log" order by sid`);
 
 describe("x-auth", () => {
   test("an administrator operation refuses a plain user with -32002 AdminOnly", async () => {
@@ -26,7 +25,7 @@ describe("x-auth", () => {
 
   test("an administrator's API key carries no administrator power", async () => {
     const admin = await t.admin();
-    const key = await insertApiKey(orm, admin.userId);
+    const { key } = await insertApiKey(orm, admin.userId);
     const viaKey = await t.rpc("user.get", { sid: alice.userId }, { "x-api-key": key });
     expect(viaKey.error).toMatchObject({ code: -32002, data: { variant: "AdminOnly" } });
     const viaSession = await admin.rpc("user.get", { sid: alice.userId });
@@ -34,7 +33,7 @@ describe("x-auth", () => {
   });
 
   test("a session-only operation refuses an API key with -32002 SessionRequired", async () => {
-    const key = await insertApiKey(orm, alice.userId);
+    const { key } = await insertApiKey(orm, alice.userId);
     const r = await t.rpc("apikeyservice.generate_personal", { name: "k", password: PASSWORD }, { "x-api-key": key });
     expect(r.error).toMatchObject({ code: -32002, data: { variant: "SessionRequired" } });
   });
@@ -61,19 +60,19 @@ describe("x-auth", () => {
 
 describe("API keys on /rpc", () => {
   test("a personal key acts as its owner", async () => {
-    const key = await insertApiKey(orm, alice.userId);
+    const { key } = await insertApiKey(orm, alice.userId);
     const r = await t.rpc("authservice.me", {}, { "x-api-key": key });
     expect(r.result).toMatchObject({ user_id: alice.userId, email: "alice@example.org" });
   });
 
   test("a revoked key is refused with -32001 KeyRevoked", async () => {
-    const key = await insertApiKey(orm, alice.userId, { is_active: false });
+    const { key } = await insertApiKey(orm, alice.userId, { is_active: false });
     const r = await t.rpc("authservice.me", {}, { "x-api-key": key });
     expect(r.error).toMatchObject({ code: -32001, data: { variant: "KeyRevoked" } });
   });
 
   test("an expired key is refused with -32001 KeyExpired", async () => {
-    const key = await insertApiKey(orm, alice.userId, { expires_at: new Date("2026-11-23T09:59:59.000Z") });
+    const { key } = await insertApiKey(orm, alice.userId, { expires_at: new Date("2026-11-23T09:59:59.000Z") });
     const r = await t.rpc("authservice.me", {}, { "x-api-key": key });
     expect(r.error).toMatchObject({ code: -32001, data: { variant: "KeyExpired" } });
   });

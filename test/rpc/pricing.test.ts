@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
+import { errorOf } from "../support/helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -8,21 +9,19 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 test("the price list is public and matches its schema", async () => {
-  const r = await t.rpc("pricingservice.get_all_pricing");
-  expect(r.result.company_types).toHaveLength(6);
-  expect(r.result.subscription_plans.map((p: { prepaid_discount: number }) => p.prepaid_discount)).toEqual([
-    0, 0.2, 0.4,
-  ]);
+  const pricing = await t.callOk("pricingservice.get_all_pricing");
+  expect(pricing.company_types).toHaveLength(6);
+  expect(pricing.subscription_plans.map((p) => p.prepaid_discount)).toEqual([0, 0.2, 0.4]);
 });
 
 test("calculate_company_pricing refuses a shareholder count over the type's maximum with InvalidInput", async () => {
-  const r = await t.rpc("pricingservice.calculate_company_pricing", {
+  const r = await t.call("pricingservice.calculate_company_pricing", {
     company_type: "single_fzc",
     shareholder_count: 3,
     subscription_plan: "monthly",
     early_bird: false,
   });
-  expect(r.error).toMatchObject({ code: -32006, data: { type: "PricingError", variant: "InvalidInput" } });
+  expect(errorOf(r)).toMatchObject({ code: -32006, data: { type: "PricingError", variant: "InvalidInput" } });
 });
 
 test("an enum value outside the set is -32602", async () => {
@@ -31,11 +30,11 @@ test("an enum value outside the set is -32602", async () => {
 });
 
 test("get_shareholder_fee_rate answers the fee for the count", async () => {
-  const r = await t.rpc("pricingservice.get_shareholder_fee_rate", {
+  const fee = await t.callOk("pricingservice.get_shareholder_fee_rate", {
     company_type: "growth_fzc",
     shareholder_count: 7,
   });
-  expect(r.result).toMatchObject({
+  expect(fee).toMatchObject({
     applicable: true,
     additional_shareholders: 2,
     monthly_shareholder_fee: 16,

@@ -38,23 +38,3 @@ export function residentValues(userId: string, extra: Record<string, unknown> = 
     ...extra,
   };
 }
-
-/** A personal API key row for `userId`; returns the plaintext key. */
-export async function insertApiKey(
-  orm: MikroORM,
-  userId: string,
-  values: Record<string, unknown> = {},
-): Promise<string> {
-  const { newToken, sha256Hex, TOKEN_PREFIX } = await import("../../src/auth/tokens.ts");
-  const key = newToken(TOKEN_PREFIX.personalKey);
-  await insertRow(orm, "ApiKey", {
-    key_hash: sha256Hex(key),
-    name: "test key",
-    user_id: userId,
-    is_active: true,
-    prefix: TOKEN_PREFIX.personalKey,
-    expires_at: new Date("2027-11-23T00:00:00.000Z"),
-    ...values,
-  });
-  return key;
-}
