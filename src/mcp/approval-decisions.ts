@@ -2,6 +2,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import type { McpApprovalResult } from "../../generated/types.ts";
 import { keyOwnerCaller } from "../auth/api-keys.ts";
 import { writeAudit } from "../domain/audit.ts";
+import { findKeyWithOwnerById } from "../repos/api-keys.ts";
 import { writeSurviving } from "../rpc/call-context.ts";
 import type { Caller, RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
@@ -27,31 +28,15 @@ export async function loadApproval(ctx: RpcContext, sid: string, admin: boolean)
 
 /** The key that asked, as a caller, by its id: still active, unexpired, with MCP scope, owner not suspended. */
 async function keyCaller(em: EntityManager, keyId: string, now: Date): Promise<Caller | RpcError> {
-  const rows = await em.execute<
-    {
-      sid: string;
-      user_id: string;
-      partner_id: string | null;
-      is_active: boolean;
-      expires_at: string | null;
-      mcp_scope: string | null;
-      email: string;
-      roles: string[];
-      is_suspended: boolean;
-    }[]
-  >(
-    `select k.sid, k.user_id, k.partner_id, k.is_active, k.expires_at, k.mcp_scope, u.email, u.roles, u.is_suspended
-       from api_key k join "user" u on u.sid = k.user_id where k.sid = ?`,
-    [keyId],
-  );
-  const row = rows[0];
+  const row = await findKeyWithOwnerById(em, keyId);
   if (!row?.is_active) return RpcError.unauthenticated("KeyRevoked", "the API key that asked was revoked");
-  if (row.expires_at !== null && new Date(row.expires_at).getTime() <= now.getTime()) {
+  if (row.expires_at !== null && row.expires_at.getTime() <= now.getTime()) {
     return RpcError.unauthenticated("KeyExpired", "the API key that asked has expired");
   }
   if (row.is_suspended) return RpcError.forbidden("AuthError", "Suspended", "account suspended");
   if (row.mcp_scope === null) return RpcError.app("AuthError", "NoMcpAccess");
-  return keyOwnerCaller(row);
+  if (row.user_id === null) return RpcError.unauthenticated("KeyRevoked", "the API key that asked has no owner");
+  return keyOwnerCaller({ ...row, user_id: row.user_id });
 }
 
 /** Takes the right to run the approved call: pending -> approved (the decision), or a retry of `approved`. */
