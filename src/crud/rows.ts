@@ -47,13 +47,3 @@ export function initialValue(field: FieldSpec): unknown {
       return new Date(0);
   }
 }
-
-export function encodeCursor(sid: string): string {
-  return Buffer.from(sid).toString("base64url");
-}
-
-export function decodeCursor(cursor: string | null | undefined): string | null {
-  if (!cursor) return null;
-  const sid = Buffer.from(cursor, "base64url").toString("utf8");
-  return /^[0-9a-f-]{36}$/.test(sid) ? sid : null;
-}

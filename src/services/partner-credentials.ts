@@ -11,9 +11,7 @@ export interface PartnerSecrets {
 }
 
 /** Fresh secrets, shown once; only their argon2id hashes are stored. */
-export async function newPartnerSecrets(
-  config: Config,
-): Promise<{
+export async function newPartnerSecrets(config: Config): Promise<{
   secrets: PartnerSecrets;
   hashes: Pick<PartnerConfigurationRow, "client_secret_hash" | "access_password_hash">;
 }> {
