@@ -1,14 +1,16 @@
 import type { ErrorType } from "../../generated/codes.ts";
 import { decide } from "../domain/rate-limit.ts";
-import { writeSurviving } from "../rpc/call-context.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { hitCounter, releaseHit } from "./rate-limiter.ts";
 
-/** Counts one hit; the hit is written again after a rollback of the call, so a failed call still counts. */
+/**
+ * Counts one hit, committed at once (`ctx.commitNow`): a concurrent attempt sees it, and a rollback of the call
+ * does not take it back, so a failed call still counts.
+ */
 async function hit(ctx: RpcContext, bucket: string, limit: number, windowS: number) {
   const now = ctx.now();
-  return decide(await writeSurviving(ctx, (em) => hitCounter(em, bucket, windowS, now)), limit, windowS, now);
+  return decide(await ctx.commitNow((em) => hitCounter(em, bucket, windowS, now)), limit, windowS, now);
 }
 
 function rateLimited(type: ErrorType, retryAfterS: number): RpcError {
@@ -40,7 +42,9 @@ export async function reserveAttempt(ctx: RpcContext, type: ErrorType, bucket: s
   const key = `acct:${bucket}`;
   const decision = await hit(ctx, key, perAccountFailures, perAccountWindowS);
   if (!decision.allowed) throw rateLimited(type, decision.retryAfterS);
-  return () => releaseHit(ctx.em, key, ctx.now());
+  return async () => {
+    await ctx.commitNow((em) => releaseHit(em, key, ctx.now()));
+  };
 }
 
 /** A quota of events per subject (emails per recipient, recoveries per account): every event counts. */

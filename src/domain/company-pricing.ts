@@ -1,4 +1,4 @@
-import { roundMoney } from "./money.ts";
+import { addMoney, multiplyMoney } from "./money.ts";
 import { RESIDENT_PLANS, residentPlanPrice } from "./pricing.ts";
 
 export type CompanyType =
@@ -98,7 +98,7 @@ export function shareholderFee(type: CompanyType, shareholderCount: number) {
     shareholder_fee_rate: t.shareholder_fee_rate,
     included_shareholders: t.included_shareholders,
     additional_shareholders: additional,
-    monthly_shareholder_fee: roundMoney(t.shareholder_fee_rate * additional),
+    monthly_shareholder_fee: multiplyMoney(t.shareholder_fee_rate, additional),
   };
 }
 
@@ -108,10 +108,10 @@ export function companyPricing(type: CompanyType, shareholderCount: number, plan
   const fee = shareholderFee(type, shareholderCount);
   const earlyBirdApplied = earlyBird && EARLY_BIRD.available;
   const earlyRate = earlyBirdApplied ? EARLY_BIRD.discount_rate : 0;
-  const setupFee = roundMoney(t.setup_fee * (1 - earlyRate));
-  const monthlyTotal = roundMoney(t.monthly_fee + fee.monthly_shareholder_fee);
+  const setupFee = multiplyMoney(t.setup_fee, 1 - earlyRate);
+  const monthlyTotal = addMoney(t.monthly_fee, fee.monthly_shareholder_fee);
   const { months, prepaid_discount } = COMPANY_PLANS[plan];
-  const subscription = roundMoney(monthlyTotal * months * (1 - prepaid_discount));
+  const subscription = multiplyMoney(multiplyMoney(monthlyTotal, months), 1 - prepaid_discount);
   return {
     company_type: type,
     subscription_plan: plan,
@@ -130,7 +130,7 @@ export function companyPricing(type: CompanyType, shareholderCount: number, plan
     months,
     prepaid_discount,
     subscription_amount: subscription,
-    total_due: roundMoney(setupFee + subscription),
+    total_due: addMoney(setupFee, subscription),
   };
 }
 

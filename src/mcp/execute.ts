@@ -1,5 +1,6 @@
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { ownConnection, writeSlots } from "../db/orm.ts";
 import { toEur } from "../integrations/fx/index.ts";
 import { createCallContext } from "../rpc/call-context.ts";
 import type { Caller, RequestInfo, RpcContext } from "../rpc/context.ts";
@@ -37,7 +38,16 @@ export type ToolOutcome =
 
 export function toolContext(deps: McpDeps, em: EntityManager, inv: Invocation): RpcContext {
   const { config, log } = deps.runtime;
-  return createCallContext({ em: () => em, caller: inv.caller, config, request: inv.request, method: inv.entry, log });
+  return createCallContext({
+    em: () => em,
+    ownConnection: ownConnection(deps.runtime.orm),
+    writeSlots: writeSlots(deps.runtime.orm),
+    caller: inv.caller,
+    config,
+    request: inv.request,
+    method: inv.entry,
+    log,
+  });
 }
 
 /** The call's amount (its `x-mcp.amountParam`), the currency it is in, and the EUR figure the limits use. */
