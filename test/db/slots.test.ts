@@ -7,8 +7,12 @@ describe("Slots", () => {
     const order: string[] = [];
     const a = await slots.acquire();
     const b = await slots.acquire();
-    const c = slots.acquire().then((release) => (order.push("c"), release));
-    const d = slots.acquire().then((release) => (order.push("d"), release));
+    const entered = (name: string) => (release: () => void) => {
+      order.push(name);
+      return release;
+    };
+    const c = slots.acquire().then(entered("c"));
+    const d = slots.acquire().then(entered("d"));
     await Promise.resolve();
     expect(order).toEqual([]);
     a();
