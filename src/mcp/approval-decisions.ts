@@ -1,7 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { McpApprovalResult } from "../../generated/types.ts";
 import { keyOwnerCaller } from "../auth/api-keys.ts";
-import { writeAudit } from "../domain/audit.ts";
+import { writeAudit } from "../repos/audit-log.ts";
 import { writeSurviving } from "../rpc/call-context.ts";
 import type { Caller, RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";

@@ -1,7 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { McpApprovalResult } from "../../generated/types.ts";
-import { writeAudit } from "../domain/audit.ts";
 import { uuidv7 } from "../domain/ids.ts";
+import { writeAudit } from "../repos/audit-log.ts";
 import type { McpDeps } from "./deps.ts";
 import type { Invocation } from "./execute.ts";
 import { summarizeArguments } from "./sanitize.ts";
