@@ -1,21 +1,19 @@
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import pg from "pg";
 import type { Logger } from "pino";
+import { ApiKeyEntity } from "../../generated/entities.ts";
 import { ormBackend } from "../db/orm.ts";
-import { type KeyPolicy, policyFromRow } from "./policy.ts";
+import { type KeyPolicy, POLICY_COLUMNS, policyFromRow } from "./policy.ts";
 
 const CHANNEL = "freezone_api_key";
 const RECONNECT_MS = 1000;
-const POLICY_COLUMNS =
-  "sid, mcp_scope, max_transaction_amount, daily_spending_limit, monthly_spending_limit, max_calls_per_hour, " +
-  "max_calls_per_day, allowed_tool_patterns, blocked_tool_patterns, approval_threshold, approval_required_tools";
-
+/**
+ * The key's policy columns, read outside the identity map (the call's own handler may load the full row).
+ * Moves to src/repos/api-keys.ts with the other api_key reads (issue 12).
+ */
 async function loadPolicy(em: EntityManager, keyId: string): Promise<KeyPolicy | null> {
-  const rows = await em.execute<(Record<string, unknown> & { sid: string })[]>(
-    `select ${POLICY_COLUMNS} from api_key where sid = ?`,
-    [keyId],
-  );
-  return rows[0] ? policyFromRow(rows[0]) : null;
+  const row = await em.findOne(ApiKeyEntity, { sid: keyId }, { fields: POLICY_COLUMNS, disableIdentityMap: true });
+  return row ? policyFromRow(row) : null;
 }
 
 /**

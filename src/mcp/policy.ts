@@ -1,3 +1,4 @@
+import type { ApiKeyRow } from "../../generated/entities.ts";
 import { policyOf } from "../domain/key-policy.ts";
 
 /**
@@ -26,8 +27,25 @@ export function parsePatterns(list: string | null): string[] {
     .filter(Boolean);
 }
 
+/** The ApiKey columns a key's MCP policy is read from. */
+export const POLICY_COLUMNS = [
+  "sid",
+  "mcp_scope",
+  "max_transaction_amount",
+  "daily_spending_limit",
+  "monthly_spending_limit",
+  "max_calls_per_hour",
+  "max_calls_per_day",
+  "allowed_tool_patterns",
+  "blocked_tool_patterns",
+  "approval_threshold",
+  "approval_required_tools",
+] as const;
+
+export type PolicyColumns = Pick<ApiKeyRow, (typeof POLICY_COLUMNS)[number]>;
+
 /** The key's policy as MCP enforces it, from an ApiKey row (null columns take the seed defaults, 0 = off). */
-export function policyFromRow(row: Record<string, unknown> & { sid: string }): KeyPolicy {
+export function policyFromRow(row: PolicyColumns): KeyPolicy {
   const p = policyOf(row);
   return {
     keyId: row.sid,

@@ -1,6 +1,8 @@
 import type { McpApprovalServiceHandlers } from "../../generated/handlers/index.ts";
 import { approveApproval, loadApproval, rejectApproval } from "../mcp/approval-decisions.ts";
-import { type ApprovalRow, expireApprovals, toApprovalResult } from "../mcp/approval-store.ts";
+import { expireApprovals, toApprovalResult } from "../mcp/approval-store.ts";
+import { listApprovals } from "../repos/mcp-approvals.ts";
+import { requireCaller } from "../rpc/caller.ts";
 import type { RpcContext } from "../rpc/context.ts";
 
 const LIST_LIMIT = 500;
@@ -11,11 +13,8 @@ const LIST_LIMIT = 500;
  */
 export const mcpApprovalService: McpApprovalServiceHandlers<RpcContext> = {
   async listPending(ctx) {
-    const rows = await ctx.em.execute<ApprovalRow[]>(
-      `select * from mcp_approval where user_id = ? and status = 'pending' and expires_at > ?
-        order by requested_at desc, sid desc limit ${LIST_LIMIT}`,
-      [ctx.caller?.userId, ctx.now()],
-    );
+    const filter = { userId: requireCaller(ctx).userId, status: "pending", openAt: ctx.now() } as const;
+    const rows = await listApprovals(ctx.em, filter, null, LIST_LIMIT);
     return { items: rows.map((row) => toApprovalResult(row, true)) };
   },
   async get(ctx, { approval_id }) {
@@ -28,21 +27,7 @@ export const mcpApprovalService: McpApprovalServiceHandlers<RpcContext> = {
     return rejectApproval(ctx, approval_id, reason, false);
   },
   async adminList(ctx, { status, user_id }) {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (status) {
-      where.push("status = ?");
-      params.push(status);
-    }
-    if (user_id) {
-      where.push("user_id = ?");
-      params.push(user_id);
-    }
-    const rows = await ctx.em.execute<ApprovalRow[]>(
-      `select * from mcp_approval ${where.length ? `where ${where.join(" and ")}` : ""}
-        order by requested_at desc, sid desc limit ${LIST_LIMIT}`,
-      params,
-    );
+    const rows = await listApprovals(ctx.em, { status, userId: user_id }, null, LIST_LIMIT);
     return { items: rows.map((row) => toApprovalResult(row, false)) };
   },
   async adminGet(ctx, { approval_id }) {
