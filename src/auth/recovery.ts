@@ -1,6 +1,5 @@
 import type { Begin2FaRecoveryResult, Poll2FaRecoveryResult, WebhookResult } from "../../generated/types.ts";
 import { affected } from "../db/sql.ts";
-import { writeAudit } from "../domain/audit.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import {
   RECOVERY_TTL_S,
@@ -13,6 +12,7 @@ import {
   type RecoveryVerdict,
   recoveryIdentityProvider,
 } from "../integrations/identity/index.ts";
+import { writeAudit } from "../repos/audit-log.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { limitAddress, limitQuota } from "./limits.ts";

@@ -29,6 +29,23 @@ export const KEY_POLICY_DEFAULTS: KeyPolicy = {
 };
 
 export const POLICY_FIELDS = Object.keys(KEY_POLICY_DEFAULTS) as (keyof KeyPolicy)[];
+
+/** The ApiKey columns a key's policy is read from (with its sid). */
+export const POLICY_COLUMNS = [
+  "sid",
+  "mcp_scope",
+  "max_transaction_amount",
+  "daily_spending_limit",
+  "monthly_spending_limit",
+  "max_calls_per_hour",
+  "max_calls_per_day",
+  "allowed_tool_patterns",
+  "blocked_tool_patterns",
+  "approval_threshold",
+  "approval_required_tools",
+] as const;
+
+export type KeyPolicyColumns = Pick<ApiKeyRow, (typeof POLICY_COLUMNS)[number]>;
 export const PATTERN_FIELDS = ["allowed_tool_patterns", "blocked_tool_patterns", "approval_required_tools"] as const;
 
 export const PERSONAL_KEY_TTL_DAYS = 365;

@@ -145,7 +145,7 @@ export async function runTool(deps: McpDeps, inv: Invocation): Promise<ToolOutco
     // The request itself counts as a call; its amount is counted when the approved call runs.
     const refused = await consumeUsage(em, keyId, usageWindows(policy, 0, now), now);
     if (refused) return fail(refusalError(refused), "rejected", money.amount, money.eur);
-    const pending = await createApproval(deps, inv, { reason, amount: money.amount, now });
+    const pending = await createApproval(deps, em, inv, { reason, amount: money.amount, now });
     await log("success", "", money.amount, money.eur, pending.approval_id);
     return { kind: "pending", pending };
   }

@@ -2,13 +2,13 @@ import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import pg from "pg";
 import type { Logger } from "pino";
 import { ormBackend } from "../db/orm.ts";
-import { findKeyById } from "../repos/api-keys.ts";
+import { findKeyPolicy } from "../repos/api-keys.ts";
 import { type KeyPolicy, policyFromRow } from "./policy.ts";
 
 const CHANNEL = "freezone_api_key";
 const RECONNECT_MS = 1000;
 async function loadPolicy(em: EntityManager, keyId: string): Promise<KeyPolicy | null> {
-  const row = await findKeyById(em, keyId);
+  const row = await findKeyPolicy(em, keyId);
   return row ? policyFromRow(row) : null;
 }
 

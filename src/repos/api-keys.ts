@@ -1,6 +1,7 @@
 import type { EntityManager, RequiredEntityData } from "@mikro-orm/postgresql";
 import { ApiKeyEntity, type ApiKeyRow, type UserRow } from "../../generated/entities.ts";
 import { affected, countRows, dateOf, type Raw, sqlRows } from "../db/sql.ts";
+import { type KeyPolicyColumns, POLICY_COLUMNS } from "../domain/key-policy.ts";
 
 /** The ApiKey table: personal, assistant and reseller keys (only hashes), with their tier policy. */
 
@@ -127,9 +128,12 @@ export function activeKeyCount(em: EntityManager, partnerId: string, now: Date):
   );
 }
 
-/** A key by id (the MCP policy of the moment, a replayed approval's key). */
-export function findKeyById(em: EntityManager, keyId: string): Promise<ApiKeyRow | null> {
-  return em.findOne(ApiKeyEntity, { sid: keyId });
+/**
+ * A key's policy columns by id (the MCP policy of the moment), read outside the identity map: the call's own
+ * handler may load and change the full row.
+ */
+export function findKeyPolicy(em: EntityManager, keyId: string): Promise<KeyPolicyColumns | null> {
+  return em.findOne(ApiKeyEntity, { sid: keyId }, { fields: POLICY_COLUMNS, disableIdentityMap: true });
 }
 
 /** A key by id with its owner's identity (the caller an approved call is replayed as). */
