@@ -5,7 +5,7 @@ import { uuidv7 } from "../domain/ids.ts";
 import { writeAudit } from "../repos/audit-log.ts";
 import { expirePending, insertApproval } from "../repos/mcp-approvals.ts";
 import type { McpDeps } from "./deps.ts";
-import type { Invocation } from "./execute.ts";
+import type { Invocation } from "./invocation.ts";
 import { summarizeArguments } from "./sanitize.ts";
 
 /** What a tool call that needs approval answers (API.md "MCP"; the tool's outputSchema admits it). */
