@@ -1,6 +1,4 @@
-import type { FieldSpec, RecordSpec } from "../../generated/crud.ts";
-
-type Row = Record<string, unknown>;
+import type { FieldSpec, RecordSpec, CrudRow as Row } from "../../generated/crud.ts";
 
 function wireValue(field: FieldSpec, value: unknown): unknown {
   if (value === undefined || value === null) return null;

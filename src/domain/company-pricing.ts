@@ -1,14 +1,6 @@
+import type { CompanySubscriptionPlan, CompanyType } from "../../generated/types.ts";
 import { addMoney, multiplyMoney } from "./money.ts";
 import { RESIDENT_PLANS, residentPlanPrice } from "./pricing.ts";
-
-export type CompanyType =
-  | "single_fzc"
-  | "startup_fzc"
-  | "growth_fzc"
-  | "global_fzc"
-  | "coop_standard_fzc"
-  | "coop_platinum_fzc";
-export type CompanyPlan = "monthly" | "one_year" | "two_years";
 
 interface TypePricing {
   setup_fee: number;
@@ -66,7 +58,7 @@ export const COMPANY_TYPES: Record<CompanyType, TypePricing> = {
 };
 
 /** Prepaid discount of the registration plans (seed: 0.0, 0.2 or 0.4). */
-export const COMPANY_PLANS: Record<CompanyPlan, { months: number; prepaid_discount: number }> = {
+export const COMPANY_PLANS: Record<CompanySubscriptionPlan, { months: number; prepaid_discount: number }> = {
   monthly: { months: 1, prepaid_discount: 0 },
   one_year: { months: 12, prepaid_discount: 0.2 },
   two_years: { months: 24, prepaid_discount: 0.4 },
@@ -103,7 +95,12 @@ export function shareholderFee(type: CompanyType, shareholderCount: number) {
 }
 
 /** Registration price: setup fee (less early bird), monthly total, prepaid discount, total due. */
-export function companyPricing(type: CompanyType, shareholderCount: number, plan: CompanyPlan, earlyBird: boolean) {
+export function companyPricing(
+  type: CompanyType,
+  shareholderCount: number,
+  plan: CompanySubscriptionPlan,
+  earlyBird: boolean,
+) {
   const t = COMPANY_TYPES[type];
   const fee = shareholderFee(type, shareholderCount);
   const earlyBirdApplied = earlyBird && EARLY_BIRD.available;
@@ -142,7 +139,7 @@ export function allPricing() {
       ...t,
     })),
     subscription_plans: Object.entries(COMPANY_PLANS).map(([subscription_plan, p]) => ({
-      subscription_plan: subscription_plan as CompanyPlan,
+      subscription_plan: subscription_plan as CompanySubscriptionPlan,
       ...p,
     })),
     company_renewal_discounts: COMPANY_RENEWAL_DISCOUNTS,
