@@ -2,12 +2,16 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { authenticateApiKey } from "../auth/api-keys.ts";
 import { authenticateSession } from "../auth/sessions.ts";
 import type { Caller } from "../rpc/context.ts";
-import type { RpcError } from "../rpc/errors.ts";
+import { RpcError } from "../rpc/errors.ts";
 
 export interface Credentials {
   bearer: string | null;
   apiKey: string | null;
+  /** Both `Authorization` and `X-API-Key` were sent: one request carries one credential (API.md), so it is refused. */
+  both: boolean;
 }
+
+export const BOTH_CREDENTIALS = "send one credential: X-API-Key or Authorization, not both";
 
 /** Header lookup of any server adapter (fetch Headers, node:http, the MCP transport). */
 export type HeaderLookup = (name: string) => string | null | undefined;
@@ -16,7 +20,8 @@ export type HeaderLookup = (name: string) => string | null | undefined;
 export function readCredentials(header: HeaderLookup): Credentials {
   const auth = header("authorization");
   const bearer = auth && /^Bearer\s+/i.test(auth) ? auth.replace(/^Bearer\s+/i, "").trim() : null;
-  return { bearer: bearer || null, apiKey: header("x-api-key")?.trim() || null };
+  const apiKey = header("x-api-key")?.trim() || null;
+  return { bearer: bearer || null, apiKey, both: Boolean(auth?.trim()) && apiKey !== null };
 }
 
 /** The socket's address; X-Forwarded-For only behind a proxy we were told to trust (else it is spoofable). */
@@ -27,6 +32,7 @@ export function clientAddress(header: HeaderLookup, socketAddress: string | unde
 
 /** The caller, null when no credentials were sent, or the refusal when they do not hold. */
 export async function resolveCaller(em: EntityManager, creds: Credentials, now: Date): Promise<Caller | null> {
+  if (creds.both) throw RpcError.unauthenticated("InvalidCredentials", BOTH_CREDENTIALS);
   if (creds.apiKey) return authenticateApiKey(em, creds.apiKey, now);
   if (creds.bearer) {
     return creds.bearer.startsWith("fz_")

@@ -8,6 +8,7 @@ import { logCause, RpcError } from "../rpc/errors.ts";
 import {
   errorResponse,
   isNotification,
+  isNotificationMessage,
   type JsonRpcRequest,
   type JsonRpcResponse,
   MAX_DEPTH,
@@ -76,7 +77,10 @@ export class RpcEndpoint {
     logCall: boolean,
   ): Promise<{ response: JsonRpcResponse | null; error: RpcError | null }> {
     const checked = validateEnvelope(message);
-    if ("error" in checked) return { response: errorResponse(checked.id, checked.error), error: checked.error };
+    if ("error" in checked) {
+      const response = isNotificationMessage(message) ? null : errorResponse(checked.id, checked.error);
+      return { response, error: checked.error };
+    }
     const req = checked.request;
     const notification = isNotification(req);
     const id = req.id ?? null;

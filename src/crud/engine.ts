@@ -8,6 +8,7 @@ import { uuidv7 } from "../domain/ids.ts";
 import { cursorPage, decodeCursor } from "../repos/paging.ts";
 import { type Caller, isAdminSession, type RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
+import { refuseNul } from "../rpc/jsonrpc.ts";
 import { fromWire, initialValue, toWire } from "./rows.ts";
 
 type Where = FilterQuery<AnyRow>;
@@ -36,6 +37,7 @@ function parseJsonObject(text: string, param: string): Record<string, unknown> {
   }
   if (value === null || typeof value !== "object" || Array.isArray(value))
     throw RpcError.invalidParams(`${param} must be a JSON object`);
+  refuseNul(value, param);
   return value as Record<string, unknown>;
 }
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { readCredentials } from "../app/credentials.ts";
+import { BOTH_CREDENTIALS, readCredentials } from "../app/credentials.ts";
 import { authenticateApiKey } from "../auth/api-keys.ts";
 import { TOKEN_PREFIX } from "../auth/tokens.ts";
 import type { Caller, RequestInfo } from "../rpc/context.ts";
@@ -46,6 +46,7 @@ export async function authenticateMcp(
   now: Date,
 ): Promise<McpAuthOutcome> {
   const credentials = readCredentials(header);
+  if (credentials.both) return { status: 401, error: RpcError.unauthenticated("InvalidCredentials", BOTH_CREDENTIALS) };
   const key = credentials.apiKey ?? credentials.bearer;
   if (!key) return { status: 401, error: RpcError.unauthenticated("MissingCredentials", "an API key is required") };
   if (!isKey(key)) return { status: 401, error: RpcError.unauthenticated("InvalidCredentials", "invalid API key") };

@@ -11,6 +11,7 @@ import type { RpcContext } from "./context.ts";
 import { isAdminSession } from "./context.ts";
 import { invokeDeclared } from "./declared-errors.ts";
 import { RpcError } from "./errors.ts";
+import { refuseNul } from "./jsonrpc.ts";
 
 export type Entry = MethodEntry<RpcContext>;
 
@@ -30,7 +31,7 @@ function describe(errors: { path: string; message: string; params: unknown }[]):
   const first = errors[0];
   if (!first) return "does not match the schema";
   const extra = (first.params as { additionalProperty?: string }).additionalProperty;
-  return extra ? `unknown param "${extra}"` : `${first.path} ${first.message}`;
+  return extra ? `unknown param "${extra.slice(0, 256)}"` : `${first.path.slice(0, 256)} ${first.message}`;
 }
 
 /** x-auth: who may call at all. Failing here is -32001 (no caller) or -32002 (wrong kind of caller). */
@@ -164,6 +165,7 @@ export async function dispatch(entry: Entry, ctx: RpcContext, rawParams: unknown
     if (entry.internal) throw RpcError.forbidden(errorType(entry) as never, "Internal", `${entry.name} is internal`);
     fillCallerBinding(entry, ctx, params);
     if (entry.password && ctx.caller && params[entry.password] === undefined) await checkPassword(entry, ctx, params);
+    refuseNul(params, "params");
     if (!entry.validateParams(params)) {
       const errors = ajvErrors(entry.validateParams.errors);
       throw RpcError.invalidParams(describe(errors), errors);

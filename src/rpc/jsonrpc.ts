@@ -17,6 +17,8 @@ export interface JsonRpcResponse {
 }
 
 export const MAX_DEPTH = 64;
+/** No method name is longer; a longer one is refused without being echoed (issue 13). */
+export const MAX_METHOD_LENGTH = 256;
 
 /** JSON nesting depth, counted without building anything (API.md: 64 levels at most). */
 export function nestingDepth(text: string): number {
@@ -56,9 +58,53 @@ export function validateEnvelope(message: unknown): { request: JsonRpcRequest } 
   if (typeof m["method"] !== "string" || m["method"].length === 0) {
     return { error: RpcError.invalidRequest("method must be a non-empty string"), id: echoId };
   }
+  if (m["method"].length > MAX_METHOD_LENGTH) {
+    return { error: RpcError.invalidRequest(`method name longer than ${MAX_METHOD_LENGTH} characters`), id: echoId };
+  }
   return { request: m as unknown as JsonRpcRequest };
 }
 
 export function isNotification(request: JsonRpcRequest): boolean {
   return !("id" in request);
+}
+
+/**
+ * A request object without an `id` member is a notification and is never answered (JSON-RPC 2.0 section 4.1),
+ * also when its method is the empty string or too long. A message that is no request object at all (no
+ * `jsonrpc: "2.0"`, or a method that is not a string) is answered with -32600 and id null, as the spec's examples do.
+ */
+export function isNotificationMessage(message: unknown): boolean {
+  if (message === null || typeof message !== "object" || Array.isArray(message) || "id" in message) return false;
+  const m = message as Record<string, unknown>;
+  return m["jsonrpc"] === "2.0" && typeof m["method"] === "string";
+}
+
+/** The first string anywhere in `value` that holds a NUL character, as a JSON pointer; null when none does. */
+export function nulPath(value: unknown, path = ""): string | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path || "/" : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulPath(value[i], `${path}/${i}`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes("\u0000")) return `${path}/${key.replaceAll("\u0000", "")}`;
+      const found = nulPath(item, `${path}/${key}`);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+/** PostgreSQL text cannot hold NUL: a string param (or a key) with one is refused before anything runs. */
+export function refuseNul(value: unknown, what: string): void {
+  const path = nulPath(value);
+  if (path !== null) {
+    throw RpcError.invalidParams(`${what} ${path.slice(0, 256)} contains a NUL character`, [
+      { path, message: "must not contain U+0000", params: {} },
+    ]);
+  }
 }
