@@ -48,6 +48,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** Check every result against its schema (on in tests; a mismatch is a server bug). */
   validateResults: boolean;
+  /** The most one batch answers on /rpc (bytes); later calls are refused without running. */
+  maxBatchAnswerBytes: number;
   logLevel: string;
   adminEmail: string | null;
   adminPassword: string | null;
@@ -130,6 +132,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     },
     bodyLimitBytes: 1024 * 1024,
     validateResults: env["VALIDATE_RESULTS"] === "1",
+    maxBatchAnswerBytes: 4 * 1024 * 1024,
     logLevel: env["LOG_LEVEL"] ?? "info",
     adminEmail,
     adminPassword,

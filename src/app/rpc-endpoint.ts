@@ -25,8 +25,33 @@ export interface HttpAnswer {
 
 const json = (status: number, value: unknown): HttpAnswer => ({ status, body: JSON.stringify(value) });
 
+export const MAX_BATCH_CALLS = 1000;
+
+type CallOutcome = { response: JsonRpcResponse | null; error: RpcError | null };
+
+const isDiscover = (item: unknown): boolean =>
+  item !== null && typeof item === "object" && (item as { method?: unknown }).method === "rpc.discover";
+
+/** A batch entry refused without running: a second rpc.discover, or any call once the answer is full. */
+function batchRefusal(item: unknown, state: { discovered: boolean; full: number | null }): CallOutcome | null {
+  let error: RpcError | null = null;
+  if (state.full !== null) {
+    const message = "the batch answer reached its size limit; this call did not run";
+    error = RpcError.app("RpcError", "QuotaExceeded", message, { limit: state.full, window: "request" });
+  } else if (state.discovered && isDiscover(item)) {
+    error = RpcError.invalidRequest("rpc.discover is answered once per batch");
+  }
+  if (!error) return null;
+  if (isNotificationMessage(item)) return { response: null, error };
+  const id = (item as { id?: unknown } | null)?.id;
+  const echo = typeof id === "string" || typeof id === "number" ? id : null;
+  return { response: errorResponse(echo, error), error };
+}
+
 /** One JSON-RPC endpoint: `scope` is "all" (`/rpc`) or a domain (`/{context}/{domain}/rpc`). */
 export class RpcEndpoint {
+  private discoverText: string | null = null;
+
   constructor(
     private readonly runtime: Runtime,
     private readonly scope: string,
@@ -45,29 +70,54 @@ export class RpcEndpoint {
     const caller = new CallerCache(this.runtime, credentials);
     if (Array.isArray(message)) {
       if (message.length === 0) return json(200, errorResponse(null, RpcError.invalidRequest("empty batch")));
-      if (message.length > 1000)
-        return json(200, errorResponse(null, RpcError.invalidRequest("batch over 1000 calls")));
-      // A batch logs one line for the whole request: a line per call would cost more than most calls.
-      const started = performance.now();
-      const responses: JsonRpcResponse[] = [];
-      let failed = 0;
-      for (const item of message) {
-        const outcome = await this.call(item, caller, request, false);
-        if (outcome.error) failed += 1;
-        if (outcome.response) responses.push(outcome.response);
-      }
-      const summary = {
-        requestId: request.requestId,
-        method: "batch",
-        calls: message.length,
-        failed,
-        ms: elapsed(started),
-      };
-      this.runtime.log.info({ ...summary, outcome: failed === 0 ? "ok" : "error" }, "rpc");
-      return responses.length > 0 ? json(200, responses) : { status: 204, body: null };
+      if (message.length > MAX_BATCH_CALLS)
+        return json(200, errorResponse(null, RpcError.invalidRequest(`batch over ${MAX_BATCH_CALLS} calls`)));
+      return this.batch(message, caller, request);
     }
     const { response } = await this.call(message, caller, request, true);
-    return response ? json(200, response) : { status: 204, body: null };
+    return response ? { status: 200, body: this.serialize(response) } : { status: 204, body: null };
+  }
+
+  /**
+   * Runs a batch in order. Its answer is bounded: `rpc.discover` is answered once (a copy is refused, not run),
+   * and once the answers reach `config.maxBatchAnswerBytes` (4 MiB; the whole OpenRPC document is about
+   * 1 MiB) the remaining calls are refused without running. A batch logs
+   * one line for the whole request: a line per call would cost more than most calls.
+   */
+  private async batch(messages: unknown[], caller: CallerCache, request: RequestInfo): Promise<HttpAnswer> {
+    const started = performance.now();
+    const parts: string[] = [];
+    let bytes = 0;
+    let failed = 0;
+    let discovered = false;
+    for (const item of messages) {
+      const cap = this.runtime.config.maxBatchAnswerBytes;
+      const refusal = batchRefusal(item, { discovered, full: bytes >= cap ? cap : null });
+      const outcome = refusal ?? (await this.call(item, caller, request, false));
+      if (outcome.error) failed += 1;
+      if (!outcome.response) continue;
+      if (!refusal && isDiscover(item)) discovered = true;
+      const text = this.serialize(outcome.response);
+      bytes += text.length;
+      parts.push(text);
+    }
+    const summary = {
+      requestId: request.requestId,
+      method: "batch",
+      calls: messages.length,
+      failed,
+      ms: elapsed(started),
+    };
+    this.runtime.log.info({ ...summary, outcome: failed === 0 ? "ok" : "error" }, "rpc");
+    return parts.length > 0 ? { status: 200, body: `[${parts.join(",")}]` } : { status: 204, body: null };
+  }
+
+  /** A response as JSON text; the OpenRPC document is serialized once per endpoint and spliced in. */
+  private serialize(response: JsonRpcResponse): string {
+    const doc = this.runtime.openrpc.get(this.scope);
+    if (response.result === undefined || response.result !== doc) return JSON.stringify(response);
+    this.discoverText ??= JSON.stringify(doc);
+    return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${this.discoverText}}`;
   }
 
   private async call(
@@ -75,7 +125,7 @@ export class RpcEndpoint {
     caller: CallerCache,
     request: RequestInfo,
     logCall: boolean,
-  ): Promise<{ response: JsonRpcResponse | null; error: RpcError | null }> {
+  ): Promise<CallOutcome> {
     const checked = validateEnvelope(message);
     if ("error" in checked) {
       const response = isNotificationMessage(message) ? null : errorResponse(checked.id, checked.error);

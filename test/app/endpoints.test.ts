@@ -138,7 +138,7 @@ describe("structured logs", () => {
     await post([
       { jsonrpc: "2.0", id: 4, method: "rpc.discover" },
       { jsonrpc: "2.0", id: 5, method: "no.such" },
-      { jsonrpc: "2.0", id: 6, method: "rpc.discover" },
+      { jsonrpc: "2.0", id: 6, method: "pricingservice.get_all_pricing", params: {} },
     ]);
     const entries = lines.map((l) => JSON.parse(l));
     expect(entries.filter((e) => e.method === "batch")).toEqual([

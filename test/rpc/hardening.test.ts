@@ -110,3 +110,34 @@ describe("one credential per request", () => {
     expect(((await res.json()) as { error: unknown }).error).toMatchObject({ code: -32001 });
   });
 });
+
+describe("a batch answer is bounded (issue 13 item 1)", () => {
+  test("rpc.discover is answered once per batch; copies are refused, other calls still run", async () => {
+    const discover = (id: number) => ({ jsonrpc: "2.0", id, method: "rpc.discover" });
+    const r = await t.post("/rpc", [
+      discover(1),
+      discover(2),
+      { jsonrpc: "2.0", id: 3, method: "pricingservice.get_all_pricing", params: {} },
+      discover(4),
+    ]);
+    expect(r.body).toHaveLength(4);
+    expect(r.body[0].result.openrpc).toBe("1.3.2");
+    expect(r.body[1]).toMatchObject({ id: 2, error: { code: -32600 } });
+    expect(r.body[2].result).toBeDefined();
+    expect(r.body[3]).toMatchObject({ id: 4, error: { code: -32600 } });
+  });
+
+  test("calls after the answer reaches its cap are refused without running", async () => {
+    const small = await startTestApp({ maxBatchAnswerBytes: 4000 });
+    try {
+      const pricing = (id: number) => ({ jsonrpc: "2.0", id, method: "pricingservice.get_all_pricing", params: {} });
+      const r = await small.post("/rpc", [pricing(1), pricing(2), pricing(3), pricing(4)]);
+      const codes = r.body.map((x: { error?: { code: number } }) => x.error?.code ?? 0);
+      expect(codes[0]).toBe(0);
+      expect(codes.slice(-1)).toEqual([-32008]);
+      expect(r.body.at(-1).error.data).toMatchObject({ variant: "QuotaExceeded", limit: 4000, window: "request" });
+    } finally {
+      await small.close();
+    }
+  });
+});
