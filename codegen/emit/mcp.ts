@@ -22,9 +22,28 @@ function title(m: MethodModel): string {
   return m.name;
 }
 
+/**
+ * A param the server fills from the caller when it is omitted (a user or partner binding) is optional for an agent,
+ * and says so: an agent following the schema must not have to guess its own user id.
+ */
+function callerFilledOptional(input: JsonSchema, m: MethodModel): void {
+  const binding = m.callerBinding;
+  if (!binding || binding.kind === "resident") return;
+  const properties = input["properties"] as Record<string, JsonSchema>;
+  const param = properties[binding.param];
+  if (!param) return;
+  input["required"] = ((input["required"] ?? []) as string[]).filter((name) => name !== binding.param);
+  const who = binding.kind === "user" ? "the API key's owner" : "the reseller key's partner";
+  properties[binding.param] = {
+    ...param,
+    description: `You, when omitted: filled from ${who}. Naming anyone else is refused.`,
+  };
+}
+
 function tool(m: MethodModel, schemas: Record<string, JsonSchema>): JsonSchema {
   const input = stripExtensions(dereference(paramsSchema(m), schemas)) as JsonSchema;
   delete input["title"];
+  callerFilledOptional(input, m);
   const result = stripExtensions(dereference({ $ref: `#/components/schemas/${m.result}` }, schemas)) as JsonSchema;
   return {
     name: m.mcp.name,

@@ -43,19 +43,13 @@ export interface McpOptions {
  * request is authenticated by its API key, checked, and its requests multiplexed onto the Server.
  */
 export class McpEndpoint {
-  private readonly cachedJson = new WeakMap<object, string>();
   private sweep: NodeJS.Timeout | null = null;
 
   private constructor(
     readonly deps: McpDeps,
     readonly host: McpServerHost,
     private readonly deadlineMs: number,
-  ) {
-    // tools/list answers are the same objects every time: serialised once (the full list is 1.5 MB).
-    for (const list of [deps.catalog.listAll, deps.catalog.listReadOnly]) {
-      this.cachedJson.set(list, JSON.stringify(list));
-    }
-  }
+  ) {}
 
   static async create(runtime: Runtime, options: McpOptions = {}): Promise<McpEndpoint> {
     const catalog = new ToolCatalog(runtime.registry, options.extraTools ?? []);
@@ -113,7 +107,8 @@ export class McpEndpoint {
 
   private serialize(answer: JSONRPCResponse): string {
     const result = "result" in answer ? (answer.result as object) : null;
-    const cached = result ? this.cachedJson.get(result) : undefined;
+    // tools/list pages are the same objects for every key with the same policy: serialised once each.
+    const cached = result ? this.deps.catalog.pageJson(result) : undefined;
     if (cached === undefined) return JSON.stringify(answer);
     return `{"jsonrpc":"2.0","id":${JSON.stringify(answer.id)},"result":${cached}}`;
   }

@@ -10,12 +10,13 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { type McpAuth, mcpAuthOf } from "./auth.ts";
+import type { ToolPage } from "./tools.ts";
 import { type DirectRequestPath, MultiplexTransport } from "./transport.ts";
 
 export type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 export interface ToolHandlers {
-  list(auth: McpAuth): { tools: unknown[] };
+  list(auth: McpAuth, cursor: string | undefined): Promise<ToolPage>;
   call(auth: McpAuth, name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult>;
 }
 
@@ -41,7 +42,10 @@ export class McpServerHost {
 
   private constructor(handlers: ToolHandlers, fast: boolean) {
     this.server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
-    this.server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => handlers.list(authOf(extra)) as never);
+    this.server.setRequestHandler(
+      ListToolsRequestSchema,
+      (request, extra) => handlers.list(authOf(extra), request.params?.cursor) as never,
+    );
     const call = (request: CallToolRequest, extra: HandlerExtra) =>
       handlers.call(authOf(extra), request.params.name, request.params.arguments, extra.signal);
     // Server's own tools/call wrapper parses the request a second time and the result once more with zod; our

@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { RpcError } from "../rpc/errors.ts";
 import type { McpAuth } from "./auth.ts";
 import type { McpDeps } from "./deps.ts";
@@ -34,7 +34,13 @@ export function failure(error: RpcError): CallToolResult {
 /** tools/list and tools/call of the SDK Server, bound to one app's MCP dependencies. */
 export function toolHandlers(deps: McpDeps): ToolHandlers {
   return {
-    list: (auth) => deps.catalog.list(auth.caller.mcpScope ?? "read"),
+    async list(auth, cursor) {
+      const policy = await deps.policies.get(deps.runtime.orm.em.fork(), auth.caller.apiKeyId ?? "");
+      if (!policy) return { tools: [] };
+      const page = deps.catalog.list(policy, cursor);
+      if (!page) throw new McpError(ErrorCode.InvalidParams, "Invalid params: cursor is not valid");
+      return page;
+    },
     async call(auth: McpAuth, name, args, signal) {
       const found = deps.catalog.byName.get(name);
       if (!found) {

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { decodeCursor, encodeCursor } from "../repos/paging.ts";
 import type { Entry } from "../rpc/dispatcher.ts";
+import { type KeyPolicy, toolRefusal } from "./policy.ts";
 
 /** One entry of generated/mcp-tools.json: an MCP tool plus the registry method it dispatches to. */
 export interface ManifestTool extends Tool {
@@ -13,6 +15,16 @@ export interface CatalogTool {
   entry: Entry;
 }
 
+/** One page of `tools/list` (MCP pagination: `nextCursor` while more follow). */
+export interface ToolPage {
+  tools: Tool[];
+  nextCursor?: string;
+}
+
+/** A `tools/list` page stays under 300 KB; pages are cut at 280 KB of tools, leaving room for the envelope. */
+export const TOOL_PAGE_BYTES = 280 * 1024;
+const CACHED_PAGES = 256;
+
 const MANIFEST = join(import.meta.dirname, "..", "..", "generated", "mcp-tools.json");
 
 let manifest: ManifestTool[] | null = null;
@@ -23,33 +35,81 @@ function loadManifest(): ManifestTool[] {
   return manifest;
 }
 
+/** What no API key can ever call: administrator, session-only and webhook methods, and internal ones. */
+function keyMayCall(entry: Entry): boolean {
+  return !entry.internal && entry.auth !== "admin" && entry.auth !== "session" && entry.auth !== "webhook";
+}
+
+interface Listed {
+  tool: Tool;
+  readOnly: boolean;
+  bytes: number;
+}
+
 /**
- * The tool list, built once: every registry method as a tool, the `tools/list` results for `readwrite` and `read`
- * keys (a read key sees only read-only tools), and the lookup from tool name to registry entry.
+ * The tool list, built once: every registry method as a tool (the lookup from tool name to registry entry), and
+ * `tools/list` fitted to each key: only the tools its policy lets it call (scope, allowed and blocked patterns),
+ * never admin, session, webhook or internal methods, in pages under 300 KB. Pages are cached by policy and
+ * serialized once.
  */
 export class ToolCatalog {
   readonly byName = new Map<string, CatalogTool>();
-  readonly listAll: { tools: Tool[] };
-  readonly listReadOnly: { tools: Tool[] };
+  private readonly listable: Listed[] = [];
+  private readonly pages = new Map<string, ToolPage>();
+  private readonly json = new WeakMap<object, string>();
 
   constructor(registry: Map<string, Entry>, extra: CatalogTool[] = []) {
-    const all: Tool[] = [];
+    const all: CatalogTool[] = [];
     for (const item of loadManifest()) {
       const entry = registry.get(item.method);
       if (!entry) throw new Error(`MCP manifest names ${item.method}, which the registry does not have`);
       const { method: _method, ...tool } = item;
-      all.push(tool);
-      this.byName.set(tool.name, { tool, entry });
+      all.push({ tool, entry });
     }
-    for (const item of extra) {
-      all.push(item.tool);
+    all.push(...extra);
+    for (const item of all) {
       this.byName.set(item.tool.name, item);
+      if (!keyMayCall(item.entry)) continue;
+      this.listable.push({
+        tool: item.tool,
+        readOnly: item.entry.mcp.readOnly,
+        bytes: JSON.stringify(item.tool).length + 1,
+      });
     }
-    this.listAll = { tools: all };
-    this.listReadOnly = { tools: all.filter((tool) => tool.annotations?.readOnlyHint === true) };
   }
 
-  list(scope: string): { tools: Tool[] } {
-    return scope === "read" ? this.listReadOnly : this.listAll;
+  /** The page of tools this policy may call that starts at `cursor`; null for a cursor this server did not make. */
+  list(policy: KeyPolicy, cursor: string | undefined): ToolPage | null {
+    const position = decodeCursor(cursor, 1, () => new Error("invalid cursor"));
+    const start = position ? Number(position[0]) : 0;
+    if (!Number.isSafeInteger(start) || start < 0) return null;
+    const key = [policy.scope, policy.allowedPatterns.join(","), policy.blockedPatterns.join(","), start].join("|");
+    const cached = this.pages.get(key);
+    if (cached) return cached;
+    const page = this.buildPage(policy, start);
+    if (this.pages.size >= CACHED_PAGES) this.pages.clear();
+    this.pages.set(key, page);
+    return page;
+  }
+
+  /** A page's JSON text, made once per page object. */
+  pageJson(result: object): string | undefined {
+    return this.json.get(result);
+  }
+
+  private buildPage(policy: KeyPolicy, start: number): ToolPage {
+    const callable = this.listable.filter((t) => toolRefusal(policy, t.tool.name, t.readOnly) === null);
+    const tools: Tool[] = [];
+    let bytes = 0;
+    let next = start;
+    for (; next < callable.length; next++) {
+      const item = callable[next];
+      if (!item || (tools.length > 0 && bytes + item.bytes > TOOL_PAGE_BYTES)) break;
+      tools.push(item.tool);
+      bytes += item.bytes;
+    }
+    const page: ToolPage = next < callable.length ? { tools, nextCursor: encodeCursor([String(next)]) } : { tools };
+    this.json.set(page, JSON.stringify(page));
+    return page;
   }
 }
