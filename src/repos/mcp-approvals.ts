@@ -106,3 +106,19 @@ export function expirePending(
     onlySid ? [now, now, now, onlySid] : [now, now, now],
   );
 }
+
+/** Every pending approval of a key -> rejected with `reason` and no deciding user (the system); the rows moved. */
+export function rejectPendingOfKey(
+  em: EntityManager,
+  keyId: string,
+  reason: string,
+  now: Date,
+): Promise<Pick<McpApprovalRow, "sid" | "user_id">[]> {
+  return sqlRows<Pick<McpApprovalRow, "sid" | "user_id">>(
+    em,
+    `update mcp_approval set status = 'rejected', decision_reason = ?, decided_at = ?, decided_by = null, updated_at = ?
+      where api_key_id = ? and status = 'pending'
+      returning sid, user_id`,
+    [reason, now, now, keyId],
+  );
+}
