@@ -17,6 +17,7 @@ export const ErrorCode = {
   RateLimited: -32007,
   LimitReached: -32008,
   ProviderFailed: -32009,
+  ApprovalRequired: -32010,
 } as const;
 
 export type ErrorVariant =
@@ -63,7 +64,8 @@ export type ErrorVariant =
   | "CallLimit"
   | "QuotaExceeded"
   | "ProviderUnavailable"
-  | "ProviderRejected";
+  | "ProviderRejected"
+  | "ApprovalRequired";
 
 export type ErrorType =
   | "AdminRegistrationError"
@@ -153,6 +155,7 @@ export const VARIANT_CODE: Record<ErrorVariant, number> = {
   QuotaExceeded: -32008,
   ProviderUnavailable: -32009,
   ProviderRejected: -32009,
+  ApprovalRequired: -32010,
 };
 
 /** The default human message of each code class. */
@@ -167,4 +170,5 @@ export const CODE_MESSAGE: Record<number, string> = {
   [-32007]: "Too many requests",
   [-32008]: "Limit reached",
   [-32009]: "Provider failed",
+  [-32010]: "Approval required",
 };

@@ -1,6 +1,7 @@
 import { DriverException, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { MethodPolicy } from "../../generated/policy.ts";
 import { ownConnection, writeSlots } from "../db/orm.ts";
+import { isAgentKey, runAgentCall } from "../mcp/agent-calls.ts";
 import { createCallContext } from "../rpc/call-context.ts";
 import type { Caller, RequestInfo, RpcContext } from "../rpc/context.ts";
 import { dispatch } from "../rpc/dispatcher.ts";
@@ -157,8 +158,11 @@ export class RpcEndpoint {
     if (!entry || (this.scope !== "all" && entry.domain !== this.scope)) throw RpcError.methodNotFound(req.method);
     const outcome = await caller.get();
     if ("error" in outcome && entry.auth !== "anonymous" && entry.auth !== "webhook") throw outcome.error;
-    const ctx = createContext(this.runtime, "caller" in outcome ? outcome.caller : null, request, entry);
-    return dispatch(entry, ctx, req.params);
+    const known = "caller" in outcome ? outcome.caller : null;
+    if (isAgentKey(known)) {
+      return runAgentCall(this.runtime.config, { entry, caller: known, request, params: req.params });
+    }
+    return dispatch(entry, createContext(this.runtime, known, request, entry), req.params);
   }
 
   private toRpcError(err: unknown, method: string, requestId: string): RpcError {
