@@ -838,7 +838,7 @@ export function buildRegistry<Ctx>(
         auth: "session",
         internal: false,
         callerBinding: null,
-        password: null,
+        password: "password",
         audit: null,
         mcp: {
           name: "freezone_apikeyservice_update_personal",
@@ -847,10 +847,11 @@ export function buildRegistry<Ctx>(
           idempotent: true,
           amountParam: null,
         },
-        errors: { ApiKeyError: ["NotFound", "SessionRequired", "InvalidState", "InvalidInput"] },
+        errors: { ApiKeyError: ["NotFound", "SessionRequired", "InvalidState", "InvalidInput", "WrongPassword"] },
         result: "ApiKeySummary",
         paramNames: [
           "key_id",
+          "password",
           "name",
           "mcp_scope",
           "max_transaction_amount",

@@ -8755,6 +8755,10 @@ export interface ApiKeyServiceUpdatePersonalParams {
    */
   key_id: string;
   /**
+   * The account password (re-entry).
+   */
+  password: string;
+  /**
    * New label; omitted = unchanged.
    */
   name?: string;

@@ -233,6 +233,7 @@ describe("update_personal", () => {
     const { key_id } = await generated(ada, { mcp_scope: "read" });
     const r = await ada.rpc("apikeyservice.update_personal", {
       key_id,
+      password: PASSWORD,
       name: "renamed",
       mcp_scope: null,
       daily_spending_limit: 0,
@@ -251,20 +252,38 @@ describe("update_personal", () => {
   test("a call naming nothing to change, or a bad pattern, is InvalidInput and changes nothing", async () => {
     const { key_id } = await generated(ada);
     const before = await sql(t, `select * from "api_key"`);
-    const nothing = await ada.rpc("apikeyservice.update_personal", { key_id });
+    const nothing = await ada.rpc("apikeyservice.update_personal", { key_id, password: PASSWORD });
     expect(nothing.error).toMatchObject({ code: -32006, data: { type: "ApiKeyError", variant: "InvalidInput" } });
-    const bad = await ada.rpc("apikeyservice.update_personal", { key_id, allowed_tool_patterns: "a b" });
+    const bad = await ada.rpc("apikeyservice.update_personal", {
+      key_id,
+      password: PASSWORD,
+      allowed_tool_patterns: "a b",
+    });
     expect(errorOf(bad)).toMatchObject({ code: -32006, data: { variant: "InvalidInput" } });
+    expect(await sql(t, `select * from "api_key"`)).toEqual(before);
+  });
+
+  test("needs the account password like generate, rotate and revoke: none is PasswordRequired, a wrong one WrongPassword", async () => {
+    const { key_id } = await generated(ada, { mcp_scope: "read" });
+    const before = await sql(t, `select * from "api_key"`);
+    const none = await ada.rpc("apikeyservice.update_personal", { key_id, mcp_scope: "readwrite" });
+    expect(none.error).toMatchObject({ code: -32002, data: { variant: "PasswordRequired" } });
+    const wrong = await ada.rpc("apikeyservice.update_personal", {
+      key_id,
+      password: "not it 12345",
+      mcp_scope: "readwrite",
+    });
+    expect(wrong.error).toMatchObject({ code: -32002, data: { variant: "WrongPassword" } });
     expect(await sql(t, `select * from "api_key"`)).toEqual(before);
   });
 
   test("a revoked key is InvalidState; another user's key NotFound", async () => {
     const { key_id } = await generated(ada);
     await ada.rpc("apikeyservice.revoke", { key_id, password: PASSWORD });
-    const revoked = await ada.rpc("apikeyservice.update_personal", { key_id, name: "x" });
+    const revoked = await ada.rpc("apikeyservice.update_personal", { key_id, password: PASSWORD, name: "x" });
     expect(revoked.error).toMatchObject({ code: -32005, data: { variant: "InvalidState" } });
     const bob = await t.register("bob@example.org");
-    const other = await bob.rpc("apikeyservice.update_personal", { key_id, name: "x" });
+    const other = await bob.rpc("apikeyservice.update_personal", { key_id, password: PASSWORD, name: "x" });
     expect(other.error).toMatchObject({ code: -32003, data: { variant: "NotFound" } });
   });
 });
@@ -305,7 +324,7 @@ describe("the assistant's key", () => {
     for (const [method, params] of [
       ["apikeyservice.revoke", { key_id, password: PASSWORD }],
       ["apikeyservice.rotate", { key_id, password: PASSWORD }],
-      ["apikeyservice.update_personal", { key_id, name: "mine now" }],
+      ["apikeyservice.update_personal", { key_id, password: PASSWORD, name: "mine now" }],
     ] as const) {
       const r = await ada.rpc(method, params);
       expect(r.error).toMatchObject({ code: -32003, data: { variant: "NotFound" } });

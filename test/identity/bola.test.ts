@@ -121,7 +121,7 @@ const OWNER_SCOPED: {
   },
   {
     method: "apikeyservice.update_personal",
-    setup: async (owner) => ({ key_id: await personalKey(owner), name: "taken over" }),
+    setup: async (owner) => ({ key_id: await personalKey(owner), password: PASSWORD, name: "taken over" }),
     code: -32003,
   },
   {
