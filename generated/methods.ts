@@ -12,9 +12,11 @@ import type {
   AdminRegistrationServiceRejectRegistrationParams,
   AdminRegistrationServiceRequestAdditionalInfoParams,
   AdminRegistrationServiceVerifyRegistrationPrerequisitesParams,
+  AdminRoleResult,
   AdminServiceGrantLicenseParams,
   AdminServiceListAdminActionsParams,
   AdminServiceRevokeLicenseParams,
+  AdminServiceSetAdministratorParams,
   AdminServiceSuspendUserParams,
   AdminServiceUnsuspendUserParams,
   AdminServiceVoidCompanyParams,
@@ -378,6 +380,7 @@ import type {
   PartnerServiceCreatePartnerParams,
   PartnerServiceDeactivatePartnerParams,
   PartnerServiceListPartnersParams,
+  PartnerServiceReactivatePartnerParams,
   PartnerServiceRotatePartnerCredentialsParams,
   PartnerServiceUpdatePartnerParams,
   PasswordResetRequestResult,
@@ -667,6 +670,11 @@ export interface MethodMap {
   "adminservice.revoke_license": {
     params: AdminServiceRevokeLicenseParams;
     result: CompanyLicenseResult;
+    callerBound: never;
+  };
+  "adminservice.set_administrator": {
+    params: AdminServiceSetAdministratorParams;
+    result: AdminRoleResult;
     callerBound: never;
   };
   "apikeyservice.generate": { params: ApiKeyServiceGenerateParams; result: ApiKeyResult; callerBound: never };
@@ -1398,6 +1406,11 @@ export interface MethodMap {
   "partnerservice.update_partner": {
     params: PartnerServiceUpdatePartnerParams;
     result: PartnerResult;
+    callerBound: never;
+  };
+  "partnerservice.reactivate_partner": {
+    params: PartnerServiceReactivatePartnerParams;
+    result: PartnerCredentialsResult;
     callerBound: never;
   };
   "paymentservice.get_payment_wallet": {

@@ -3142,6 +3142,18 @@ export interface CompanyLicenseResult {
   admin_action_id: string;
 }
 /**
+ * A user's roles after an administrator changed them.
+ */
+export interface AdminRoleResult {
+  user_id: string;
+  email: string;
+  roles: UserRole[];
+  /**
+   * The AdminAction row that records the change.
+   */
+  admin_action_id: string;
+}
+/**
  * A newly issued key (generate, generate_personal, rotate, mint_assistant_key); api_key appears only here, once.
  */
 export interface ApiKeyResult {
@@ -8664,6 +8676,16 @@ export interface AdminServiceRevokeLicenseParams {
    */
   reason: string;
 }
+export interface AdminServiceSetAdministratorParams {
+  /**
+   * The user whose role changes (a target).
+   */
+  user_id: string;
+  /**
+   * true grants the admin role, false withdraws it.
+   */
+  administrator: boolean;
+}
 export interface ApiKeyServiceGenerateParams {
   /**
    * Partner client id.
@@ -10605,6 +10627,12 @@ export interface PartnerServiceUpdatePartnerParams {
    * Name of a discount profile in the deployment branding configuration; unknown names are refused (InvalidInput).
    */
   discount_profile?: string;
+}
+export interface PartnerServiceReactivatePartnerParams {
+  /**
+   * The partner's id.
+   */
+  partner_id: string;
 }
 export interface PaymentServiceGetPaymentWalletParams {
   /**

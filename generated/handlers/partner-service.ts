@@ -6,6 +6,7 @@ import type {
   PartnerServiceCreatePartnerParams,
   PartnerServiceDeactivatePartnerParams,
   PartnerServiceListPartnersParams,
+  PartnerServiceReactivatePartnerParams,
   PartnerServiceRotatePartnerCredentialsParams,
   PartnerServiceUpdatePartnerParams,
 } from "../types.ts";
@@ -25,4 +26,6 @@ export interface PartnerServiceHandlers<Ctx> {
   ): Promise<PartnerCredentialsResult>;
   /** `partnerservice.update_partner`: Change a partner's flags — x-auth: admin */
   updatePartner(ctx: Ctx, params: PartnerServiceUpdatePartnerParams): Promise<PartnerResult>;
+  /** `partnerservice.reactivate_partner`: Reactivate a deactivated partner with fresh credentials — x-auth: admin */
+  reactivatePartner(ctx: Ctx, params: PartnerServiceReactivatePartnerParams): Promise<PartnerCredentialsResult>;
 }

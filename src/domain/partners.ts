@@ -25,5 +25,10 @@ export function rotationRefusal(partner: { is_active: boolean }): Refusal<"Inval
   return partner.is_active ? null : refuse("InvalidState", "an inactive partner gets no credentials");
 }
 
+/** Reactivation is for deactivated partners. */
+export function reactivationRefusal(partner: { is_active: boolean }): Refusal<"InvalidState"> | null {
+  return partner.is_active ? refuse("InvalidState", "the partner is active") : null;
+}
+
 /** At most two reseller keys are active per partner (rotation overlap): issuing one keeps the newest other. */
 export const ACTIVE_RESELLER_KEYS = 2;

@@ -1,6 +1,6 @@
 import type { EntityManager, RequiredEntityData } from "@mikro-orm/postgresql";
 import { UserEntity, type UserRow } from "../../generated/entities.ts";
-import { sqlRows } from "../db/sql.ts";
+import { countRows, sqlRows } from "../db/sql.ts";
 
 /** The User table: accounts, password hashes, TOTP state, suspension. Emails are stored lower case. */
 
@@ -30,3 +30,22 @@ export async function storePasswordHash(em: EntityManager, userId: string, hash:
     { password_hash: hash, password_changed_at: now, updated_at: now },
   );
 }
+
+/** Active (not suspended) administrators other than `exceptUserId`. */
+export function countOtherActiveAdmins(em: EntityManager, exceptUserId: string): Promise<number> {
+  return countRows(
+    em,
+    `select count(*) as n from "user" where 'admin' = any(roles) and not is_suspended and sid <> ?`,
+    [exceptUserId],
+  );
+}
+
+/**
+ * Serialises changes of the admin role until the call's transaction ends, so two administrators demoting each
+ * other at the same moment cannot leave none (a transaction-scoped advisory lock).
+ */
+export async function lockAdminRoles(em: EntityManager): Promise<void> {
+  await sqlRows(em, "select pg_advisory_xact_lock(?)", [ADMIN_ROLES_LOCK]);
+}
+
+const ADMIN_ROLES_LOCK = 731_002_001;

@@ -2,10 +2,11 @@ import type { AdminActionRow, UserRow } from "../../generated/entities.ts";
 import type { AdminServiceHandlers } from "../../generated/handlers/index.ts";
 import type { AdminActionResult, AdminUserStatusResult } from "../../generated/types.ts";
 import { revokeUserSessions } from "../auth/sessions.ts";
-import { type Refusal, refuse } from "../domain/refusal.ts";
+import { adminRoleChange } from "../domain/admin-roles.ts";
+import { isRefusal, type Refusal, refuse } from "../domain/refusal.ts";
 import { listAdminActionRows, recordAdminAction } from "../repos/admin-actions.ts";
 import { cursorPage, decodeCursor } from "../repos/paging.ts";
-import { findUserById } from "../repos/users.ts";
+import { countOtherActiveAdmins, findUserById, lockAdminRoles } from "../repos/users.ts";
 import { requireCaller } from "../rpc/caller.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
@@ -98,5 +99,21 @@ export const adminService: AdminServiceHandlers<RpcContext> = {
   },
   async revokeLicense(_ctx, _params) {
     throw RpcError.notImplemented("adminservice.revoke_license");
+  },
+  /** Grant or withdraw the admin role; the last active administrator is never demoted. */
+  async setAdministrator(ctx, { user_id, administrator }) {
+    await lockAdminRoles(ctx.em);
+    const user = await findUserById(ctx.em, user_id);
+    if (!user) throw adminError.notFound("user");
+    const roles = adminRoleChange(user.roles, administrator, await countOtherActiveAdmins(ctx.em, user.sid));
+    if (isRefusal(roles)) throw adminError(roles.refusal, roles.message);
+    ctx.em.assign(user, { roles, updated_at: ctx.now() });
+    const adminActionId = recordAdminAction(ctx, {
+      action: administrator ? "grant_admin" : "revoke_admin",
+      targetType: "user",
+      targetId: user.sid,
+      details: { roles },
+    });
+    return { user_id: user.sid, email: user.email, roles, admin_action_id: adminActionId };
   },
 };

@@ -3,7 +3,7 @@ import type { PartnerServiceHandlers } from "../../generated/handlers/index.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import { newToken } from "../auth/tokens.ts";
 import { uuidv7 } from "../domain/ids.ts";
-import { discountProfileRefusal, partnerName, rotationRefusal } from "../domain/partners.ts";
+import { discountProfileRefusal, partnerName, reactivationRefusal, rotationRefusal } from "../domain/partners.ts";
 import { isRefusal, type Refusal } from "../domain/refusal.ts";
 import { recordAdminAction } from "../repos/admin-actions.ts";
 import * as keys from "../repos/api-keys.ts";
@@ -143,5 +143,16 @@ export const partnerService: PartnerServiceHandlers<RpcContext> = {
     if (Object.keys(changes).length > 0) await keys.updateActivePartnerKeys(ctx.em, row.sid, changes, now);
     recordAdminAction(ctx, { action: "update_partner", targetType: "partner", targetId: row.sid, details: changes });
     return toPartnerResult(row, await keys.activeKeyCount(ctx.em, row.sid, now));
+  },
+  /** Active again, with fresh credentials (the old ones never work again); old reseller keys stay revoked. */
+  async reactivatePartner(ctx, { partner_id }) {
+    const row = await loadPartner(ctx, partner_id);
+    const active = reactivationRefusal(row);
+    if (active) throw refused(active);
+    const now = ctx.now();
+    const { secrets, hashes } = await newPartnerSecrets(ctx.config);
+    ctx.em.assign(row, { ...hashes, is_active: true, credentials_rotated_at: now, updated_at: now });
+    recordAdminAction(ctx, { action: "reactivate_partner", targetType: "partner", targetId: row.sid, details: {} });
+    return { ...toPartnerResult(row, await keys.activeKeyCount(ctx.em, row.sid, now)), ...secrets };
   },
 };

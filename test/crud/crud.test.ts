@@ -150,9 +150,9 @@ describe("generic record operations", () => {
     expect(found.result.items[0]).not.toHaveProperty("password_hash");
   });
 
-  test("admin-mode records are refused to plain users with -32002 AdminOnly", async () => {
+  test("records without an owner are visible to administrators only: a plain user's get is NotFound", async () => {
     const r = await alice.rpc("user.get", { sid: alice.userId });
-    expect(r.error).toMatchObject({ code: -32002, data: { variant: "AdminOnly" } });
+    expect(r.error).toMatchObject({ code: -32003, data: { variant: "NotFound" } });
   });
 
   test("an administrator's session sees any record through CRUD", async () => {
@@ -161,12 +161,15 @@ describe("generic record operations", () => {
     expect(r.result.sid).toBe(resident["sid"]);
   });
 
-  test("an administrator edits an admin-mode record and server-managed fields stay out of reach", async () => {
+  test("users are read-only through CRUD, for administrators too: changes go through business operations", async () => {
     const admin = await t.admin();
-    const ok = await admin.rpc("user.set", { data: JSON.stringify({ sid: alice.userId, first_name: "Alice" }) });
-    expect(ok.result.first_name).toBe("Alice");
+    const edit = await admin.rpc("user.set", { data: JSON.stringify({ sid: alice.userId, first_name: "Alice" }) });
+    expect(edit.error).toMatchObject({ code: -32002, data: { variant: "Forbidden" } });
     const refused = await admin.rpc("user.set", { data: JSON.stringify({ sid: alice.userId, roles: ["admin"] }) });
     expect(refused.error?.code).toBe(-32602);
-    expect((await admin.rpc("user.get", { sid: alice.userId })).result.roles).toEqual(["user"]);
+    expect((await admin.rpc("user.get", { sid: alice.userId })).result).toMatchObject({
+      first_name: null,
+      roles: ["user"],
+    });
   });
 });
