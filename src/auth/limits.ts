@@ -1,11 +1,14 @@
 import type { ErrorType } from "../../generated/codes.ts";
 import { decide } from "../domain/rate-limit.ts";
+import { clearBucket, hitCounter, releaseHit } from "../repos/rate-limit-counters.ts";
 import { writeSurviving } from "../rpc/call-context.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
-import { hitCounter, releaseHit } from "./rate-limiter.ts";
 
 /** Counts one hit; the hit is written again after a rollback of the call, so a failed call still counts. */
+/** Account buckets of failed secrets: reserveAttempt counts there, forgetFailures clears them. */
+export const loginBucket = (normalizedEmail: string): string => `login:${normalizedEmail}`;
+
 async function hit(ctx: RpcContext, bucket: string, limit: number, windowS: number) {
   const now = ctx.now();
   return decide(await writeSurviving(ctx, (em) => hitCounter(em, bucket, windowS, now)), limit, windowS, now);
@@ -41,6 +44,11 @@ export async function reserveAttempt(ctx: RpcContext, type: ErrorType, bucket: s
   const decision = await hit(ctx, key, perAccountFailures, perAccountWindowS);
   if (!decision.allowed) throw rateLimited(type, decision.retryAfterS);
   return () => releaseHit(ctx.em, key, ctx.now());
+}
+
+/** Forgets the failures counted on an account bucket (a password reset lifts the login lockout). */
+export async function forgetFailures(ctx: Pick<RpcContext, "em">, bucket: string): Promise<void> {
+  await clearBucket(ctx.em, `acct:${bucket}`);
 }
 
 /** A quota of events per subject (emails per recipient, recoveries per account): every event counts. */
