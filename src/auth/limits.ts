@@ -36,14 +36,18 @@ export async function limitAddress(
  * Per account failures (10 in 15 minutes by default). The attempt is reserved before the secret is checked, so
  * concurrent guesses cannot overshoot the limit; the returned function gives it back when the attempt succeeded,
  * so only failures stay counted. Once the limit is reached every attempt is refused until the window closes,
- * whatever its outcome would have been.
+ * whatever its outcome would have been. The give-back survives a rollback like the hit: a right secret is no
+ * failure even when the call then fails for another reason (a suspended account, a challenge spent meanwhile).
  */
 export async function reserveAttempt(ctx: RpcContext, type: ErrorType, bucket: string): Promise<() => Promise<void>> {
   const { perAccountFailures, perAccountWindowS } = ctx.config.rateLimits;
   const key = `acct:${bucket}`;
   const decision = await hit(ctx, key, perAccountFailures, perAccountWindowS);
   if (!decision.allowed) throw rateLimited(type, decision.retryAfterS);
-  return () => releaseHit(ctx.em, key, ctx.now());
+  return async () => {
+    const now = ctx.now();
+    await writeSurviving(ctx, (em) => releaseHit(em, key, now));
+  };
 }
 
 /** Forgets the failures counted on an account bucket (a password reset lifts the login lockout). */

@@ -49,9 +49,13 @@ export async function liveChallenge(ctx: RpcContext, challenge: string): Promise
   return row;
 }
 
-/** Spends the challenge; false when a concurrent request spent it first. */
-export function claimChallenge(ctx: Pick<RpcContext, "em" | "now">, sid: string): Promise<boolean> {
-  return challenges.claimChallenge(ctx.em, sid, ctx.now());
+/**
+ * Spends the challenge; false when a concurrent request spent it first. A challenge is single-use: it stays spent
+ * even when the call then fails (a suspended account), as it did before calls became transactions.
+ */
+export function claimChallenge(ctx: Pick<RpcContext, "em" | "keepOnRollback" | "now">, sid: string): Promise<boolean> {
+  const now = ctx.now();
+  return writeSurviving(ctx, (em) => challenges.claimChallenge(em, sid, now));
 }
 
 /** Completes a login with a TOTP code (not replayable) or a backup code (spent). */

@@ -1,5 +1,6 @@
 import { formatBackupCode, isTotpShaped, matchTotp, normalizeBackupCode } from "../domain/totp.ts";
 import * as users from "../repos/users.ts";
+import { writeSurviving } from "../rpc/call-context.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { humanCode, sha256Hex } from "./tokens.ts";
 import { openTotpSecret } from "./totp-secret.ts";
@@ -17,7 +18,8 @@ export function newBackupCodes(): { codes: string[]; hashes: string[] } {
 /**
  * Checks a TOTP code or a backup code against the user's enabled factor and spends it, atomically: the TOTP step
  * is recorded with a conditional update (a code cannot be accepted twice, even by concurrent requests), and a
- * backup code is removed from the stored list in the same statement that finds it.
+ * backup code is removed from the stored list in the same statement that finds it. An accepted code stays spent
+ * even when the call then fails (a challenge spent concurrently, a suspended account): it was used once.
  */
 export async function spendSecondFactor(
   ctx: Pick<RpcContext, "em" | "config" | "keepOnRollback">,
@@ -31,11 +33,11 @@ export async function spendSecondFactor(
     const secret = openTotpSecret(ctx.config, state.totp_secret);
     const step = matchTotp(secret, code.trim(), Math.floor(now.getTime() / 1000), state.totp_last_step);
     if (step === null) return null;
-    const won = await users.recordTotpStep(ctx.em, userId, step, now);
+    const won = await writeSurviving(ctx, (em) => users.recordTotpStep(em, userId, step, now));
     return won === 1 ? "totp" : null;
   }
   const hash = sha256Hex(normalizeBackupCode(code));
-  const won = await users.spendBackupCode(ctx.em, userId, hash, now);
+  const won = await writeSurviving(ctx, (em) => users.spendBackupCode(em, userId, hash, now));
   return won === 1 ? "backup_code" : null;
 }
 
