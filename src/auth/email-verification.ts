@@ -1,5 +1,6 @@
 import type { UserRow } from "../../generated/entities.ts";
 import type { VerifyEmailResult } from "../../generated/types.ts";
+import { oneTimeTokenRefusal } from "../domain/credentials.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { sendEmail } from "../integrations/email/index.ts";
 import { verifyEmailMessage } from "../integrations/email/templates.ts";
@@ -44,18 +45,17 @@ export async function sendVerificationEmail(ctx: RpcContext, email: string): Pro
   return { status: "sent", email, email_verified: null, verified_at: null };
 }
 
+const linkUsed = () => RpcError.app("EmailError", "AlreadyUsed", "this verification link was already used");
+
 export async function verifyEmail(ctx: RpcContext, token: string): Promise<VerifyEmailResult> {
   await limitAddress(ctx, "EmailError");
   const now = ctx.now();
   const row = await tokens.findVerificationToken(ctx.em, sha256Hex(token));
   if (!row) throw RpcError.app("EmailError", "NotFound", "unknown verification token");
-  if (row.used) throw RpcError.app("EmailError", "AlreadyUsed", "this verification link was already used");
-  if (row.expires_at.getTime() <= now.getTime()) {
-    throw RpcError.app("EmailError", "Expired", "this verification link has expired");
-  }
-  if (!(await tokens.claimVerificationToken(ctx.em, row.sid, now))) {
-    throw RpcError.app("EmailError", "AlreadyUsed", "this verification link was already used");
-  }
+  const refusal = oneTimeTokenRefusal({ used: row.used, expiresAt: row.expires_at }, now);
+  if (refusal === "AlreadyUsed") throw linkUsed();
+  if (refusal === "Expired") throw RpcError.app("EmailError", "Expired", "this verification link has expired");
+  if (!(await tokens.claimVerificationToken(ctx.em, row.sid, now))) throw linkUsed();
   await markEmailVerified(ctx.em, row.user_id, now);
   return { status: "verified", email: row.email, email_verified: true, verified_at: now.toISOString() };
 }

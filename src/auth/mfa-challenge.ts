@@ -1,5 +1,6 @@
 import type { UserRow } from "../../generated/entities.ts";
 import type { AuthSession, MfaChallengeResult } from "../../generated/types.ts";
+import { oneTimeTokenRefusal } from "../domain/credentials.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import type { ChallengeWithUser } from "../repos/mfa-challenges.ts";
 import * as challenges from "../repos/mfa-challenges.ts";
@@ -38,14 +39,17 @@ export async function issueChallenge(ctx: RpcContext, user: Pick<UserRow, "sid">
   };
 }
 
+export const challengeUsed = (): RpcError =>
+  RpcError.app("AuthError", "AlreadyUsed", "this MFA challenge was already used; sign in again");
+
 /** A live challenge, or the refusal API.md names: unknown InvalidCredentials, used AlreadyUsed, old Expired. */
 export async function liveChallenge(ctx: RpcContext, challenge: string): Promise<ChallengeWithUser> {
   const row = await challenges.findChallengeByHash(ctx.em, sha256Hex(challenge));
   if (!row) throw RpcError.unauthenticated("InvalidCredentials", "unknown MFA challenge");
-  if (row.used) throw RpcError.app("AuthError", "AlreadyUsed", "this MFA challenge was already used; sign in again");
-  if (row.expires_at.getTime() <= ctx.now().getTime()) {
+  const refusal = oneTimeTokenRefusal({ used: row.used, expiresAt: row.expires_at }, ctx.now());
+  if (refusal === "AlreadyUsed") throw challengeUsed();
+  if (refusal === "Expired")
     throw RpcError.app("AuthError", "Expired", "this MFA challenge has expired; sign in again");
-  }
   return row;
 }
 
@@ -71,7 +75,7 @@ export async function loginMfa(ctx: RpcContext, challenge: string, code: string)
   }
   await succeeded();
   if (!(await claimChallenge(ctx, row.sid))) {
-    throw RpcError.app("AuthError", "AlreadyUsed", "this MFA challenge was already used; sign in again");
+    throw challengeUsed();
   }
   if (row.is_suspended) throw RpcError.forbidden("AuthError", "Suspended", "account suspended");
   return (await openSession(ctx.em, ctx.config, now, row.user_id, ctx.request)).result;

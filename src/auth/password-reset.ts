@@ -1,4 +1,5 @@
 import type { ChangePasswordResult, PasswordResetRequestResult } from "../../generated/types.ts";
+import { oneTimeTokenRefusal } from "../domain/credentials.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { sendEmail } from "../integrations/email/index.ts";
 import { passwordResetMessage } from "../integrations/email/templates.ts";
@@ -14,6 +15,7 @@ import { findUserByEmail, isValidEmail, normalizeEmail, storePasswordHash } from
 export const PASSWORD_RESET_TTL_S = 3600;
 const ACCEPTED = "If the address has an account, a link to reset the password was sent to it.";
 
+const linkUsed = () => RpcError.app("AuthError", "AlreadyUsed", "this reset link was already used");
 const epochSeconds = (d: Date): number => Math.floor(d.getTime() / 1000);
 
 /** Sends a one-time reset link when the address has an account; answers the same either way. */
@@ -57,14 +59,16 @@ export async function resetPassword(
   const now = ctx.now();
   const row = await resetTokens.findResetToken(ctx.em, sha256Hex(token));
   if (!row) throw RpcError.unauthenticated("InvalidCredentials", "unknown reset token");
-  if (row.used) throw RpcError.app("AuthError", "AlreadyUsed", "this reset link was already used");
-  if (row.expires_at <= epochSeconds(now)) throw RpcError.app("AuthError", "Expired", "this reset link has expired");
+  // PasswordResetToken.expires_at is in Unix seconds.
+  const refusal = oneTimeTokenRefusal({ used: row.used, expiresAt: new Date(row.expires_at * 1000) }, now);
+  if (refusal === "AlreadyUsed") throw linkUsed();
+  if (refusal === "Expired") throw RpcError.app("AuthError", "Expired", "this reset link has expired");
   const user = await findUserByEmail(ctx.em, row.email);
   if (!user) throw RpcError.unauthenticated("InvalidCredentials", "unknown reset token");
   checkPasswordRules(newPassword, user.email, "AuthError");
   const hash = await hashPassword(newPassword, ctx.config.argon2);
   if (!(await resetTokens.claimResetToken(ctx.em, row.sid, now))) {
-    throw RpcError.app("AuthError", "AlreadyUsed", "this reset link was already used");
+    throw linkUsed();
   }
   await resetTokens.spendResetTokensOf(ctx.em, user.email, now);
   await storePasswordHash(ctx.em, user.sid, hash, now);

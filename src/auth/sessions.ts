@@ -1,6 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { AuthSession } from "../../generated/types.ts";
 import type { Config } from "../config.ts";
+import { refreshRefusal, sessionRefusal } from "../domain/credentials.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import * as sessions from "../repos/sessions.ts";
 import { writeSurviving } from "../rpc/call-context.ts";
@@ -54,11 +55,14 @@ export async function openSession(
 /** Resolves `Authorization: Bearer <session token>` to the caller, or refuses. */
 export async function authenticateSession(em: EntityManager, token: string, now: Date): Promise<Caller> {
   const row = await sessions.findSessionByTokenHash(em, sha256Hex(token));
-  if (!row || row.revoked_at !== null)
-    throw RpcError.unauthenticated("InvalidCredentials", "invalid or revoked session token");
-  if (row.expires_at.getTime() <= now.getTime())
-    throw RpcError.unauthenticated("TokenExpired", "session token expired");
-  if (row.is_suspended) throw RpcError.forbidden("AuthError", "Suspended", "account suspended");
+  if (!row) throw RpcError.unauthenticated("InvalidCredentials", "invalid or revoked session token");
+  const refusal = sessionRefusal(
+    { revokedAt: row.revoked_at, expiresAt: row.expires_at, suspended: row.is_suspended },
+    now,
+  );
+  if (refusal === "Revoked") throw RpcError.unauthenticated("InvalidCredentials", "invalid or revoked session token");
+  if (refusal === "Expired") throw RpcError.unauthenticated("TokenExpired", "session token expired");
+  if (refusal === "Suspended") throw RpcError.forbidden("AuthError", "Suspended", "account suspended");
   return {
     userId: row.user_id,
     email: row.email,
@@ -90,12 +94,19 @@ export async function rotateRefreshToken(
     await writeSurviving(ctx, (tx) => sessions.revokeFamily(tx, row.family_id, now));
     return RpcError.app("AuthError", "AlreadyUsed", "refresh token already used; the session was ended");
   };
-  if (row.replaced_by !== null) throw await reused();
-  if (row.revoked_at !== null) throw RpcError.unauthenticated("InvalidCredentials", "the session has ended");
-  if (row.refresh_expires_at.getTime() <= now.getTime()) {
-    throw RpcError.unauthenticated("TokenExpired", "refresh token expired");
-  }
-  if (row.is_suspended) throw RpcError.forbidden("AuthError", "Suspended", "account suspended");
+  const refusal = refreshRefusal(
+    {
+      replacedBy: row.replaced_by,
+      revokedAt: row.revoked_at,
+      refreshExpiresAt: row.refresh_expires_at,
+      suspended: row.is_suspended,
+    },
+    now,
+  );
+  if (refusal === "Reused") throw await reused();
+  if (refusal === "Ended") throw RpcError.unauthenticated("InvalidCredentials", "the session has ended");
+  if (refusal === "Expired") throw RpcError.unauthenticated("TokenExpired", "refresh token expired");
+  if (refusal === "Suspended") throw RpcError.forbidden("AuthError", "Suspended", "account suspended");
   const next = uuidv7(now);
   // Conditional: of two concurrent refreshes with the same token exactly one wins; the other is a reuse.
   const won = await sessions.replaceSession(em, row.sid, next, now);

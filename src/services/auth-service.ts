@@ -11,14 +11,16 @@ import { beginRecovery, handleRecoveryWebhook, pollRecovery } from "../auth/reco
 import { openSession, revokeSession, revokeUserSessions, rotateRefreshToken } from "../auth/sessions.ts";
 import { disable, enrollBegin, enrollConfirm, stepUp } from "../auth/totp-enrolment.ts";
 import { createUser, findUserById, storePasswordHash } from "../auth/users.ts";
+import { requireCaller } from "../rpc/caller.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
 
 const authError = errorsFor("AuthService", "AuthError");
 
+/** The caller's session: x-auth session (the dispatcher) refused API keys already, so this only narrows. */
 function sessionId(ctx: RpcContext): string {
-  const id = ctx.caller?.sessionId;
+  const id = requireCaller(ctx).sessionId;
   if (!id) throw authError("SessionRequired", "this operation needs a signed-in session");
   return id;
 }
