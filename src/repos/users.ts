@@ -31,23 +31,19 @@ export async function storePasswordHash(em: EntityManager, userId: string, hash:
   );
 }
 
-/** The enabled second factor's TOTP state, read fresh (not from the unit of work: the step moves by SQL). */
-export async function totpStateOf(
+/**
+ * The enabled second factor's TOTP state, read fresh from the database (not the unit of work's copy: the replay
+ * guard moves by conditional SQL).
+ */
+export function totpStateOf(
   em: EntityManager,
   userId: string,
 ): Promise<Pick<UserRow, "totp_secret" | "totp_last_step"> | null> {
-  const rows = await sqlRows<{ totp_secret: string | null; totp_last_step: string | number | null }>(
-    em,
-    `select totp_secret, totp_last_step from "user" where sid = ? and totp_enabled`,
-    [userId],
+  return em.findOne(
+    UserEntity,
+    { sid: userId, totp_enabled: true },
+    { fields: ["totp_secret", "totp_last_step"], disableIdentityMap: true },
   );
-  const row = rows[0];
-  if (!row) return null;
-  // bigint comes back as a string from raw SQL.
-  return {
-    totp_secret: row.totp_secret,
-    totp_last_step: row.totp_last_step === null ? null : Number(row.totp_last_step),
-  };
 }
 
 /** Records an accepted TOTP step; 0 when that step (or a later one) was accepted already: the code is a replay. */
@@ -71,9 +67,12 @@ export function spendBackupCode(em: EntityManager, userId: string, hash: string,
 }
 
 export async function backupCodesRemaining(em: EntityManager, userId: string): Promise<number> {
-  return countRows(em, `select coalesce(array_length(backup_code_hashes, 1), 0) as n from "user" where sid = ?`, [
-    userId,
-  ]);
+  const user = await em.findOne(
+    UserEntity,
+    { sid: userId },
+    { fields: ["backup_code_hashes"], disableIdentityMap: true },
+  );
+  return user?.backup_code_hashes.length ?? 0;
 }
 
 /** Stores a pending TOTP secret (sealed) while TOTP is off; an earlier pending one is replaced. */
