@@ -137,11 +137,11 @@ export const SERVICE_ERRORS = {
   },
   McpApprovalService: {
     McpApprovalError: [
+      "InvalidInput",
       "NotFound",
       "SessionRequired",
       "Expired",
       "InvalidState",
-      "InvalidInput",
       "AdminOnly",
       "Internal",
     ],

@@ -5840,10 +5840,14 @@ export interface McpApprovalResult {
   decided_by: string | null;
 }
 /**
- * Approval requests, newest request first.
+ * Approval requests, newest request first, one page.
  */
 export interface McpApprovalListResult {
   items: McpApprovalResult[];
+  /**
+   * Pass as cursor for the next page; null at the end.
+   */
+  next_cursor: string | null;
 }
 /**
  * What an expiry sweep moved.
@@ -10306,7 +10310,16 @@ export interface KycServiceGetPersonalDataParams {
    */
   resident_id: string;
 }
-export interface McpApprovalServiceListPendingParams {}
+export interface McpApprovalServiceListPendingParams {
+  /**
+   * Approvals per page, 1 to 100; default 50.
+   */
+  limit?: number;
+  /**
+   * next_cursor of the previous page.
+   */
+  cursor?: string;
+}
 export interface McpApprovalServiceGetParams {
   /**
    * The approval's sid.
@@ -10338,6 +10351,14 @@ export interface McpApprovalServiceAdminListParams {
    * Only approvals owned by this user (a filter, not the caller).
    */
   user_id?: string;
+  /**
+   * Approvals per page, 1 to 100; default 50.
+   */
+  limit?: number;
+  /**
+   * next_cursor of the previous page.
+   */
+  cursor?: string;
 }
 export interface McpApprovalServiceAdminGetParams {
   /**

@@ -1,5 +1,6 @@
 import { DriverException, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { MethodPolicy } from "../../generated/policy.ts";
+import { ownConnection, writeSlots } from "../db/orm.ts";
 import { createCallContext } from "../rpc/call-context.ts";
 import type { Caller, RequestInfo, RpcContext } from "../rpc/context.ts";
 import { dispatch } from "../rpc/dispatcher.ts";
@@ -129,6 +130,8 @@ export function createContext(
 ): RpcContext {
   return createCallContext({
     em: () => runtime.orm.em.fork(),
+    ownConnection: ownConnection(runtime.orm),
+    writeSlots: writeSlots(runtime.orm),
     caller,
     config: runtime.config,
     request,

@@ -1,23 +1,10 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
+import type { ApiKeyRow } from "../../generated/entities.ts";
 import type { ApiKeyResult, ApiKeySummary } from "../../generated/types.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { type KeyPolicy, keyIsUsable, policyOf } from "../domain/key-policy.ts";
+import { insertKey } from "../repos/api-keys.ts";
 import { newToken, sha256Hex, TOKEN_PREFIX } from "./tokens.ts";
-
-export type KeyRow = Record<string, unknown> & {
-  sid: string;
-  name: string;
-  user_id: string | null;
-  partner_id: string | null;
-  prefix: "fz_u_" | "fz_r_";
-  is_active: boolean;
-  is_system_minted: boolean;
-  expires_at: Date | null;
-  revoked_at: Date | null;
-  last_used_at: Date | null;
-  allow_company_creation: boolean;
-  created_at: Date;
-};
 
 export interface NewKey {
   userId: string;
@@ -32,10 +19,10 @@ export interface NewKey {
 }
 
 /** Creates a key in the unit of work: the plaintext is returned once, only its SHA-256 is stored. */
-export function issueKey(em: EntityManager, now: Date, input: NewKey): { row: KeyRow; plaintext: string } {
+export function issueKey(em: EntityManager, now: Date, input: NewKey): { row: ApiKeyRow; plaintext: string } {
   const prefix = input.kind === "personal" ? TOKEN_PREFIX.personalKey : TOKEN_PREFIX.resellerKey;
   const plaintext = newToken(prefix);
-  const row = {
+  const row = insertKey(em, {
     sid: uuidv7(now),
     key_hash: sha256Hex(plaintext),
     name: input.name,
@@ -52,14 +39,13 @@ export function issueKey(em: EntityManager, now: Date, input: NewKey): { row: Ke
     ...input.policy,
     created_at: now,
     updated_at: now,
-  };
-  em.create("ApiKey", row);
-  return { row: row as KeyRow, plaintext };
+  });
+  return { row, plaintext };
 }
 
-const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
+const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 
-function shared(row: KeyRow) {
+function shared(row: ApiKeyRow) {
   return {
     key_id: row.sid,
     name: row.name,
@@ -69,37 +55,23 @@ function shared(row: KeyRow) {
   };
 }
 
-export function toApiKeyResult(row: KeyRow, plaintext: string): ApiKeyResult {
+export function toApiKeyResult(row: ApiKeyRow, plaintext: string): ApiKeyResult {
   return {
     ...shared(row),
     api_key: plaintext,
     partner_id: row.partner_id,
     allow_company_creation: row.allow_company_creation,
-    created_at: iso(row.created_at) as string,
+    created_at: row.created_at.toISOString(),
   };
 }
 
 /** A key as listed: never key material; revoked and expired keys show is_active false. */
-export function toKeySummary(row: KeyRow, now: Date): ApiKeySummary {
+export function toKeySummary(row: ApiKeyRow, now: Date): ApiKeySummary {
   return {
     ...shared(row),
-    is_active: keyIsUsable(row.is_active, row.expires_at === null ? null : new Date(row.expires_at), now),
+    is_active: keyIsUsable(row.is_active, row.expires_at, now),
     revoked_at: iso(row.revoked_at),
     last_used_at: iso(row.last_used_at),
-    created_at: iso(row.created_at) as string,
+    created_at: row.created_at.toISOString(),
   };
-}
-
-/**
- * One of the caller's own personal keys (not system-minted, not a reseller key), or null: everything else,
- * other users' keys included, answers NotFound so key ids leak nothing.
- */
-export async function findOwnPersonalKey(em: EntityManager, userId: string, keyId: string): Promise<KeyRow | null> {
-  return em.findOne<KeyRow>("ApiKey", {
-    sid: keyId,
-    user_id: userId,
-    partner_id: null,
-    prefix: TOKEN_PREFIX.personalKey,
-    is_system_minted: false,
-  });
 }

@@ -1,17 +1,19 @@
 import type { ErrorType } from "../../generated/codes.ts";
 import { decide } from "../domain/rate-limit.ts";
 import { clearBucket, hitCounter, releaseHit } from "../repos/rate-limit-counters.ts";
-import { writeSurviving } from "../rpc/call-context.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 
-/** Counts one hit; the hit is written again after a rollback of the call, so a failed call still counts. */
 /** Account buckets of failed secrets: reserveAttempt counts there, forgetFailures clears them. */
 export const loginBucket = (normalizedEmail: string): string => `login:${normalizedEmail}`;
 
+/**
+ * Counts one hit, committed at once (`ctx.commitNow`): a concurrent attempt sees it, and a rollback of the call
+ * does not take it back, so a failed call still counts.
+ */
 async function hit(ctx: RpcContext, bucket: string, limit: number, windowS: number) {
   const now = ctx.now();
-  return decide(await writeSurviving(ctx, (em) => hitCounter(em, bucket, windowS, now)), limit, windowS, now);
+  return decide(await ctx.commitNow((em) => hitCounter(em, bucket, windowS, now)), limit, windowS, now);
 }
 
 function rateLimited(type: ErrorType, retryAfterS: number): RpcError {
@@ -45,8 +47,7 @@ export async function reserveAttempt(ctx: RpcContext, type: ErrorType, bucket: s
   const decision = await hit(ctx, key, perAccountFailures, perAccountWindowS);
   if (!decision.allowed) throw rateLimited(type, decision.retryAfterS);
   return async () => {
-    const now = ctx.now();
-    await writeSurviving(ctx, (em) => releaseHit(em, key, now));
+    await ctx.commitNow((em) => releaseHit(em, key, ctx.now()));
   };
 }
 

@@ -1,5 +1,4 @@
 import type { Begin2FaRecoveryResult, Poll2FaRecoveryResult, WebhookResult } from "../../generated/types.ts";
-import { writeAudit } from "../domain/audit.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import {
   RECOVERY_TTL_S,
@@ -12,6 +11,7 @@ import {
   type RecoveryVerdict,
   recoveryIdentityProvider,
 } from "../integrations/identity/index.ts";
+import { writeAudit } from "../repos/audit-log.ts";
 import { verifiedResidentOf } from "../repos/digital-residents.ts";
 import type { RecoveryWithIdentity } from "../repos/mfa-recovery-sessions.ts";
 import * as recoveries from "../repos/mfa-recovery-sessions.ts";

@@ -1,14 +1,16 @@
 import type { FilterQuery } from "@mikro-orm/postgresql";
 import type { ValidateFunction } from "ajv";
 import type { CrudHandlers, RecordSpec } from "../../generated/crud.ts";
+import type { AnyRow } from "../../generated/entities.ts";
 import * as validators from "../../generated/validators.cjs";
+import { sqlRows } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
+import { cursorPage, decodeCursor } from "../repos/paging.ts";
 import { type Caller, isAdminSession, type RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
-import { decodeCursor, encodeCursor, fromWire, initialValue, toWire } from "./rows.ts";
+import { fromWire, initialValue, toWire } from "./rows.ts";
 
-type Row = Record<string, unknown> & { sid: string };
-type Where = FilterQuery<Row>;
+type Where = FilterQuery<AnyRow>;
 
 const DEFAULT_LIMIT = 1000;
 
@@ -74,7 +76,7 @@ async function selectVisible(
   record: RecordSpec,
   conditions: Record<string, unknown>,
   page: { before: string | null; limit: number },
-): Promise<Row[]> {
+): Promise<AnyRow[]> {
   const scope = visibility(record, ctx.caller);
   if (scope === null) return [];
   const clauses: string[] = [];
@@ -92,13 +94,13 @@ async function selectVisible(
   }
   const where = clauses.length > 0 ? ` where ${clauses.join(" and ")}` : "";
   const sql = `select * from "${record.table}"${where} order by "sid" desc limit ${Math.trunc(page.limit)}`;
-  return ctx.em.execute<Row[]>(sql, params);
+  return sqlRows<AnyRow>(ctx.em, sql, params);
 }
 
-async function findVisible(ctx: RpcContext, record: RecordSpec, sid: string): Promise<Row | null> {
+async function findVisible(ctx: RpcContext, record: RecordSpec, sid: string): Promise<AnyRow | null> {
   const scope = visibility(record, ctx.caller);
   if (scope === null) return null;
-  return ctx.em.findOne<Row>(record.name, { ...(scope as object), sid } as Where);
+  return ctx.em.findOne<AnyRow>(record.name, { ...(scope as object), sid } as Where);
 }
 
 function checkSetData(record: RecordSpec, data: Record<string, unknown>): void {
@@ -131,13 +133,13 @@ function refuseWrites(ctx: RpcContext, record: RecordSpec, what: string): void {
     throw RpcError.forbidden("RecordError", "AdminOnly", "administrators only");
 }
 
-async function create(ctx: RpcContext, record: RecordSpec, data: Record<string, unknown>): Promise<Row> {
+async function create(ctx: RpcContext, record: RecordSpec, data: Record<string, unknown>): Promise<AnyRow> {
   const missing = record.fields.filter(
     (f) => record.writable.includes(f.name) && !f.nullable && f.default === null && data[f.name] === undefined,
   );
   if (missing.length > 0) throw RpcError.invalidParams(`data needs ${missing.map((f) => `"${f.name}"`).join(", ")}`);
   const now = ctx.now();
-  const row: Row = { sid: uuidv7(now) };
+  const row: AnyRow = { sid: uuidv7(now) };
   for (const field of record.fields) {
     if (field.name === "sid") continue;
     row[field.name] = data[field.name] !== undefined ? fromWire(field, data[field.name]) : initialValue(field);
@@ -156,14 +158,15 @@ async function page(
   limit: number | undefined,
   cursor: string | null | undefined,
 ) {
-  const after = decodeCursor(cursor);
-  if (cursor && !after) throw RpcError.invalidParams("cursor is not valid");
+  const after = decodeCursor(cursor, 1, () => RpcError.invalidParams("cursor is not valid"));
   const size = limit ?? DEFAULT_LIMIT;
-  const rows = await selectVisible(ctx, record, where, { before: after, limit: size + 1 });
-  const more = rows.length > size;
-  const pageRows = more ? rows.slice(0, size) : rows;
-  const last = pageRows[pageRows.length - 1];
-  return { rows: pageRows, next_cursor: more && last ? encodeCursor(last.sid) : null };
+  const rows = await selectVisible(ctx, record, where, { before: after?.[0] ?? null, limit: size + 1 });
+  return cursorPage(
+    rows,
+    size,
+    (row) => [row.sid],
+    (row) => row,
+  );
 }
 
 /** The generic record operations of API.md, under each record's x-crud mode. */
@@ -211,8 +214,8 @@ export const crudHandlers: CrudHandlers<RpcContext> = {
   },
 
   async list(ctx, record, { limit, cursor }) {
-    const { rows, next_cursor } = await page(ctx, record, {}, limit, cursor);
-    return { sids: rows.map((r) => r.sid), next_cursor };
+    const { items, next_cursor } = await page(ctx, record, {}, limit, cursor);
+    return { sids: items.map((r) => r.sid), next_cursor };
   },
 
   async find(ctx, record, { query, limit, cursor }) {
@@ -229,7 +232,7 @@ export const crudHandlers: CrudHandlers<RpcContext> = {
         throw RpcError.invalidParams(`query.${key} must be a ${field?.kind ?? "plain"} value (equality only)`);
       }
     }
-    const { rows, next_cursor } = await page(ctx, record, toColumnValues(record, conditions), limit, cursor);
-    return { items: rows.map((r) => toWire(record, r)), next_cursor };
+    const { items, next_cursor } = await page(ctx, record, toColumnValues(record, conditions), limit, cursor);
+    return { items: items.map((r) => toWire(record, r)), next_cursor };
   },
 };

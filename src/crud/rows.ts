@@ -1,6 +1,4 @@
-import type { FieldSpec, RecordSpec } from "../../generated/crud.ts";
-
-type Row = Record<string, unknown>;
+import type { FieldSpec, RecordSpec, CrudRow as Row } from "../../generated/crud.ts";
 
 function wireValue(field: FieldSpec, value: unknown): unknown {
   if (value === undefined || value === null) return null;
@@ -46,14 +44,4 @@ export function initialValue(field: FieldSpec): unknown {
     case "datetime":
       return new Date(0);
   }
-}
-
-export function encodeCursor(sid: string): string {
-  return Buffer.from(sid).toString("base64url");
-}
-
-export function decodeCursor(cursor: string | null | undefined): string | null {
-  if (!cursor) return null;
-  const sid = Buffer.from(cursor, "base64url").toString("utf8");
-  return /^[0-9a-f-]{36}$/.test(sid) ? sid : null;
 }

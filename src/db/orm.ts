@@ -7,10 +7,11 @@ import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import type { EntitySchema, Options } from "@mikro-orm/core";
 import { Migrator } from "@mikro-orm/migrations";
-import { MikroORM, PostgreSqlDriver } from "@mikro-orm/postgresql";
+import { type EntityManager, MikroORM, PostgreSqlDriver } from "@mikro-orm/postgresql";
 import type pg from "pg";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
 import { PGliteDriver } from "./pglite-dialect.ts";
+import { Slots } from "./slots.ts";
 
 /** `src/db/migrations/`, next to this file (independent of the working directory). */
 export const DEFAULT_MIGRATIONS_PATH = fileURLToPath(new URL("./migrations", import.meta.url));
@@ -144,6 +145,35 @@ export async function closeOrm(orm: MikroORM): Promise<void> {
 /** Which database an ORM opened by `openOrm` runs on. */
 export function ormBackend(orm: MikroORM): Backend {
   return opened.get(orm)?.backend ?? (orm.config.getDriver() instanceof PGliteDriver ? "pglite" : "postgresql");
+}
+
+/**
+ * An entity manager on a connection of its own, for writes that must commit at once while a call's transaction is
+ * open (rate-limit counters); null on PGlite, which has one connection.
+ */
+export function ownConnection(orm: MikroORM): (() => EntityManager) | null {
+  return ormBackend(orm) === "postgresql" ? () => orm.em.fork() : null;
+}
+
+/** Connections of the pool that open transactions never take: `ownConnection` writes and plain reads use them. */
+const RESERVED_CONNECTIONS = 2;
+const writeSlotsByOrm = new WeakMap<MikroORM, Slots>();
+
+/**
+ * How many calls may hold a transaction at once on PostgreSQL: the pool less the reserved connections, so a call
+ * whose transaction waits for an `ownConnection` write always finds one free (else 20 concurrent logins on a pool
+ * of 10 would each hold a connection and wait for an eleventh). Null on PGlite: its one connection serialises
+ * transactions by itself.
+ */
+export function writeSlots(orm: MikroORM): Slots | null {
+  if (ormBackend(orm) !== "postgresql") return null;
+  let slots = writeSlotsByOrm.get(orm);
+  if (!slots) {
+    const poolMax = orm.config.get("pool")?.max ?? 10;
+    slots = new Slots(Math.max(1, poolMax - RESERVED_CONNECTIONS));
+    writeSlotsByOrm.set(orm, slots);
+  }
+  return slots;
 }
 
 /** Runs pending migrations (all in one transaction); returns the names applied. */

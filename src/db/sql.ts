@@ -28,3 +28,15 @@ export function dateOf(value: Date | string | null): Date | null;
 export function dateOf(value: Date | string | null): Date | null {
   return value === null ? null : value instanceof Date ? value : new Date(value);
 }
+
+/**
+ * A typed shape as raw SQL returns it: timestamps as strings (numeric and bigint columns are strings too; select
+ * them with a cast such as `::float8`, or read them through the entity).
+ */
+export type Raw<T> = {
+  [K in keyof T]: T[K] extends Date
+    ? string
+    : [Extract<T[K], Date>] extends [never]
+      ? T[K]
+      : string | Exclude<T[K], Date>;
+};

@@ -1,14 +1,6 @@
-import { roundMoney } from "./money.ts";
+import type { CompanySubscriptionPlan, CompanyType } from "../../generated/types.ts";
+import { addMoney, multiplyMoney } from "./money.ts";
 import { RESIDENT_PLANS, residentPlanPrice } from "./pricing.ts";
-
-export type CompanyType =
-  | "single_fzc"
-  | "startup_fzc"
-  | "growth_fzc"
-  | "global_fzc"
-  | "coop_standard_fzc"
-  | "coop_platinum_fzc";
-export type CompanyPlan = "monthly" | "one_year" | "two_years";
 
 interface TypePricing {
   setup_fee: number;
@@ -66,7 +58,7 @@ export const COMPANY_TYPES: Record<CompanyType, TypePricing> = {
 };
 
 /** Prepaid discount of the registration plans (seed: 0.0, 0.2 or 0.4). */
-export const COMPANY_PLANS: Record<CompanyPlan, { months: number; prepaid_discount: number }> = {
+export const COMPANY_PLANS: Record<CompanySubscriptionPlan, { months: number; prepaid_discount: number }> = {
   monthly: { months: 1, prepaid_discount: 0 },
   one_year: { months: 12, prepaid_discount: 0.2 },
   two_years: { months: 24, prepaid_discount: 0.4 },
@@ -98,20 +90,25 @@ export function shareholderFee(type: CompanyType, shareholderCount: number) {
     shareholder_fee_rate: t.shareholder_fee_rate,
     included_shareholders: t.included_shareholders,
     additional_shareholders: additional,
-    monthly_shareholder_fee: roundMoney(t.shareholder_fee_rate * additional),
+    monthly_shareholder_fee: multiplyMoney(t.shareholder_fee_rate, additional),
   };
 }
 
 /** Registration price: setup fee (less early bird), monthly total, prepaid discount, total due. */
-export function companyPricing(type: CompanyType, shareholderCount: number, plan: CompanyPlan, earlyBird: boolean) {
+export function companyPricing(
+  type: CompanyType,
+  shareholderCount: number,
+  plan: CompanySubscriptionPlan,
+  earlyBird: boolean,
+) {
   const t = COMPANY_TYPES[type];
   const fee = shareholderFee(type, shareholderCount);
   const earlyBirdApplied = earlyBird && EARLY_BIRD.available;
   const earlyRate = earlyBirdApplied ? EARLY_BIRD.discount_rate : 0;
-  const setupFee = roundMoney(t.setup_fee * (1 - earlyRate));
-  const monthlyTotal = roundMoney(t.monthly_fee + fee.monthly_shareholder_fee);
+  const setupFee = multiplyMoney(t.setup_fee, 1 - earlyRate);
+  const monthlyTotal = addMoney(t.monthly_fee, fee.monthly_shareholder_fee);
   const { months, prepaid_discount } = COMPANY_PLANS[plan];
-  const subscription = roundMoney(monthlyTotal * months * (1 - prepaid_discount));
+  const subscription = multiplyMoney(multiplyMoney(monthlyTotal, months), 1 - prepaid_discount);
   return {
     company_type: type,
     subscription_plan: plan,
@@ -130,7 +127,7 @@ export function companyPricing(type: CompanyType, shareholderCount: number, plan
     months,
     prepaid_discount,
     subscription_amount: subscription,
-    total_due: roundMoney(setupFee + subscription),
+    total_due: addMoney(setupFee, subscription),
   };
 }
 
@@ -142,7 +139,7 @@ export function allPricing() {
       ...t,
     })),
     subscription_plans: Object.entries(COMPANY_PLANS).map(([subscription_plan, p]) => ({
-      subscription_plan: subscription_plan as CompanyPlan,
+      subscription_plan: subscription_plan as CompanySubscriptionPlan,
       ...p,
     })),
     company_renewal_discounts: COMPANY_RENEWAL_DISCOUNTS,

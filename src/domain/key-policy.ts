@@ -1,16 +1,18 @@
-/** Tier policy of an API key (seed 000 ApiKey): governs MCP use. */
-export interface KeyPolicy {
-  mcp_scope: "read" | "readwrite" | null;
-  max_transaction_amount: number;
-  daily_spending_limit: number;
-  monthly_spending_limit: number;
-  max_calls_per_hour: number;
-  max_calls_per_day: number;
-  allowed_tool_patterns: string;
-  blocked_tool_patterns: string;
-  approval_threshold: number;
-  approval_required_tools: string;
-}
+import type { ApiKeyRow } from "../../generated/entities.ts";
+
+type LimitField =
+  | "max_transaction_amount"
+  | "daily_spending_limit"
+  | "monthly_spending_limit"
+  | "max_calls_per_hour"
+  | "max_calls_per_day"
+  | "allowed_tool_patterns"
+  | "blocked_tool_patterns"
+  | "approval_threshold"
+  | "approval_required_tools";
+
+/** Tier policy of an API key (seed 000 ApiKey): governs MCP use. The stored columns, with the defaults filled in. */
+export type KeyPolicy = Pick<ApiKeyRow, "mcp_scope"> & { [F in LimitField]: NonNullable<ApiKeyRow[F]> };
 
 /** The seed's defaults; no scope means no MCP access. */
 export const KEY_POLICY_DEFAULTS: KeyPolicy = {
@@ -27,6 +29,23 @@ export const KEY_POLICY_DEFAULTS: KeyPolicy = {
 };
 
 export const POLICY_FIELDS = Object.keys(KEY_POLICY_DEFAULTS) as (keyof KeyPolicy)[];
+
+/** The ApiKey columns a key's policy is read from (with its sid). */
+export const POLICY_COLUMNS = [
+  "sid",
+  "mcp_scope",
+  "max_transaction_amount",
+  "daily_spending_limit",
+  "monthly_spending_limit",
+  "max_calls_per_hour",
+  "max_calls_per_day",
+  "allowed_tool_patterns",
+  "blocked_tool_patterns",
+  "approval_threshold",
+  "approval_required_tools",
+] as const;
+
+export type KeyPolicyColumns = Pick<ApiKeyRow, (typeof POLICY_COLUMNS)[number]>;
 export const PATTERN_FIELDS = ["allowed_tool_patterns", "blocked_tool_patterns", "approval_required_tools"] as const;
 
 export const PERSONAL_KEY_TTL_DAYS = 365;
@@ -51,15 +70,20 @@ export function cleanPatternList(text: string): { value: string } | { error: str
 }
 
 /** Reads a stored policy, filling columns left null (rows written before a field existed) with the defaults. */
-export function policyOf(row: Record<string, unknown>): KeyPolicy {
-  const out = { ...KEY_POLICY_DEFAULTS } as Record<string, unknown>;
-  for (const field of POLICY_FIELDS) {
-    const value = row[field];
-    if (value === null || value === undefined) continue;
-    out[field] = typeof KEY_POLICY_DEFAULTS[field] === "number" ? Number(value) : value;
-  }
-  out["mcp_scope"] = row["mcp_scope"] ?? null;
-  return out as unknown as KeyPolicy;
+export function policyOf(row: Pick<ApiKeyRow, keyof KeyPolicy>): KeyPolicy {
+  const d = KEY_POLICY_DEFAULTS;
+  return {
+    mcp_scope: row.mcp_scope ?? null,
+    max_transaction_amount: row.max_transaction_amount ?? d.max_transaction_amount,
+    daily_spending_limit: row.daily_spending_limit ?? d.daily_spending_limit,
+    monthly_spending_limit: row.monthly_spending_limit ?? d.monthly_spending_limit,
+    max_calls_per_hour: row.max_calls_per_hour ?? d.max_calls_per_hour,
+    max_calls_per_day: row.max_calls_per_day ?? d.max_calls_per_day,
+    allowed_tool_patterns: row.allowed_tool_patterns ?? d.allowed_tool_patterns,
+    blocked_tool_patterns: row.blocked_tool_patterns ?? d.blocked_tool_patterns,
+    approval_threshold: row.approval_threshold ?? d.approval_threshold,
+    approval_required_tools: row.approval_required_tools ?? d.approval_required_tools,
+  };
 }
 
 export function addDays(now: Date, days: number): Date {

@@ -1,4 +1,4 @@
-import { roundMoney } from "./money.ts";
+import { multiplyMoney } from "./money.ts";
 
 /** Residency plans: months and duration discount (deployment pricing; credits are USD). */
 export const RESIDENT_PLANS = [
@@ -24,13 +24,13 @@ export function residentPlanPrice(
   plan: (typeof RESIDENT_PLANS)[number],
   monthlyFee = RESIDENT_MONTHLY_FEE_USD,
 ): PlanPrice {
-  const base = roundMoney(monthlyFee * plan.months);
+  const base = multiplyMoney(monthlyFee, plan.months);
   return {
     plan: plan.plan,
     months: plan.months,
     base_amount: base,
     discount_rate: plan.discountRate,
-    amount: roundMoney(base * (1 - plan.discountRate)),
+    amount: multiplyMoney(base, 1 - plan.discountRate),
   };
 }
 

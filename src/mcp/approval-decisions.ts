@@ -1,11 +1,21 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
+import type { McpApprovalRow } from "../../generated/entities.ts";
 import type { McpApprovalResult } from "../../generated/types.ts";
 import { keyOwnerCaller } from "../auth/api-keys.ts";
-import { writeAudit } from "../domain/audit.ts";
+import { findKeyWithOwnerById } from "../repos/api-keys.ts";
+import { writeAudit } from "../repos/audit-log.ts";
+import {
+  claimPending,
+  findApproval,
+  markExecuted,
+  markExecutionError,
+  rejectPending,
+  retakeApproved,
+} from "../repos/mcp-approvals.ts";
 import { writeSurviving } from "../rpc/call-context.ts";
 import type { Caller, RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
-import { type ApprovalRow, expireApprovals, findApproval, toApprovalResult } from "./approval-store.ts";
+import { expireApprovals, toApprovalResult } from "./approval-store.ts";
 import { mcpDepsFor } from "./deps.ts";
 import { runTool, type ToolOutcome } from "./execute.ts";
 
@@ -18,7 +28,7 @@ const TYPE = "McpApprovalError";
 export const RUNNING = "[running]";
 const CLAIM_STALE_MS = 5 * 60 * 1000;
 
-export async function loadApproval(ctx: RpcContext, sid: string, admin: boolean): Promise<ApprovalRow> {
+export async function loadApproval(ctx: RpcContext, sid: string, admin: boolean): Promise<McpApprovalRow> {
   const row = await findApproval(ctx.em, sid);
   // Another user's approval is NotFound: no existence leak.
   if (!row || (!admin && row.user_id !== ctx.caller?.userId)) throw RpcError.notFound(TYPE, "approval");
@@ -27,59 +37,36 @@ export async function loadApproval(ctx: RpcContext, sid: string, admin: boolean)
 
 /** The key that asked, as a caller, by its id: still active, unexpired, with MCP scope, owner not suspended. */
 async function keyCaller(em: EntityManager, keyId: string, now: Date): Promise<Caller | RpcError> {
-  const rows = await em.execute<
-    {
-      sid: string;
-      user_id: string;
-      partner_id: string | null;
-      is_active: boolean;
-      expires_at: string | null;
-      mcp_scope: string | null;
-      email: string;
-      roles: string[];
-      is_suspended: boolean;
-    }[]
-  >(
-    `select k.sid, k.user_id, k.partner_id, k.is_active, k.expires_at, k.mcp_scope, u.email, u.roles, u.is_suspended
-       from api_key k join "user" u on u.sid = k.user_id where k.sid = ?`,
-    [keyId],
-  );
-  const row = rows[0];
+  const row = await findKeyWithOwnerById(em, keyId);
   if (!row?.is_active) return RpcError.unauthenticated("KeyRevoked", "the API key that asked was revoked");
-  if (row.expires_at !== null && new Date(row.expires_at).getTime() <= now.getTime()) {
+  if (row.expires_at !== null && row.expires_at.getTime() <= now.getTime()) {
     return RpcError.unauthenticated("KeyExpired", "the API key that asked has expired");
   }
   if (row.is_suspended) return RpcError.forbidden("AuthError", "Suspended", "account suspended");
   if (row.mcp_scope === null) return RpcError.app("AuthError", "NoMcpAccess");
-  return keyOwnerCaller(row);
+  if (row.user_id === null) return RpcError.unauthenticated("KeyRevoked", "the API key that asked has no owner");
+  return keyOwnerCaller({ ...row, user_id: row.user_id });
 }
 
 /** Takes the right to run the approved call: pending -> approved (the decision), or a retry of `approved`. */
-async function claim(ctx: RpcContext, row: ApprovalRow, now: Date): Promise<void> {
-  const caller = ctx.caller?.userId ?? null;
+async function claim(ctx: RpcContext, row: McpApprovalRow, now: Date): Promise<void> {
+  const by = ctx.caller?.userId ?? null;
   if (row.status === "pending") {
-    const moved = await ctx.em.execute<unknown[]>(
-      `update mcp_approval set status = 'approved', decided_at = ?, decided_by = ?, execution_error = ?, updated_at = ?
-        where sid = ? and status = 'pending' and expires_at > ? returning sid`,
-      [now, caller, RUNNING, now, row.sid, now],
-    );
-    if (moved.length === 0) throw RpcError.app(TYPE, "InvalidState", "the approval was decided meanwhile");
+    const moved = await claimPending(ctx.em, row.sid, by, RUNNING, now);
+    if (moved === 0) throw RpcError.app(TYPE, "InvalidState", "the approval was decided meanwhile");
     return;
   }
   if (row.status === "approved") {
-    const retaken = await ctx.em.execute<unknown[]>(
-      `update mcp_approval set execution_error = ?, updated_at = ?
-        where sid = ? and status = 'approved' and (execution_error is distinct from ? or updated_at < ?) returning sid`,
-      [RUNNING, now, row.sid, RUNNING, new Date(now.getTime() - CLAIM_STALE_MS)],
-    );
-    if (retaken.length === 0) throw RpcError.app(TYPE, "InvalidState", "the approved call is running");
+    const stale = new Date(now.getTime() - CLAIM_STALE_MS);
+    const retaken = await retakeApproved(ctx.em, row.sid, RUNNING, stale, now);
+    if (retaken === 0) throw RpcError.app(TYPE, "InvalidState", "the approved call is running");
     return;
   }
   throw RpcError.app(TYPE, "InvalidState", `the approval is ${row.status}`);
 }
 
 /** Replays the stored call as the key that asked (its current policy, approval aside) and records the outcome. */
-async function execute(ctx: RpcContext, row: ApprovalRow, now: Date): Promise<void> {
+async function execute(ctx: RpcContext, row: McpApprovalRow, now: Date): Promise<void> {
   const deps = mcpDepsFor(ctx.config);
   const entry = deps.runtime.registry.get(row.rpc_method ?? "") ?? deps.catalog.byName.get(row.tool_name)?.entry;
   let outcome: ToolOutcome;
@@ -106,19 +93,10 @@ async function execute(ctx: RpcContext, row: ApprovalRow, now: Date): Promise<vo
   }
   const ok = outcome.kind === "result";
   if (outcome.kind === "result") {
-    await ctx.em.execute(
-      `update mcp_approval set status = 'approved_executed', result_json = ?, execution_error = null, updated_at = ?
-        where sid = ?`,
-      [JSON.stringify(outcome.result), now, row.sid],
-    );
+    await markExecuted(ctx.em, row.sid, JSON.stringify(outcome.result), now);
   } else {
     const error = outcome.kind === "error" ? outcome.error : RpcError.internal();
-    const text = `${error.data?.variant ?? error.code}: ${error.message}`;
-    await ctx.em.execute(`update mcp_approval set execution_error = ?, updated_at = ? where sid = ?`, [
-      text,
-      now,
-      row.sid,
-    ]);
+    await markExecutionError(ctx.em, row.sid, `${error.data?.variant ?? error.code}: ${error.message}`, now);
   }
   await writeAudit(
     ctx.em,
@@ -142,13 +120,13 @@ async function execute(ctx: RpcContext, row: ApprovalRow, now: Date): Promise<vo
 export async function approveApproval(ctx: RpcContext, sid: string, admin: boolean): Promise<McpApprovalResult> {
   const now = ctx.now();
   const row = await loadApproval(ctx, sid, admin);
-  if (row.status === "pending" && new Date(row.expires_at).getTime() <= now.getTime()) {
+  if (row.status === "pending" && row.expires_at.getTime() <= now.getTime()) {
     await writeSurviving(ctx, (em) => expireApprovals(em, now, row.sid));
     throw RpcError.app(TYPE, "Expired", "the approval request has expired");
   }
   await claim(ctx, row, now);
   await execute(ctx, row, now);
-  return toApprovalResult((await findApproval(ctx.em, sid)) as ApprovalRow, !admin);
+  return toApprovalResult(await loadApproval(ctx, sid, admin), !admin);
 }
 
 /** reject / admin_reject: pending -> rejected with the reason; the call never runs. */
@@ -160,11 +138,7 @@ export async function rejectApproval(
 ): Promise<McpApprovalResult> {
   const now = ctx.now();
   const row = await loadApproval(ctx, sid, admin);
-  const moved = await ctx.em.execute<unknown[]>(
-    `update mcp_approval set status = 'rejected', decision_reason = ?, decided_at = ?, decided_by = ?, updated_at = ?
-      where sid = ? and status = 'pending' returning sid`,
-    [reason, now, ctx.caller?.userId ?? null, now, row.sid],
-  );
-  if (moved.length === 0) throw RpcError.app(TYPE, "InvalidState", `the approval is ${row.status}`);
-  return toApprovalResult((await findApproval(ctx.em, sid)) as ApprovalRow, !admin);
+  const moved = await rejectPending(ctx.em, row.sid, reason, ctx.caller?.userId ?? null, now);
+  if (moved === 0) throw RpcError.app(TYPE, "InvalidState", `the approval is ${row.status}`);
+  return toApprovalResult(await loadApproval(ctx, sid, admin), !admin);
 }

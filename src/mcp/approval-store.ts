@@ -1,9 +1,11 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
+import type { McpApprovalRow } from "../../generated/entities.ts";
 import type { McpApprovalResult } from "../../generated/types.ts";
-import { writeAudit } from "../domain/audit.ts";
 import { uuidv7 } from "../domain/ids.ts";
+import { writeAudit } from "../repos/audit-log.ts";
+import { expirePending, insertApproval } from "../repos/mcp-approvals.ts";
 import type { McpDeps } from "./deps.ts";
-import type { Invocation } from "./execute.ts";
+import type { Invocation } from "./invocation.ts";
 import { summarizeArguments } from "./sanitize.ts";
 
 /** What a tool call that needs approval answers (API.md "MCP"; the tool's outputSchema admits it). */
@@ -14,35 +16,19 @@ export interface PendingApproval {
   expires_at: string;
 }
 
-export interface ApprovalRow {
-  sid: string;
-  user_id: string;
-  api_key_id: string;
-  tool_name: string;
-  rpc_method: string | null;
-  arguments: string;
-  amount: number;
-  reason: string;
-  status: McpApprovalResult["status"];
-  requested_at: Date;
-  decided_at: Date | null;
-  expires_at: Date;
-  result_json: string | null;
-  decision_reason: string | null;
-  execution_error: string | null;
-  decided_by: string | null;
-}
-
-/** Stores the full call (arguments not redacted: they are replayed) owned by the key's owner. */
+/**
+ * Stores the full call (arguments not redacted: they are replayed) owned by the key's owner, at once (a native
+ * insert on the tool call's entity manager: the request is answered `pending_approval` only once it is stored).
+ */
 export async function createApproval(
   deps: McpDeps,
+  em: EntityManager,
   inv: Invocation,
   what: { reason: string; amount: number; now: Date },
 ): Promise<PendingApproval> {
-  const em = deps.runtime.orm.em.fork();
   const sid = uuidv7(what.now);
   const expires = new Date(what.now.getTime() + deps.approvalTtlS * 1000);
-  em.create("McpApproval", {
+  await insertApproval(em, {
     sid,
     user_id: inv.caller.userId,
     api_key_id: inv.caller.apiKeyId ?? "",
@@ -62,14 +48,11 @@ export async function createApproval(
     created_at: what.now,
     updated_at: what.now,
   });
-  await em.flush();
   return { status: "pending_approval", approval_id: sid, reason: what.reason, expires_at: expires.toISOString() };
 }
 
-const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
-
 /** The approval as a result: arguments and result_json go to the owner only (null in administrator reads). */
-export function toApprovalResult(row: ApprovalRow, forOwner: boolean): McpApprovalResult {
+export function toApprovalResult(row: McpApprovalRow, forOwner: boolean): McpApprovalResult {
   let summary: string;
   try {
     summary = summarizeArguments(JSON.parse(row.arguments));
@@ -84,12 +67,12 @@ export function toApprovalResult(row: ApprovalRow, forOwner: boolean): McpApprov
     rpc_method: row.rpc_method,
     arguments: forOwner ? row.arguments : null,
     arguments_summary: summary,
-    amount: Number(row.amount),
+    amount: row.amount,
     reason: row.reason,
     status: row.status,
-    requested_at: iso(row.requested_at) as string,
-    decided_at: iso(row.decided_at),
-    expires_at: iso(row.expires_at) as string,
+    requested_at: row.requested_at.toISOString(),
+    decided_at: row.decided_at?.toISOString() ?? null,
+    expires_at: row.expires_at.toISOString(),
     result_json: forOwner ? row.result_json : null,
     decision_reason: row.decision_reason,
     execution_error: row.execution_error,
@@ -97,23 +80,13 @@ export function toApprovalResult(row: ApprovalRow, forOwner: boolean): McpApprov
   };
 }
 
-export async function findApproval(em: EntityManager, sid: string): Promise<ApprovalRow | null> {
-  const rows = await em.execute<ApprovalRow[]>(`select * from mcp_approval where sid = ?`, [sid]);
-  return rows[0] ?? null;
-}
-
 /**
  * Moves pending approvals past expires_at to `expired` (all of them, or one), one mcp_approval_expired audit row
- * each, subject the owner. The conditional update makes a concurrent decision and a second sweep no-ops.
+ * each, subject the owner. Returns the sids it moved.
  */
 export async function expireApprovals(em: EntityManager, now: Date, onlySid?: string): Promise<string[]> {
-  const rows = await em.execute<{ sid: string; user_id: string }[]>(
-    `update mcp_approval set status = 'expired', decided_at = ?, updated_at = ?
-      where status = 'pending' and expires_at <= ?${onlySid ? " and sid = ?" : ""}
-      returning sid, user_id`,
-    onlySid ? [now, now, now, onlySid] : [now, now, now],
-  );
-  for (const row of rows) {
+  const moved = await expirePending(em, now, onlySid);
+  for (const row of moved) {
     await writeAudit(
       em,
       {
@@ -127,5 +100,5 @@ export async function expireApprovals(em: EntityManager, now: Date, onlySid?: st
       now,
     );
   }
-  return rows.map((r) => r.sid);
+  return moved.map((r) => r.sid);
 }

@@ -11,6 +11,25 @@ export interface McpAuth {
   request: RequestInfo;
 }
 
+/** The SDK's authInfo of one request, tied to our McpAuth without going through its untyped `extra` bag. */
+const authByInfo = new WeakMap<object, McpAuth>();
+
+export function mcpAuthInfo(auth: McpAuth) {
+  const info = {
+    token: "",
+    clientId: auth.caller.apiKeyId ?? "",
+    scopes: [auth.caller.mcpScope ?? ""],
+    extra: {},
+  };
+  authByInfo.set(info, auth);
+  return info;
+}
+
+/** The McpAuth an authInfo was made for (undefined for any other object). */
+export function mcpAuthOf(info: object | undefined): McpAuth | undefined {
+  return info ? authByInfo.get(info) : undefined;
+}
+
 export type McpAuthOutcome = { caller: Caller } | { status: 401 | 403; error: RpcError };
 
 const isKey = (value: string) =>

@@ -1,8 +1,10 @@
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import type { Logger } from "pino";
+import type { McpCallResultStatus } from "../../generated/types.ts";
 import { uuidv7 } from "../domain/ids.ts";
+import { insertCallLogRows } from "../repos/mcp-call-log.ts";
 
-export type CallStatus = "success" | "error" | "rejected";
+export type CallStatus = McpCallResultStatus;
 
 export interface CallLogEntry {
   apiKeyId: string;
@@ -17,11 +19,6 @@ export interface CallLogEntry {
   at: Date;
 }
 
-const COLUMNS =
-  "sid, api_key_id, user_id, tool_name, arguments_summary, amount, result_status, error_message, created_at, amount_eur, approval_id, updated_at";
-const ROW = `(${COLUMNS.split(",")
-  .map(() => "?")
-  .join(", ")})`;
 const BATCH = 200;
 
 interface Queued {
@@ -73,13 +70,23 @@ export class CallLogWriter {
     }
   }
 
-  private async insert(em: EntityManager, entries: CallLogEntry[]): Promise<void> {
-    const params: unknown[] = [];
-    for (const e of entries) {
-      params.push(uuidv7(e.at), e.apiKeyId, e.userId, e.toolName, e.argumentsSummary, e.amount, e.status);
-      params.push(e.errorMessage, e.at, e.amountEur, e.approvalId, e.at);
-    }
-    const values = entries.map(() => ROW).join(", ");
-    await em.execute(`insert into mcp_call_log (${COLUMNS}) values ${values}`, params, "run");
+  private insert(em: EntityManager, entries: CallLogEntry[]): Promise<void> {
+    return insertCallLogRows(
+      em,
+      entries.map((e) => ({
+        sid: uuidv7(e.at),
+        api_key_id: e.apiKeyId,
+        user_id: e.userId,
+        tool_name: e.toolName,
+        arguments_summary: e.argumentsSummary,
+        amount: e.amount,
+        result_status: e.status,
+        error_message: e.errorMessage,
+        created_at: e.at,
+        amount_eur: e.amountEur,
+        approval_id: e.approvalId,
+        updated_at: e.at,
+      })),
+    );
   }
 }

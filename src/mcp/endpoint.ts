@@ -3,7 +3,7 @@ import type { Hono } from "hono";
 import { type FxProvider, SandboxFxProvider } from "../integrations/fx/index.ts";
 import { newRequestId, type Runtime } from "../rpc/runtime.ts";
 import { expireApprovals } from "./approval-store.ts";
-import { authenticateMcp, type McpAuth } from "./auth.ts";
+import { authenticateMcp, mcpAuthInfo } from "./auth.ts";
 import { CallLogWriter } from "./call-log.ts";
 import { type McpDeps, registerMcpDeps } from "./deps.ts";
 import {
@@ -96,13 +96,7 @@ export class McpEndpoint {
     // Notifications and client responses need no answer on a stateless endpoint.
     if (requests.length === 0) return { status: 202, body: null, headers: {} };
     const info = requestInfo(request, body.text, request.header("x-request-id") ?? newRequestId());
-    const mcp: McpAuth = { caller: auth.caller, request: info };
-    const authInfo = {
-      token: "",
-      clientId: auth.caller.apiKeyId ?? "",
-      scopes: [auth.caller.mcpScope ?? ""],
-      extra: { mcp },
-    };
+    const authInfo = mcpAuthInfo({ caller: auth.caller, request: info });
     const extra = { authInfo, requestInfo: { headers: info.headers } };
     const options = { deadlineMs: this.deadlineMs, onClose: request.onClose };
     const answers = await Promise.all(

@@ -1,34 +1,18 @@
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { ownConnection, writeSlots } from "../db/orm.ts";
 import { toEur } from "../integrations/fx/index.ts";
 import { createCallContext } from "../rpc/call-context.ts";
-import type { Caller, RequestInfo, RpcContext } from "../rpc/context.ts";
+import type { RpcContext } from "../rpc/context.ts";
 import { dispatch, type Entry, fillCallerBinding } from "../rpc/dispatcher.ts";
 import { logCause, RpcError } from "../rpc/errors.ts";
 import { createApproval, type PendingApproval } from "./approval-store.ts";
 import type { CallStatus } from "./call-log.ts";
 import type { McpDeps } from "./deps.ts";
+import type { Invocation } from "./invocation.ts";
 import { approvalReason, type Refusal, toolRefusal, transactionRefusal, usageWindows } from "./policy.ts";
 import { summarizeArguments } from "./sanitize.ts";
 import { consumeUsage, refundAmount } from "./usage.ts";
-
-/** One tool call to run: the key's owner as caller, the tool, and the arguments as the agent sent them. */
-export interface Invocation {
-  caller: Caller;
-  request: RequestInfo;
-  toolName: string;
-  entry: Entry;
-  args: unknown;
-  /** Set when an approved call is replayed: the approval step is skipped and the log row points at it. */
-  approvalId: string | null;
-  signal?: AbortSignal;
-  /**
-   * The entity manager of the call this one runs inside (an approved call replayed by the approval decision):
-   * the replay's writes, its usage counters and its log row go into that call's transaction (a savepoint), never
-   * onto another connection (PGlite has one, held by that transaction).
-   */
-  within?: EntityManager;
-}
 
 export type ToolOutcome =
   | { kind: "result"; result: unknown }
@@ -37,7 +21,16 @@ export type ToolOutcome =
 
 export function toolContext(deps: McpDeps, em: EntityManager, inv: Invocation): RpcContext {
   const { config, log } = deps.runtime;
-  return createCallContext({ em: () => em, caller: inv.caller, config, request: inv.request, method: inv.entry, log });
+  return createCallContext({
+    em: () => em,
+    ownConnection: ownConnection(deps.runtime.orm),
+    writeSlots: writeSlots(deps.runtime.orm),
+    caller: inv.caller,
+    config,
+    request: inv.request,
+    method: inv.entry,
+    log,
+  });
 }
 
 /** The call's amount (its `x-mcp.amountParam`), the currency it is in, and the EUR figure the limits use. */
@@ -135,7 +128,7 @@ export async function runTool(deps: McpDeps, inv: Invocation): Promise<ToolOutco
     // The request itself counts as a call; its amount is counted when the approved call runs.
     const refused = await consumeUsage(em, keyId, usageWindows(policy, 0, now), now);
     if (refused) return fail(refusalError(refused), "rejected", money.amount, money.eur);
-    const pending = await createApproval(deps, inv, { reason, amount: money.amount, now });
+    const pending = await createApproval(deps, em, inv, { reason, amount: money.amount, now });
     await log("success", "", money.amount, money.eur, pending.approval_id);
     return { kind: "pending", pending };
   }

@@ -2,20 +2,14 @@ import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import pg from "pg";
 import type { Logger } from "pino";
 import { ormBackend } from "../db/orm.ts";
+import { findKeyPolicy } from "../repos/api-keys.ts";
 import { type KeyPolicy, policyFromRow } from "./policy.ts";
 
 const CHANNEL = "freezone_api_key";
 const RECONNECT_MS = 1000;
-const POLICY_COLUMNS =
-  "sid, mcp_scope, max_transaction_amount, daily_spending_limit, monthly_spending_limit, max_calls_per_hour, " +
-  "max_calls_per_day, allowed_tool_patterns, blocked_tool_patterns, approval_threshold, approval_required_tools";
-
 async function loadPolicy(em: EntityManager, keyId: string): Promise<KeyPolicy | null> {
-  const rows = await em.execute<(Record<string, unknown> & { sid: string })[]>(
-    `select ${POLICY_COLUMNS} from api_key where sid = ?`,
-    [keyId],
-  );
-  return rows[0] ? policyFromRow(rows[0]) : null;
+  const row = await findKeyPolicy(em, keyId);
+  return row ? policyFromRow(row) : null;
 }
 
 /**

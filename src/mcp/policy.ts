@@ -1,4 +1,4 @@
-import { policyOf } from "../domain/key-policy.ts";
+import { type KeyPolicyColumns, policyOf } from "../domain/key-policy.ts";
 
 /**
  * Tier policies of an API key on MCP (seed 001 Authentication 7, Limits): pure rules, no database.
@@ -27,7 +27,7 @@ export function parsePatterns(list: string | null): string[] {
 }
 
 /** The key's policy as MCP enforces it, from an ApiKey row (null columns take the seed defaults, 0 = off). */
-export function policyFromRow(row: Record<string, unknown> & { sid: string }): KeyPolicy {
+export function policyFromRow(row: KeyPolicyColumns): KeyPolicy {
   const p = policyOf(row);
   return {
     keyId: row.sid,

@@ -9,7 +9,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
-import type { McpAuth } from "./auth.ts";
+import { type McpAuth, mcpAuthOf } from "./auth.ts";
 import { type DirectRequestPath, MultiplexTransport } from "./transport.ts";
 
 export type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -23,7 +23,7 @@ export const SERVER_INFO = { name: "freezone-registry", version: "1.0.0" };
 
 /** Identity comes only from the message's authInfo, which the HTTP layer set from this request's API key. */
 function authOf(extra: HandlerExtra): McpAuth {
-  const auth = extra.authInfo?.extra?.["mcp"] as McpAuth | undefined;
+  const auth = mcpAuthOf(extra.authInfo);
   if (!auth) throw new Error("MCP request without authentication reached the Server");
   return auth;
 }

@@ -2,6 +2,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import type { Logger } from "pino";
 import type { MethodPolicy } from "../../generated/policy.ts";
 import type { Config } from "../config.ts";
+import type { Slots } from "../db/slots.ts";
 import type { Caller, RequestInfo, RpcContext, SurvivingWrite } from "./context.ts";
 
 export interface CallContextInput {
@@ -12,10 +13,15 @@ export interface CallContextInput {
   request: RequestInfo;
   method: MethodPolicy;
   log: Logger;
+  /** An entity manager on another connection, for `commitNow`; null where the database has one (PGlite). */
+  ownConnection: (() => EntityManager) | null;
+  /** Bounds the transactions open at once (PostgreSQL), so `ownConnection` always finds a free connection. */
+  writeSlots: Slots | null;
 }
 
 const survivors = new WeakMap<RpcContext, SurvivingWrite[]>();
 const opened = new WeakMap<RpcContext, () => EntityManager | null>();
+const slotsOf = new WeakMap<RpcContext, Slots | null>();
 
 /** One call's context, for /rpc, the domain endpoints and MCP alike. */
 export function createCallContext(input: CallContextInput): RpcContext {
@@ -36,9 +42,14 @@ export function createCallContext(input: CallContextInput): RpcContext {
       // Only writes inside an open transaction can be lost to a rollback; the others are committed already.
       if (em?.isInTransaction()) kept.push(write);
     },
+    commitNow(write) {
+      if (em?.isInTransaction() && input.ownConnection) return write(input.ownConnection());
+      return writeSurviving(ctx, write);
+    },
   };
   survivors.set(ctx, kept);
   opened.set(ctx, () => em);
+  slotsOf.set(ctx, input.writeSlots);
   return ctx;
 }
 
@@ -46,6 +57,11 @@ export function createCallContext(input: CallContextInput): RpcContext {
 export function takeSurvivingWrites(ctx: RpcContext): SurvivingWrite[] {
   const kept = survivors.get(ctx);
   return kept ? kept.splice(0, kept.length) : [];
+}
+
+/** The transaction slots of the call's database (null: no bound). */
+export function writeSlotsOf(ctx: RpcContext): Slots | null {
+  return slotsOf.get(ctx) ?? null;
 }
 
 /** The call's entity manager if anything used it, else null (nothing to flush). */

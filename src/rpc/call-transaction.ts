@@ -1,5 +1,5 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { openedEntityManager, takeSurvivingWrites } from "./call-context.ts";
+import { openedEntityManager, takeSurvivingWrites, writeSlotsOf } from "./call-context.ts";
 import type { RpcContext } from "./context.ts";
 
 /** Taken right after BEGIN: a failed call rolls back to it, keeps what must survive, and commits that alone. */
@@ -50,7 +50,14 @@ export async function inCallTransaction<T>(ctx: RpcContext, readOnly: boolean, w
   }
   const em = ctx.em;
   const outer = em.getTransactionContext();
-  await em.begin(outer ? { ctx: outer } : {});
+  // A nested call runs on its outer call's connection and slot.
+  const release = outer ? null : await writeSlotsOf(ctx)?.acquire();
+  try {
+    await em.begin(outer ? { ctx: outer } : {});
+  } catch (err) {
+    release?.();
+    throw err;
+  }
   try {
     await em.execute(`savepoint ${CALL_START}`, [], "run");
     const result = await work();
@@ -62,5 +69,6 @@ export async function inCallTransaction<T>(ctx: RpcContext, readOnly: boolean, w
     throw err;
   } finally {
     if (outer) em.setTransactionContext(outer);
+    release?.();
   }
 }

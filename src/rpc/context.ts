@@ -46,6 +46,12 @@ export interface RpcContext {
    * record of a refused email): after a rollback the dispatcher runs it again, outside any transaction.
    */
   keepOnRollback(write: SurvivingWrite): void;
+  /**
+   * A write other calls must see at once and that no rollback undoes (a rate-limit counter that gates concurrent
+   * attempts): on PostgreSQL it commits on a connection of its own; on PGlite, whose one connection the call's
+   * transaction holds (and so no other call runs meanwhile), it is made in the transaction and kept on rollback.
+   */
+  commitNow<T>(write: (em: EntityManager) => Promise<T>): Promise<T>;
 }
 
 export function isAdminSession(caller: Caller | null): boolean {

@@ -4,7 +4,7 @@ import { companyRoles, mayActAsResident, satisfiesCompanyRole } from "../auth/ac
 import { reserveAttempt } from "../auth/limits.ts";
 import { verifyPassword } from "../auth/passwords.ts";
 import { SIGNATURE_HEADER, verifyWebhookSignature } from "../auth/webhook-signature.ts";
-import { writeAudit } from "../domain/audit.ts";
+import { writeAudit } from "../repos/audit-log.ts";
 import { passwordHashOf } from "../repos/users.ts";
 import { inCallTransaction } from "./call-transaction.ts";
 import type { RpcContext } from "./context.ts";

@@ -1,22 +1,44 @@
 import type { McpApprovalServiceHandlers } from "../../generated/handlers/index.ts";
 import { approveApproval, loadApproval, rejectApproval } from "../mcp/approval-decisions.ts";
-import { type ApprovalRow, expireApprovals, toApprovalResult } from "../mcp/approval-store.ts";
+import { expireApprovals, toApprovalResult } from "../mcp/approval-store.ts";
+import { type ApprovalFilter, listApprovals } from "../repos/mcp-approvals.ts";
+import { cursorPage } from "../repos/paging.ts";
+import { decodeTimeCursor, timeCursorOf } from "../repos/time-cursor.ts";
+import { requireCaller } from "../rpc/caller.ts";
 import type { RpcContext } from "../rpc/context.ts";
+import { errorsFor } from "../rpc/service-errors.ts";
 
-const LIST_LIMIT = 500;
+const approvalError = errorsFor("McpApprovalService", "McpApprovalError");
+
+/** The queue grows without bound: pages by opaque cursor (API.md "Results"). */
+const DEFAULT_LIMIT = 50;
+
+/** One page of approvals, newest request first; arguments and result_json only for their owner. */
+async function approvalPage(
+  ctx: RpcContext,
+  filter: ApprovalFilter,
+  page: { limit?: number | undefined; cursor?: string | undefined },
+  forOwner: boolean,
+) {
+  const limit = page.limit ?? DEFAULT_LIMIT;
+  const after = decodeTimeCursor(page.cursor, () => approvalError("InvalidInput", "unknown cursor"));
+  const rows = await listApprovals(ctx.em, filter, after, limit + 1);
+  return cursorPage(
+    rows,
+    limit,
+    (row) => timeCursorOf(row.requested_at, row.sid),
+    (row) => toApprovalResult(row, forOwner),
+  );
+}
 
 /**
  * McpApprovalService: the approval queue of MCP calls (seed 000 McpApproval state table). Reads work with a
  * session or an API key; decisions need a session (x-auth), so an agent can never approve its own calls.
  */
 export const mcpApprovalService: McpApprovalServiceHandlers<RpcContext> = {
-  async listPending(ctx) {
-    const rows = await ctx.em.execute<ApprovalRow[]>(
-      `select * from mcp_approval where user_id = ? and status = 'pending' and expires_at > ?
-        order by requested_at desc, sid desc limit ${LIST_LIMIT}`,
-      [ctx.caller?.userId, ctx.now()],
-    );
-    return { items: rows.map((row) => toApprovalResult(row, true)) };
+  async listPending(ctx, page) {
+    const filter = { userId: requireCaller(ctx).userId, status: "pending", openAt: ctx.now() } as const;
+    return approvalPage(ctx, filter, page, true);
   },
   async get(ctx, { approval_id }) {
     return toApprovalResult(await loadApproval(ctx, approval_id, false), true);
@@ -27,23 +49,8 @@ export const mcpApprovalService: McpApprovalServiceHandlers<RpcContext> = {
   async reject(ctx, { approval_id, reason }) {
     return rejectApproval(ctx, approval_id, reason, false);
   },
-  async adminList(ctx, { status, user_id }) {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (status) {
-      where.push("status = ?");
-      params.push(status);
-    }
-    if (user_id) {
-      where.push("user_id = ?");
-      params.push(user_id);
-    }
-    const rows = await ctx.em.execute<ApprovalRow[]>(
-      `select * from mcp_approval ${where.length ? `where ${where.join(" and ")}` : ""}
-        order by requested_at desc, sid desc limit ${LIST_LIMIT}`,
-      params,
-    );
-    return { items: rows.map((row) => toApprovalResult(row, false)) };
+  async adminList(ctx, { status, user_id, ...page }) {
+    return approvalPage(ctx, { status, userId: user_id }, page, false);
   },
   async adminGet(ctx, { approval_id }) {
     return toApprovalResult(await loadApproval(ctx, approval_id, true), false);

@@ -1,81 +1,74 @@
+import type { PartnerConfigurationRow } from "../../generated/entities.ts";
 import type { PartnerServiceHandlers } from "../../generated/handlers/index.ts";
-import { activeKeyCount, newClientId, newPartnerSecrets, type PartnerRow, toPartnerResult } from "../auth/partners.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import { newToken } from "../auth/tokens.ts";
-import { recordAdminAction } from "../domain/admin-action.ts";
 import { uuidv7 } from "../domain/ids.ts";
+import { discountProfileRefusal, partnerName, rotationRefusal } from "../domain/partners.ts";
+import { isRefusal, type Refusal } from "../domain/refusal.ts";
+import { recordAdminAction } from "../repos/admin-actions.ts";
+import * as keys from "../repos/api-keys.ts";
+import * as partners from "../repos/partners.ts";
+import { insertUser } from "../repos/users.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
+import { newClientId, newPartnerSecrets, toPartnerResult } from "./partner-credentials.ts";
+
+/*
+ * The worked example of docs/handler-pattern.md. Each handler: load (src/repos/partners.ts), decide (the pure rules
+ * of src/domain/partners.ts answer a value or a Refusal), apply (em.create / em.assign, native updates of the
+ * partner's keys, one AdminAction), map (a Refusal to a declared PartnerError variant; the row to PartnerResult).
+ * The dispatcher already checked that the caller is an administrator in a session: nothing here checks it again.
+ */
 
 const partnerError = errorsFor("PartnerService", "PartnerError");
 
-function adminEmail(ctx: RpcContext): string {
-  if (!ctx.caller) throw RpcError.unauthenticated();
-  return ctx.caller.email;
+/** A rule's refusal as the service's declared error. */
+function refused(r: Refusal<"InvalidInput" | "InvalidState" | "AlreadyExists">): Error {
+  return partnerError(r.refusal, r.message, r.details);
 }
 
-function checkProfile(ctx: RpcContext, profile: string | undefined): void {
-  if (profile !== undefined && !ctx.config.discountProfiles.includes(profile)) {
-    throw partnerError("InvalidInput", `unknown discount profile "${profile.slice(0, 60)}"`, {
-      field: "discount_profile",
-      known: ctx.config.discountProfiles,
-    });
-  }
-}
-
-async function partner(ctx: RpcContext, partnerId: string): Promise<PartnerRow> {
-  const row = await ctx.em.findOne<PartnerRow>("PartnerConfiguration", { sid: partnerId });
+async function loadPartner(ctx: RpcContext, partnerId: string): Promise<PartnerConfigurationRow> {
+  const row = await partners.findPartner(ctx.em, partnerId);
   if (!row) throw partnerError.notFound("partner");
   return row;
 }
 
 /** The partner's wallet user: owns what the partner onboards; nobody knows its password, so nobody signs in. */
 async function createWalletUser(ctx: RpcContext, partnerId: string, now: Date): Promise<string> {
-  const sid = uuidv7(now);
-  ctx.em.create("User", {
-    sid,
+  const user = insertUser(ctx.em, {
+    sid: uuidv7(now),
     email: `partner-${partnerId}@partners.freezone.invalid`,
     password_hash: await hashPassword(newToken("unusable_"), ctx.config.argon2),
-    first_name: null,
-    last_name: null,
-    email_verified: false,
     roles: ["user"],
+    email_verified: false,
     is_suspended: false,
-    suspended_at: null,
-    suspension_reason: null,
-    totp_secret: null,
     totp_enabled: false,
-    totp_last_step: null,
     backup_code_hashes: [],
     partner_id: partnerId,
-    password_changed_at: null,
     created_at: now,
     updated_at: now,
   });
-  return sid;
+  return user.sid;
 }
 
-/** PartnerService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
 export const partnerService: PartnerServiceHandlers<RpcContext> = {
   async createPartner(ctx, { name, allow_company_creation, discount_profile }) {
-    const clean = name.trim();
-    if (clean.length === 0) throw partnerError("InvalidInput", "name must not be blank");
-    checkProfile(ctx, discount_profile);
-    const taken = await ctx.em.execute(`select 1 from "partner_configuration" where lower(name) = lower(?) limit 1`, [
-      clean,
-    ]);
-    if (taken.length > 0) throw partnerError("AlreadyExists", "a partner with this name exists");
+    const clean = partnerName(name);
+    if (isRefusal(clean)) throw refused(clean);
+    const badProfile = discountProfileRefusal(discount_profile, ctx.config.discountProfiles);
+    if (badProfile) throw refused(badProfile);
+    if (await partners.partnerNameTaken(ctx.em, clean)) {
+      throw partnerError("AlreadyExists", "a partner with this name exists");
+    }
     const now = ctx.now();
     const sid = uuidv7(now);
-    const walletUserId = await createWalletUser(ctx, sid, now);
     const { secrets, hashes } = await newPartnerSecrets(ctx.config);
-    const row = {
+    const row = partners.insertPartner(ctx.em, {
       sid,
       name: clean,
       client_id: newClientId(),
       ...hashes,
-      wallet_user_id: walletUserId,
+      wallet_user_id: await createWalletUser(ctx, sid, now),
       is_active: true,
       allow_company_creation: allow_company_creation ?? false,
       discount_profile: discount_profile ?? null,
@@ -84,96 +77,71 @@ export const partnerService: PartnerServiceHandlers<RpcContext> = {
       credentials_rotated_at: null,
       created_at: now,
       updated_at: now,
+    });
+    const details = {
+      name: clean,
+      allow_company_creation: row.allow_company_creation,
+      discount_profile: row.discount_profile,
     };
-    ctx.em.create("PartnerConfiguration", row);
-    recordAdminAction(
-      ctx.em,
-      adminEmail(ctx),
-      {
-        action: "create_partner",
-        targetType: "partner",
-        targetId: sid,
-        details: {
-          name: clean,
-          allow_company_creation: row.allow_company_creation,
-          discount_profile: row.discount_profile,
-        },
-      },
-      now,
-    );
+    recordAdminAction(ctx, { action: "create_partner", targetType: "partner", targetId: sid, details });
     return { ...toPartnerResult(row, 0), ...secrets };
   },
 
   async listPartners(ctx) {
-    const rows = await ctx.em.find<PartnerRow>("PartnerConfiguration", {}, { orderBy: { sid: "desc" } });
-    const now = ctx.now();
-    const items = [];
-    for (const row of rows) items.push(toPartnerResult(row, await activeKeyCount(ctx.em, row.sid, now)));
-    return { items };
+    const rows = await partners.listPartners(ctx.em);
+    const counts = await keys.activeKeyCounts(
+      ctx.em,
+      rows.map((r) => r.sid),
+      ctx.now(),
+    );
+    return { items: rows.map((row) => toPartnerResult(row, counts.get(row.sid) ?? 0)) };
   },
 
   /** Idempotent: the partner's reseller keys are revoked at once; records it onboarded stay. */
   async deactivatePartner(ctx, { partner_id }) {
-    const row = await partner(ctx, partner_id);
+    const row = await loadPartner(ctx, partner_id);
     const now = ctx.now();
     const wasActive = row.is_active;
     let keysRevoked = 0;
     if (wasActive) {
-      row.is_active = false;
-      row.updated_at = now;
-      const keys = await ctx.em.find<Record<string, unknown>>("ApiKey", { partner_id: row.sid, is_active: true });
-      for (const key of keys) Object.assign(key, { is_active: false, revoked_at: now, updated_at: now });
-      keysRevoked = keys.length;
+      ctx.em.assign(row, { is_active: false, updated_at: now });
+      keysRevoked = await keys.revokePartnerKeysBeyond(ctx.em, row.sid, 0, now);
     }
-    recordAdminAction(
-      ctx.em,
-      adminEmail(ctx),
-      {
-        action: "deactivate_partner",
-        targetType: "partner",
-        targetId: row.sid,
-        details: { already_inactive: !wasActive, keys_revoked: keysRevoked },
-      },
-      now,
-    );
+    const details = { already_inactive: !wasActive, keys_revoked: keysRevoked };
+    recordAdminAction(ctx, { action: "deactivate_partner", targetType: "partner", targetId: row.sid, details });
     return toPartnerResult(row, 0);
   },
 
   /** New client_secret and access_password (client_id stays); existing reseller keys keep working. */
   async rotatePartnerCredentials(ctx, { partner_id }) {
-    const row = await partner(ctx, partner_id);
-    if (!row.is_active) throw partnerError("InvalidState", "an inactive partner gets no credentials");
+    const row = await loadPartner(ctx, partner_id);
+    const inactive = rotationRefusal(row);
+    if (inactive) throw refused(inactive);
     const now = ctx.now();
     const { secrets, hashes } = await newPartnerSecrets(ctx.config);
-    Object.assign(row, hashes, { credentials_rotated_at: now, updated_at: now });
-    recordAdminAction(
-      ctx.em,
-      adminEmail(ctx),
-      { action: "rotate_partner_credentials", targetType: "partner", targetId: row.sid, details: {} },
-      now,
-    );
-    return { ...toPartnerResult(row, await activeKeyCount(ctx.em, row.sid, now)), ...secrets };
+    ctx.em.assign(row, { ...hashes, credentials_rotated_at: now, updated_at: now });
+    recordAdminAction(ctx, {
+      action: "rotate_partner_credentials",
+      targetType: "partner",
+      targetId: row.sid,
+      details: {},
+    });
+    return { ...toPartnerResult(row, await keys.activeKeyCount(ctx.em, row.sid, now)), ...secrets };
   },
 
   /** The flags apply to the partner's active reseller keys too. */
   async updatePartner(ctx, { partner_id, allow_company_creation, discount_profile }) {
-    const row = await partner(ctx, partner_id);
-    checkProfile(ctx, discount_profile);
+    const row = await loadPartner(ctx, partner_id);
+    const badProfile = discountProfileRefusal(discount_profile, ctx.config.discountProfiles);
+    if (badProfile) throw refused(badProfile);
     const now = ctx.now();
-    const changes: Record<string, unknown> = {};
-    if (allow_company_creation !== undefined) changes["allow_company_creation"] = allow_company_creation;
-    if (discount_profile !== undefined) changes["discount_profile"] = discount_profile;
-    Object.assign(row, changes, { updated_at: now });
-    if (Object.keys(changes).length > 0) {
-      const keys = await ctx.em.find<Record<string, unknown>>("ApiKey", { partner_id: row.sid, is_active: true });
-      for (const key of keys) Object.assign(key, changes, { updated_at: now });
-    }
-    recordAdminAction(
-      ctx.em,
-      adminEmail(ctx),
-      { action: "update_partner", targetType: "partner", targetId: row.sid, details: changes },
-      now,
-    );
-    return toPartnerResult(row, await activeKeyCount(ctx.em, row.sid, now));
+    const changes: Partial<Pick<PartnerConfigurationRow, "allow_company_creation" | "discount_profile">> = {
+      ...(allow_company_creation !== undefined ? { allow_company_creation } : {}),
+      ...(discount_profile !== undefined ? { discount_profile } : {}),
+    };
+    ctx.em.assign(row, { ...changes, updated_at: now });
+    if (Object.keys(changes).length > 0) await keys.updateActivePartnerKeys(ctx.em, row.sid, changes, now);
+    recordAdminAction(ctx, { action: "update_partner", targetType: "partner", targetId: row.sid, details: changes });
+    return toPartnerResult(row, await keys.activeKeyCount(ctx.em, row.sid, now));
   },
 };

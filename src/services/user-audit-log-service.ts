@@ -1,11 +1,12 @@
+import type { UserAuditLogRow } from "../../generated/entities.ts";
 import type { UserAuditLogServiceHandlers } from "../../generated/handlers/index.ts";
-import type { AuditAction, AuditTargetType, UserAuditLogResult } from "../../generated/types.ts";
+import type { AuditTargetType, UserAuditLogResult } from "../../generated/types.ts";
 import { ownsTarget } from "../auth/target-owner.ts";
-import { recordAdminAction } from "../domain/admin-action.ts";
-import { writeAudit } from "../domain/audit.ts";
 import { uuidv7 } from "../domain/ids.ts";
+import { recordAdminAction } from "../repos/admin-actions.ts";
+import { createAuditRow, listAuditRows, writeAudit } from "../repos/audit-log.ts";
+import { requireCaller } from "../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
 
 const auditLogError = errorsFor("UserAuditLogService", "UserAuditLogError");
@@ -13,41 +14,23 @@ const auditLogError = errorsFor("UserAuditLogService", "UserAuditLogError");
 const CONTEXT_MAX_BYTES = 16 * 1024;
 const DEFAULT_LIMIT = 100;
 
-interface AuditRow {
-  sid: string;
-  subject_id: string;
-  action: AuditAction;
-  target_ref: string;
-  target_type: AuditTargetType;
-  allowed: boolean;
-  context: string;
-  created_at: Date;
-}
-
-const toResult = (row: AuditRow): UserAuditLogResult => ({
-  ...row,
-  created_at: new Date(row.created_at).toISOString(),
+const toResult = (row: UserAuditLogRow): UserAuditLogResult => ({
+  sid: row.sid,
+  subject_id: row.subject_id,
+  action: row.action,
+  target_ref: row.target_ref,
+  target_type: row.target_type,
+  allowed: row.allowed,
+  context: row.context,
+  created_at: row.created_at.toISOString(),
 });
 
 /** The seed: 0 or below means the default (100); the schema caps it at 1000. */
 const effectiveLimit = (limit: number) => (limit <= 0 ? DEFAULT_LIMIT : limit);
 
-async function rows(ctx: RpcContext, column: "subject_id" | "target_ref", value: string, limit: number) {
-  return ctx.em.execute<AuditRow[]>(
-    `select sid, subject_id, action, target_ref, target_type, allowed, context, created_at from "user_audit_log"
-        where ${column} = ? order by sid desc limit ?`,
-    [value, effectiveLimit(limit)],
-  );
-}
-
-function caller(ctx: RpcContext) {
-  if (!ctx.caller) throw RpcError.unauthenticated();
-  return ctx.caller;
-}
-
 /** An administrator reading someone else's trail is itself audited (view_logs). */
 async function auditAdminView(ctx: RpcContext, targetRef: string, targetType: AuditTargetType, method: string) {
-  const admin = caller(ctx);
+  const admin = requireCaller(ctx);
   if (targetType === "user" && targetRef === admin.userId) return;
   await writeAudit(
     ctx.em,
@@ -80,14 +63,22 @@ export const userAuditLogService: UserAuditLogServiceHandlers<RpcContext> = {
       throw auditLogError("InvalidInput", "context must be the text of a JSON object");
     }
     const now = ctx.now();
-    const row = { sid: uuidv7(now), subject_id, action, target_ref, target_type, allowed, context, created_at: now };
-    ctx.em.create("UserAuditLog", { ...row, updated_at: now });
-    recordAdminAction(
-      ctx.em,
-      caller(ctx).email,
-      { action: "write_audit_row", targetType: "user_audit_log", targetId: row.sid, details: { subject_id, action } },
-      now,
-    );
+    const row = createAuditRow(ctx.em, {
+      sid: uuidv7(now),
+      subject_id,
+      action,
+      target_ref,
+      target_type,
+      allowed,
+      context,
+      created_at: now,
+    });
+    recordAdminAction(ctx, {
+      action: "write_audit_row",
+      targetType: "user_audit_log",
+      targetId: row.sid,
+      details: { subject_id, action },
+    });
     return toResult(row);
   },
 
@@ -95,18 +86,18 @@ export const userAuditLogService: UserAuditLogServiceHandlers<RpcContext> = {
   async listForSubject(ctx, { subject_id, limit }) {
     if (isAdminSession(ctx.caller))
       await auditAdminView(ctx, subject_id, "user", "userauditlogservice.list_for_subject");
-    return { items: (await rows(ctx, "subject_id", subject_id, limit)).map(toResult) };
+    return { items: (await listAuditRows(ctx.em, { subjectId: subject_id }, effectiveLimit(limit))).map(toResult) };
   },
 
   /** Administrators, or the owner of the target; anyone else gets NotFound whether or not rows exist. */
   async listForTarget(ctx, { target_ref, limit }) {
-    const found = await rows(ctx, "target_ref", target_ref, limit);
+    const found = await listAuditRows(ctx.em, { targetRef: target_ref }, effectiveLimit(limit));
     if (isAdminSession(ctx.caller)) {
       await auditAdminView(ctx, target_ref, found[0]?.target_type ?? "other", "userauditlogservice.list_for_target");
       return { items: found.map(toResult) };
     }
     const types = [...new Set(found.map((r) => r.target_type))];
-    if (!(await ownsTarget(ctx.em, caller(ctx), target_ref, types))) {
+    if (!(await ownsTarget(ctx.em, requireCaller(ctx), target_ref, types))) {
       throw auditLogError.notFound("audit target");
     }
     return { items: found.map(toResult) };

@@ -1,8 +1,10 @@
 import type { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { expireApprovals } from "../../src/mcp/approval-store.ts";
+import type { CatalogTool } from "../../src/mcp/tools.ts";
+import { writeAudit } from "../../src/repos/audit-log.ts";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
-import { generateKey, sql } from "../support/helpers.ts";
+import { count, generateKey, sql } from "../support/helpers.ts";
 import { callRaw, mcpClient, serveMcpWithTools, testTool, textJson } from "./support.ts";
 
 let t: TestApp;
@@ -21,6 +23,25 @@ const audits = async (target: string) =>
 const replays = async (sid: string) =>
   (await sql(t, "select result_status from mcp_call_log where approval_id = ?", [sid])).map((r) => r.result_status);
 
+/** The pay tool, writing an audit row (target_ref = its echo) before it runs: shows where a replay's writes go. */
+function writingPayTool(): CatalogTool {
+  const base = testTool("pay_write", { amountParam: "amount" });
+  const run = base.entry.invoke;
+  const entry: typeof base.entry = {
+    ...base.entry,
+    async invoke(ctx, raw) {
+      const marker = { subjectId: ctx.caller?.userId ?? "", targetRef: String((raw as { echo?: string }).echo) };
+      await writeAudit(
+        ctx.em,
+        { ...marker, action: "view_logs", targetType: "other", allowed: true, context: {} },
+        ctx.now(),
+      );
+      return run(ctx, raw);
+    },
+  };
+  return { ...base, entry };
+}
+
 /** Asks for a payment over the approval threshold and returns the approval id. */
 async function ask(amount = 80, k = key): Promise<string> {
   const reply = await callRaw(mcp.url, k.key, PAY, { amount, echo: "pay me", password: "secret-pass" });
@@ -33,6 +54,7 @@ beforeAll(async () => {
   mcp = await serveMcpWithTools(t.app.runtime, [
     testTool("pay", { amountParam: "amount" }),
     testTool("echo", { readOnly: true }),
+    writingPayTool(),
   ]);
 });
 afterAll(async () => {
@@ -211,6 +233,34 @@ describe("replaying the approved call", () => {
       execution_error: null,
     });
     expect(await replays(sid)).toEqual(["success", "success"]);
+  });
+
+  test("the replay runs inside the approving call's transaction: a failed one leaves only the approval's own writes", async () => {
+    const marker = `replay-${Math.random()}`;
+    const args = { amount: 80, echo: marker, fail: true };
+    const asked = await callRaw(mcp.url, key.key, "freezone_test_pay_write", args);
+    const sid: string = asked.result.structuredContent.approval_id;
+    const failed = await owner.rpc("mcpapprovalservice.approve", { approval_id: sid });
+    expect(failed.result).toMatchObject({ status: "approved", decided_by: owner.userId });
+    expect(failed.result.execution_error).toBe("InvalidInput: the test tool was asked to fail");
+    expect((await approval(sid)).status).toBe("approved");
+    // The replayed dispatch was a savepoint: its row is gone, its amount refunded; its log row and call count stay.
+    expect(await count(t, "user_audit_log", "target_ref = ?", [marker])).toBe(0);
+    expect(await replays(sid)).toEqual(["success", "error"]);
+    const [day] = await sql(
+      t,
+      `select calls, amount_eur::float8 as amount_eur from mcp_usage_counter where api_key_id = ? and "window" like 'day:%'`,
+      [key.keyId],
+    );
+    expect({ calls: Number(day.calls), amount_eur: day.amount_eur }).toEqual({ calls: 2, amount_eur: 0 });
+    expect(await audits(sid)).toEqual(["mcp_approval_approved:true", "mcp_approval_executed:false"]);
+
+    const passing = await callRaw(mcp.url, key.key, "freezone_test_pay_write", { ...args, fail: false });
+    const ok = await owner.rpc("mcpapprovalservice.approve", {
+      approval_id: passing.result.structuredContent.approval_id,
+    });
+    expect(ok.result.status).toBe("approved_executed");
+    expect(await count(t, "user_audit_log", "target_ref = ?", [marker])).toBe(1);
   });
 
   test("the replay checks the key's current policy again (approval aside)", async () => {

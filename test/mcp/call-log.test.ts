@@ -76,6 +76,13 @@ describe("mcpcalllogservice.list", () => {
   test("an unknown cursor is refused with InvalidInput", async () => {
     const r = await alice.rpc("mcpcalllogservice.list", { cursor: "garbage" });
     expect(r.error).toMatchObject({ code: -32006, data: { type: "McpCallLogError", variant: "InvalidInput" } });
+    const notATime = Buffer.from(JSON.stringify(["yesterday", "x"])).toString("base64url");
+    const other = await alice.rpc("mcpcalllogservice.list", { cursor: notATime });
+    expect(other.error).toMatchObject({ data: { type: "McpCallLogError", variant: "InvalidInput" } });
+  });
+
+  test("no calls yet is an empty page with no cursor", async () => {
+    expect((await alice.rpc("mcpcalllogservice.list", { limit: 5 })).result).toEqual({ items: [], next_cursor: null });
   });
 });
 

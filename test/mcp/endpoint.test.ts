@@ -66,8 +66,8 @@ describe("tools/call", () => {
     const client = await f.connect(f.rw.key);
     const result = await client.callTool({ name: "freezone_mcpapprovalservice_list_pending", arguments: {} });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual({ items: [] });
-    expect(textJson(result)).toEqual({ items: [] });
+    expect(result.structuredContent).toEqual({ items: [], next_cursor: null });
+    expect(textJson(result)).toEqual({ items: [], next_cursor: null });
     const log = await f.callLog();
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({

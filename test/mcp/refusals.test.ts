@@ -147,7 +147,7 @@ describe("through the production HTTP server (node:http path, as npm start serve
     try {
       const client = await f.connect(f.rw.key, "x-api-key", base);
       const result = await client.callTool({ name: "freezone_mcpapprovalservice_list_pending", arguments: {} });
-      expect(result.structuredContent).toEqual({ items: [] });
+      expect(result.structuredContent).toEqual({ items: [], next_cursor: null });
       expect((await postMcp(base, initializeMessage(1))).status).toBe(401);
       expect((await fetch(`${base}/mcp`, { method: "GET" })).status).toBe(405);
       const big = JSON.stringify({ ...initializeMessage(1), pad: "x".repeat(1024 * 1024) });

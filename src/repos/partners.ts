@@ -1,0 +1,31 @@
+import type { EntityManager, RequiredEntityData } from "@mikro-orm/postgresql";
+import { PartnerConfigurationEntity, type PartnerConfigurationRow } from "../../generated/entities.ts";
+import { sqlRows } from "../db/sql.ts";
+
+/** The PartnerConfiguration table: resellers, their hashed credentials and their wallet user. */
+
+export function findPartner(em: EntityManager, partnerId: string): Promise<PartnerConfigurationRow | null> {
+  return em.findOne(PartnerConfigurationEntity, { sid: partnerId });
+}
+
+export function findPartnerByClientId(em: EntityManager, clientId: string): Promise<PartnerConfigurationRow | null> {
+  return em.findOne(PartnerConfigurationEntity, { client_id: clientId });
+}
+
+/** Names are unique case-insensitively. */
+export async function partnerNameTaken(em: EntityManager, name: string): Promise<boolean> {
+  const rows = await sqlRows(em, `select 1 from "partner_configuration" where lower(name) = lower(?) limit 1`, [name]);
+  return rows.length > 0;
+}
+
+/** Newest first. */
+export function listPartners(em: EntityManager): Promise<PartnerConfigurationRow[]> {
+  return em.find(PartnerConfigurationEntity, {}, { orderBy: { sid: "desc" } });
+}
+
+export function insertPartner(
+  em: EntityManager,
+  row: RequiredEntityData<PartnerConfigurationRow>,
+): PartnerConfigurationRow {
+  return em.create(PartnerConfigurationEntity, row);
+}
