@@ -19,7 +19,7 @@ import { findWebhookEvent, recordWebhookEvent } from "../repos/webhook-events.ts
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { limitAddress, limitQuota } from "./limits.ts";
-import { claimChallenge, liveChallenge } from "./mfa-challenge.ts";
+import { challengeUsed, claimChallenge, liveChallenge } from "./mfa-challenge.ts";
 import { sha256Hex } from "./tokens.ts";
 import { turnTotpOff } from "./totp-enrolment.ts";
 
@@ -51,9 +51,7 @@ export async function beginRecovery(ctx: RpcContext, mfaChallenge: string): Prom
     }
     throw err;
   }
-  if (!(await claimChallenge(ctx, challenge.sid))) {
-    throw RpcError.app("AuthError", "AlreadyUsed", "this MFA challenge was already used; sign in again");
-  }
+  if (!(await claimChallenge(ctx, challenge.sid))) throw challengeUsed();
   // One recovery at a time: an earlier pending one is superseded.
   await recoveries.expirePendingRecoveries(ctx.em, challenge.user_id, now);
   const sid = uuidv7(now);
