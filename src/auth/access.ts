@@ -1,13 +1,11 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { companyOwner, currentCompanyRoles, holdsActiveProxy } from "../repos/company-access.ts";
+import * as residents from "../repos/digital-residents.ts";
 import type { Caller } from "../rpc/context.ts";
 
 /** Resident ids the caller owns: ownership compares the pair (user_id, partner_id). */
-export async function ownedResidentIds(em: EntityManager, caller: Caller): Promise<string[]> {
-  const rows = await em.execute<{ resident_id: string }[]>(
-    `select resident_id from "digital_resident" where user_id = ? and partner_id is not distinct from ?`,
-    [caller.userId, caller.partnerId],
-  );
-  return rows.map((r) => r.resident_id);
+export function ownedResidentIds(em: EntityManager, caller: Caller): Promise<string[]> {
+  return residents.ownedResidentIds(em, caller.userId, caller.partnerId);
 }
 
 /** Whether the caller may act as `residentId`: it owns it, or holds an effective Proxy for it. */
@@ -21,13 +19,7 @@ export async function mayActAsResident(
   const owned = await ownedResidentIds(em, caller);
   if (owned.includes(residentId)) return true;
   if (!allowProxy || owned.length === 0) return false;
-  const rows = await em.execute<{ n: string }[]>(
-    `select count(*) as n from "proxy"
-      where target_dr_id = ? and principal_dr_id in (?) and status = 'active'
-        and valid_from <= ? and (valid_to is null or ? < valid_to)`,
-    [residentId, owned, now, now],
-  );
-  return Number(rows[0]?.n ?? 0) > 0;
+  return holdsActiveProxy(em, residentId, owned, now);
 }
 
 /** The caller's current roles in a company (by formatted company id); the owning user counts as founder. */
@@ -37,22 +29,13 @@ export async function companyRoles(
   companyId: string,
   now: Date,
 ): Promise<string[] | null> {
-  const companies = await em.execute<{ user_id: string; partner_id: string | null }[]>(
-    `select user_id, partner_id from "zone_company" where company_id = ? limit 1`,
-    [companyId],
-  );
-  const company = companies[0];
+  const company = await companyOwner(em, companyId);
   if (!company) return null;
   const roles = new Set<string>();
   if (company.user_id === caller.userId && company.partner_id === caller.partnerId) roles.add("founder");
   const owned = await ownedResidentIds(em, caller);
   if (owned.length > 0) {
-    const rows = await em.execute<{ role: string }[]>(
-      `select role from "company_role"
-        where company_id = ? and subject_id in (?) and valid_from <= ? and (valid_to is null or valid_to > ?)`,
-      [companyId, owned, now, now],
-    );
-    for (const r of rows) roles.add(r.role);
+    for (const role of await currentCompanyRoles(em, companyId, owned, now)) roles.add(role);
   }
   return [...roles];
 }

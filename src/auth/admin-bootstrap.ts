@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { Config } from "../config.ts";
+import { countAdmins } from "../repos/users.ts";
 import type { Runtime } from "../rpc/runtime.ts";
 import { createUser, findUserByEmail } from "./users.ts";
 
@@ -15,8 +16,7 @@ export async function createFirstAdmin(
   email: string,
   password: string,
 ): Promise<AdminOutcome> {
-  const admins = await em.execute<{ n: string }[]>(`select count(*) as n from "user" where 'admin' = any(roles)`);
-  if (Number(admins[0]?.n ?? 0) > 0) return "exists";
+  if ((await countAdmins(em)) > 0) return "exists";
   if (await findUserByEmail(em, email)) return "email-taken";
   await createUser(em, config, config.clock(), { email, password, roles: ["user", "admin"] });
   return "created";

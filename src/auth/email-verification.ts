@@ -1,9 +1,11 @@
 import type { UserRow } from "../../generated/entities.ts";
 import type { VerifyEmailResult } from "../../generated/types.ts";
-import { affected } from "../db/sql.ts";
+import { oneTimeTokenRefusal } from "../domain/credentials.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { sendEmail } from "../integrations/email/index.ts";
 import { verifyEmailMessage } from "../integrations/email/templates.ts";
+import * as tokens from "../repos/email-verification-tokens.ts";
+import { markEmailVerified } from "../repos/users.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { limitAddress, limitQuota } from "./limits.ts";
@@ -18,7 +20,7 @@ export async function issueVerificationEmail(ctx: RpcContext, user: Pick<UserRow
   const token = newToken(TOKEN_PREFIX.emailVerification);
   const message = verifyEmailMessage(user.email, ctx.config.publicBaseUrl, token, EMAIL_VERIFICATION_TTL_S / 3600);
   await sendEmail(ctx, "EmailError", message);
-  ctx.em.create("EmailVerificationToken", {
+  tokens.insertVerificationToken(ctx.em, {
     sid: uuidv7(now),
     user_id: user.sid,
     token_hash: sha256Hex(token),
@@ -38,40 +40,22 @@ export async function sendVerificationEmail(ctx: RpcContext, email: string): Pro
   const { emailsPerAddressPerHour } = ctx.config.rateLimits;
   await limitQuota(ctx, "EmailError", `mail:${normalized}`, emailsPerAddressPerHour, 3600);
   const user = await findUserByEmail(ctx.em, normalized);
-  if (user && user["email_verified"] !== true && !user.is_suspended && user["partner_id"] === null)
+  if (user && !user.email_verified && !user.is_suspended && user.partner_id === null)
     await issueVerificationEmail(ctx, user);
   return { status: "sent", email, email_verified: null, verified_at: null };
 }
 
-interface TokenRow {
-  sid: string;
-  user_id: string;
-  expires_at: Date;
-  used: boolean;
-  email: string;
-}
+const linkUsed = () => RpcError.app("EmailError", "AlreadyUsed", "this verification link was already used");
 
 export async function verifyEmail(ctx: RpcContext, token: string): Promise<VerifyEmailResult> {
   await limitAddress(ctx, "EmailError");
   const now = ctx.now();
-  const rows = await ctx.em.execute<TokenRow[]>(
-    `select t.sid, t.user_id, t.expires_at, t.used, u.email
-       from "email_verification_token" t join "user" u on u.sid = t.user_id
-      where t.token_hash = ? limit 1`,
-    [sha256Hex(token)],
-  );
-  const row = rows[0];
+  const row = await tokens.findVerificationToken(ctx.em, sha256Hex(token));
   if (!row) throw RpcError.app("EmailError", "NotFound", "unknown verification token");
-  if (row.used) throw RpcError.app("EmailError", "AlreadyUsed", "this verification link was already used");
-  if (new Date(row.expires_at).getTime() <= now.getTime()) {
-    throw RpcError.app("EmailError", "Expired", "this verification link has expired");
-  }
-  const claimed = await affected(
-    ctx.em,
-    `update "email_verification_token" set used = true, updated_at = ? where sid = ? and used = false`,
-    [now, row.sid],
-  );
-  if (claimed === 0) throw RpcError.app("EmailError", "AlreadyUsed", "this verification link was already used");
-  await ctx.em.execute(`update "user" set email_verified = true, updated_at = ? where sid = ?`, [now, row.user_id]);
+  const refusal = oneTimeTokenRefusal({ used: row.used, expiresAt: row.expires_at }, now);
+  if (refusal === "AlreadyUsed") throw linkUsed();
+  if (refusal === "Expired") throw RpcError.app("EmailError", "Expired", "this verification link has expired");
+  if (!(await tokens.claimVerificationToken(ctx.em, row.sid, now))) throw linkUsed();
+  await markEmailVerified(ctx.em, row.user_id, now);
   return { status: "verified", email: row.email, email_verified: true, verified_at: now.toISOString() };
 }

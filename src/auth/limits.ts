@@ -1,8 +1,11 @@
 import type { ErrorType } from "../../generated/codes.ts";
 import { decide } from "../domain/rate-limit.ts";
+import { clearBucket, hitCounter, releaseHit } from "../repos/rate-limit-counters.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
-import { hitCounter, releaseHit } from "./rate-limiter.ts";
+
+/** Account buckets of failed secrets: reserveAttempt counts there, forgetFailures clears them. */
+export const loginBucket = (normalizedEmail: string): string => `login:${normalizedEmail}`;
 
 /**
  * Counts one hit, committed at once (`ctx.commitNow`): a concurrent attempt sees it, and a rollback of the call
@@ -35,7 +38,8 @@ export async function limitAddress(
  * Per account failures (10 in 15 minutes by default). The attempt is reserved before the secret is checked, so
  * concurrent guesses cannot overshoot the limit; the returned function gives it back when the attempt succeeded,
  * so only failures stay counted. Once the limit is reached every attempt is refused until the window closes,
- * whatever its outcome would have been.
+ * whatever its outcome would have been. The give-back survives a rollback like the hit: a right secret is no
+ * failure even when the call then fails for another reason (a suspended account, a challenge spent meanwhile).
  */
 export async function reserveAttempt(ctx: RpcContext, type: ErrorType, bucket: string): Promise<() => Promise<void>> {
   const { perAccountFailures, perAccountWindowS } = ctx.config.rateLimits;
@@ -45,6 +49,11 @@ export async function reserveAttempt(ctx: RpcContext, type: ErrorType, bucket: s
   return async () => {
     await ctx.commitNow((em) => releaseHit(em, key, ctx.now()));
   };
+}
+
+/** Forgets the failures counted on an account bucket (a password reset lifts the login lockout). */
+export async function forgetFailures(ctx: Pick<RpcContext, "em">, bucket: string): Promise<void> {
+  await clearBucket(ctx.em, `acct:${bucket}`);
 }
 
 /** A quota of events per subject (emails per recipient, recoveries per account): every event counts. */

@@ -2,7 +2,7 @@ import type { UserRow } from "../../generated/entities.ts";
 import type { AuthResult, MfaChallengeResult } from "../../generated/types.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
-import { limitAddress, reserveAttempt } from "./limits.ts";
+import { limitAddress, loginBucket, reserveAttempt } from "./limits.ts";
 import { verifyAgainstDummy, verifyPassword } from "./passwords.ts";
 import { openSession } from "./sessions.ts";
 import { findUserByEmail, normalizeEmail } from "./users.ts";
@@ -16,7 +16,7 @@ export const invalidLogin = (): RpcError => RpcError.unauthenticated("InvalidCre
 export async function checkLogin(ctx: RpcContext, email: string, password: string): Promise<UserRow> {
   await limitAddress(ctx, "AuthError");
   const normalized = normalizeEmail(email);
-  const succeeded = await reserveAttempt(ctx, "AuthError", `login:${normalized}`);
+  const succeeded = await reserveAttempt(ctx, "AuthError", loginBucket(normalized));
   const user = await findUserByEmail(ctx.em, normalized);
   const ok = user
     ? await verifyPassword(user.password_hash, password)

@@ -1,7 +1,9 @@
 import type { UserRow } from "../../generated/entities.ts";
 import type { AuthSession, MfaChallengeResult } from "../../generated/types.ts";
-import { affected } from "../db/sql.ts";
+import { oneTimeTokenRefusal } from "../domain/credentials.ts";
 import { uuidv7 } from "../domain/ids.ts";
+import type { ChallengeWithUser } from "../repos/mfa-challenges.ts";
+import * as challenges from "../repos/mfa-challenges.ts";
 import { writeSurviving } from "../rpc/call-context.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
@@ -19,7 +21,7 @@ export async function issueChallenge(ctx: RpcContext, user: Pick<UserRow, "sid">
   const now = ctx.now();
   const challenge = newToken(TOKEN_PREFIX.mfaChallenge);
   const expiresAt = new Date(now.getTime() + MFA_CHALLENGE_TTL_S * 1000);
-  ctx.em.create("MfaChallenge", {
+  challenges.insertChallenge(ctx.em, {
     sid: uuidv7(now),
     user_id: user.sid,
     challenge_hash: sha256Hex(challenge),
@@ -37,41 +39,27 @@ export async function issueChallenge(ctx: RpcContext, user: Pick<UserRow, "sid">
   };
 }
 
-export interface ChallengeRow {
-  sid: string;
-  user_id: string;
-  expires_at: Date;
-  used: boolean;
-  attempts: number;
-  is_suspended: boolean;
-}
+export const challengeUsed = (): RpcError =>
+  RpcError.app("AuthError", "AlreadyUsed", "this MFA challenge was already used; sign in again");
 
 /** A live challenge, or the refusal API.md names: unknown InvalidCredentials, used AlreadyUsed, old Expired. */
-export async function liveChallenge(ctx: RpcContext, challenge: string): Promise<ChallengeRow> {
-  const rows = await ctx.em.execute<ChallengeRow[]>(
-    `select c.sid, c.user_id, c.expires_at, c.used, c.attempts, u.is_suspended
-       from "mfa_challenge" c join "user" u on u.sid = c.user_id
-      where c.challenge_hash = ? limit 1`,
-    [sha256Hex(challenge)],
-  );
-  const row = rows[0];
+export async function liveChallenge(ctx: RpcContext, challenge: string): Promise<ChallengeWithUser> {
+  const row = await challenges.findChallengeByHash(ctx.em, sha256Hex(challenge));
   if (!row) throw RpcError.unauthenticated("InvalidCredentials", "unknown MFA challenge");
-  if (row.used) throw RpcError.app("AuthError", "AlreadyUsed", "this MFA challenge was already used; sign in again");
-  if (new Date(row.expires_at).getTime() <= ctx.now().getTime()) {
+  const refusal = oneTimeTokenRefusal({ used: row.used, expiresAt: row.expires_at }, ctx.now());
+  if (refusal === "AlreadyUsed") throw challengeUsed();
+  if (refusal === "Expired")
     throw RpcError.app("AuthError", "Expired", "this MFA challenge has expired; sign in again");
-  }
   return row;
 }
 
-/** Spends the challenge; false when a concurrent request spent it first. */
-export async function claimChallenge(ctx: RpcContext, sid: string): Promise<boolean> {
+/**
+ * Spends the challenge; false when a concurrent request spent it first. A challenge is single-use: it stays spent
+ * even when the call then fails (a suspended account), as it did before calls became transactions.
+ */
+export function claimChallenge(ctx: Pick<RpcContext, "em" | "keepOnRollback" | "now">, sid: string): Promise<boolean> {
   const now = ctx.now();
-  const n = await affected(
-    ctx.em,
-    `update "mfa_challenge" set used = true, updated_at = ? where sid = ? and used = false`,
-    [now, sid],
-  );
-  return n === 1;
+  return writeSurviving(ctx, (em) => challenges.claimChallenge(em, sid, now));
 }
 
 /** Completes a login with a TOTP code (not replayable) or a backup code (spent). */
@@ -80,19 +68,14 @@ export async function loginMfa(ctx: RpcContext, challenge: string, code: string)
   const row = await liveChallenge(ctx, challenge);
   const succeeded = await reserveAttempt(ctx, "AuthError", `second-factor:${row.user_id}`);
   const now = ctx.now();
-  if ((await spendSecondFactor(ctx.em, ctx.config, row.user_id, code, now)) === null) {
+  if ((await spendSecondFactor(ctx, row.user_id, code, now)) === null) {
     // A wrong code spends one of the challenge's attempts for good: kept when this call rolls back.
-    await writeSurviving(ctx, (em) =>
-      em.execute(
-        `update "mfa_challenge" set attempts = attempts + 1, used = (attempts + 1 >= ?), updated_at = ? where sid = ?`,
-        [MAX_CHALLENGE_ATTEMPTS, now, row.sid],
-      ),
-    );
+    await writeSurviving(ctx, (em) => challenges.countWrongCode(em, row.sid, MAX_CHALLENGE_ATTEMPTS, now));
     throw RpcError.unauthenticated("InvalidCredentials", "wrong code");
   }
   await succeeded();
   if (!(await claimChallenge(ctx, row.sid))) {
-    throw RpcError.app("AuthError", "AlreadyUsed", "this MFA challenge was already used; sign in again");
+    throw challengeUsed();
   }
   if (row.is_suspended) throw RpcError.forbidden("AuthError", "Suspended", "account suspended");
   return (await openSession(ctx.em, ctx.config, now, row.user_id, ctx.request)).result;

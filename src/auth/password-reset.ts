@@ -1,11 +1,12 @@
 import type { ChangePasswordResult, PasswordResetRequestResult } from "../../generated/types.ts";
-import { affected } from "../db/sql.ts";
+import { oneTimeTokenRefusal } from "../domain/credentials.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { sendEmail } from "../integrations/email/index.ts";
 import { passwordResetMessage } from "../integrations/email/templates.ts";
+import * as resetTokens from "../repos/password-reset-tokens.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
-import { limitAddress, limitQuota } from "./limits.ts";
+import { forgetFailures, limitAddress, limitQuota, loginBucket } from "./limits.ts";
 import { checkPasswordRules, hashPassword } from "./passwords.ts";
 import { revokeUserSessions } from "./sessions.ts";
 import { newToken, sha256Hex, TOKEN_PREFIX } from "./tokens.ts";
@@ -14,6 +15,7 @@ import { findUserByEmail, isValidEmail, normalizeEmail, storePasswordHash } from
 export const PASSWORD_RESET_TTL_S = 3600;
 const ACCEPTED = "If the address has an account, a link to reset the password was sent to it.";
 
+const linkUsed = () => RpcError.app("AuthError", "AlreadyUsed", "this reset link was already used");
 const epochSeconds = (d: Date): number => Math.floor(d.getTime() / 1000);
 
 /** Sends a one-time reset link when the address has an account; answers the same either way. */
@@ -23,7 +25,7 @@ export async function requestPasswordReset(ctx: RpcContext, email: string): Prom
   if (!isValidEmail(normalized)) throw RpcError.app("EmailError", "InvalidInput", "email is not a valid address");
   await limitQuota(ctx, "AuthError", `reset:${normalized}`, ctx.config.rateLimits.emailsPerAddressPerHour, 3600);
   const user = await findUserByEmail(ctx.em, normalized);
-  if (user && !user.is_suspended && user["partner_id"] === null) {
+  if (user && !user.is_suspended && user.partner_id === null) {
     const now = ctx.now();
     const token = newToken(TOKEN_PREFIX.passwordReset);
     await sendEmail(
@@ -31,7 +33,7 @@ export async function requestPasswordReset(ctx: RpcContext, email: string): Prom
       "EmailError",
       passwordResetMessage(user.email, ctx.config.publicBaseUrl, token, PASSWORD_RESET_TTL_S / 60),
     );
-    ctx.em.create("PasswordResetToken", {
+    resetTokens.insertResetToken(ctx.em, {
       sid: uuidv7(now),
       token_hash: sha256Hex(token),
       email: user.email,
@@ -42,13 +44,6 @@ export async function requestPasswordReset(ctx: RpcContext, email: string): Prom
     });
   }
   return { accepted: true, email, message: ACCEPTED };
-}
-
-interface ResetRow {
-  sid: string;
-  email: string;
-  expires_at: string | number;
-  used: boolean;
 }
 
 /**
@@ -62,32 +57,22 @@ export async function resetPassword(
 ): Promise<ChangePasswordResult> {
   await limitAddress(ctx, "AuthError");
   const now = ctx.now();
-  const rows = await ctx.em.execute<ResetRow[]>(
-    `select sid, email, expires_at, used from "password_reset_token" where token_hash = ? limit 1`,
-    [sha256Hex(token)],
-  );
-  const row = rows[0];
+  const row = await resetTokens.findResetToken(ctx.em, sha256Hex(token));
   if (!row) throw RpcError.unauthenticated("InvalidCredentials", "unknown reset token");
-  if (row.used) throw RpcError.app("AuthError", "AlreadyUsed", "this reset link was already used");
-  if (Number(row.expires_at) <= epochSeconds(now))
-    throw RpcError.app("AuthError", "Expired", "this reset link has expired");
+  // PasswordResetToken.expires_at is in Unix seconds.
+  const refusal = oneTimeTokenRefusal({ used: row.used, expiresAt: new Date(row.expires_at * 1000) }, now);
+  if (refusal === "AlreadyUsed") throw linkUsed();
+  if (refusal === "Expired") throw RpcError.app("AuthError", "Expired", "this reset link has expired");
   const user = await findUserByEmail(ctx.em, row.email);
   if (!user) throw RpcError.unauthenticated("InvalidCredentials", "unknown reset token");
   checkPasswordRules(newPassword, user.email, "AuthError");
   const hash = await hashPassword(newPassword, ctx.config.argon2);
-  const claimed = await affected(
-    ctx.em,
-    `update "password_reset_token" set used = true, updated_at = ? where sid = ? and used = false`,
-    [now, row.sid],
-  );
-  if (claimed === 0) throw RpcError.app("AuthError", "AlreadyUsed", "this reset link was already used");
-  const conn = ctx.em;
-  await conn.execute(`update "password_reset_token" set used = true, updated_at = ? where email = ? and used = false`, [
-    now,
-    user.email,
-  ]);
+  if (!(await resetTokens.claimResetToken(ctx.em, row.sid, now))) {
+    throw linkUsed();
+  }
+  await resetTokens.spendResetTokensOf(ctx.em, user.email, now);
   await storePasswordHash(ctx.em, user.sid, hash, now);
-  await conn.execute(`delete from "rate_limit_counter" where bucket = ?`, [`acct:login:${user.email}`]);
+  await forgetFailures(ctx, loginBucket(user.email));
   const revoked = await revokeUserSessions(ctx.em, user.sid, now);
   return {
     user_id: user.sid,

@@ -1,7 +1,7 @@
 import { hash, verify } from "@node-rs/argon2";
 import type { Argon2Cost } from "../config.ts";
+import { brokenPasswordRule } from "../domain/password-rules.ts";
 import { RpcError } from "../rpc/errors.ts";
-import { isCommonPassword } from "./common-passwords.ts";
 
 const ARGON2ID = 2;
 
@@ -26,13 +26,8 @@ export async function verifyAgainstDummy(password: string, cost: Argon2Cost): Pr
   return false;
 }
 
-/** API.md password rules: 8 to 128 characters, not the email, not a common password. */
+/** Refuses a new password that breaks a rule (src/domain/password-rules.ts) as WeakPassword of `type`. */
 export function checkPasswordRules(password: string, email: string, type: "AuthError" | "RegistrationError"): void {
-  const fail = (rule: string) => {
-    throw RpcError.app(type, "WeakPassword", `password ${rule}`, { rule });
-  };
-  if (password.length < 8) fail("must have at least 8 characters");
-  if (password.length > 128) fail("must have at most 128 characters");
-  if (password.toLowerCase() === email.toLowerCase()) fail("must not equal the email");
-  if (isCommonPassword(password)) fail("is too common");
+  const rule = brokenPasswordRule(password, email);
+  if (rule !== null) throw RpcError.app(type, "WeakPassword", `password ${rule}`, { rule });
 }

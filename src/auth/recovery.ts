@@ -1,5 +1,4 @@
 import type { Begin2FaRecoveryResult, Poll2FaRecoveryResult, WebhookResult } from "../../generated/types.ts";
-import { affected } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import {
   RECOVERY_TTL_S,
@@ -13,25 +12,18 @@ import {
   recoveryIdentityProvider,
 } from "../integrations/identity/index.ts";
 import { writeAudit } from "../repos/audit-log.ts";
+import { verifiedResidentOf } from "../repos/digital-residents.ts";
+import type { RecoveryWithIdentity } from "../repos/mfa-recovery-sessions.ts";
+import * as recoveries from "../repos/mfa-recovery-sessions.ts";
+import { findWebhookEvent, recordWebhookEvent } from "../repos/webhook-events.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { limitAddress, limitQuota } from "./limits.ts";
-import { claimChallenge, liveChallenge } from "./mfa-challenge.ts";
+import { challengeUsed, claimChallenge, liveChallenge } from "./mfa-challenge.ts";
 import { sha256Hex } from "./tokens.ts";
 import { turnTotpOff } from "./totp-enrolment.ts";
 
 const WEBHOOK_PROVIDER = "identity_recovery";
-
-/** The resident whose KYC identity a recovery re-verifies: the user's own, with a provider reference. */
-async function verifiedResident(ctx: RpcContext, userId: string) {
-  const rows = await ctx.em.execute<{ resident_id: string; kyc_provider_id: string }[]>(
-    `select resident_id, kyc_provider_id from "digital_resident"
-      where user_id = ? and partner_id is null and kyc_provider_id is not null and kyc_provider_id <> ''
-      order by sid limit 1`,
-    [userId],
-  );
-  return rows[0] ?? null;
-}
 
 /** Anonymous, gated by the password-proven challenge (spent here), limited per address and per account. */
 export async function beginRecovery(ctx: RpcContext, mfaChallenge: string): Promise<Begin2FaRecoveryResult> {
@@ -39,7 +31,8 @@ export async function beginRecovery(ctx: RpcContext, mfaChallenge: string): Prom
   const challenge = await liveChallenge(ctx, mfaChallenge);
   const { recoveriesPerAccountPerDay } = ctx.config.rateLimits;
   await limitQuota(ctx, "AuthError", `recovery:${challenge.user_id}`, recoveriesPerAccountPerDay, 24 * 3600);
-  const resident = await verifiedResident(ctx, challenge.user_id);
+  // The resident whose KYC identity a recovery re-verifies: the user's own, with a provider reference.
+  const resident = await verifiedResidentOf(ctx.em, challenge.user_id);
   if (!resident) {
     throw RpcError.app("AuthError", "InvalidState", "no identity-verified resident to recover with");
   }
@@ -58,17 +51,12 @@ export async function beginRecovery(ctx: RpcContext, mfaChallenge: string): Prom
     }
     throw err;
   }
-  if (!(await claimChallenge(ctx, challenge.sid))) {
-    throw RpcError.app("AuthError", "AlreadyUsed", "this MFA challenge was already used; sign in again");
-  }
+  if (!(await claimChallenge(ctx, challenge.sid))) throw challengeUsed();
   // One recovery at a time: an earlier pending one is superseded.
-  await ctx.em.execute(
-    `update "mfa_recovery_session" set status = 'expired', updated_at = ? where user_id = ? and status = 'pending'`,
-    [now, challenge.user_id],
-  );
+  await recoveries.expirePendingRecoveries(ctx.em, challenge.user_id, now);
   const sid = uuidv7(now);
   const expiresAt = new Date(now.getTime() + RECOVERY_TTL_S * 1000);
-  ctx.em.create("MfaRecoverySession", {
+  recoveries.insertRecovery(ctx.em, {
     sid,
     user_id: challenge.user_id,
     resident_id: resident.resident_id,
@@ -84,27 +72,14 @@ export async function beginRecovery(ctx: RpcContext, mfaChallenge: string): Prom
 /** Opaque: an unknown id answers like an expired session. */
 export async function pollRecovery(ctx: RpcContext, recoveryId: string): Promise<Poll2FaRecoveryResult> {
   await limitAddress(ctx, "AuthError", "poll");
-  const rows = await ctx.em.execute<{ status: RecoveryStatus; expires_at: Date }[]>(
-    `select status, expires_at from "mfa_recovery_session" where sid = ? limit 1`,
-    [recoveryId],
-  );
-  const row = rows[0];
+  const row = await recoveries.findRecovery(ctx.em, recoveryId);
   if (!row) return { recovery_id: recoveryId, status: "expired", expires_at: null };
-  const expiresAt = new Date(row.expires_at);
-  const expired = expiresAt.getTime() <= ctx.now().getTime();
+  const expired = row.expires_at.getTime() <= ctx.now().getTime();
   return {
     recovery_id: recoveryId,
     status: visibleRecoveryStatus(row.status, expired),
-    expires_at: expiresAt.toISOString(),
+    expires_at: row.expires_at.toISOString(),
   };
-}
-
-interface SessionRow {
-  sid: string;
-  user_id: string;
-  status: RecoveryStatus;
-  expires_at: Date;
-  kyc_provider_id: string | null;
 }
 
 /**
@@ -113,21 +88,11 @@ interface SessionRow {
  * status, so concurrent deliveries act once.
  */
 export async function handleRecoveryWebhook(ctx: RpcContext, data: RecoveryVerdict): Promise<WebhookResult> {
-  const conn = ctx.em;
   const payloadHash = sha256Hex(ctx.request.rawBody);
-  const seen = await conn.execute<{ payload_hash: string | null }[]>(
-    `select payload_hash from "webhook_event" where provider = ? and event_id = ? limit 1`,
-    [WEBHOOK_PROVIDER, data.event_id],
-  );
-  const rows = await conn.execute<SessionRow[]>(
-    `select s.sid, s.user_id, s.status, s.expires_at, r.kyc_provider_id
-       from "mfa_recovery_session" s left join "digital_resident" r on r.resident_id = s.resident_id
-      where s.kycprovider_scan_ref = ? limit 1`,
-    [data.scan_ref],
-  );
-  const session = rows[0];
-  if (seen[0]) {
-    if (seen[0].payload_hash !== payloadHash) {
+  const seen = await findWebhookEvent(ctx.em, WEBHOOK_PROVIDER, data.event_id);
+  const session = await recoveries.findRecoveryByScanRef(ctx.em, data.scan_ref);
+  if (seen) {
+    if (seen.payload_hash !== payloadHash) {
       throw RpcError.app("WebhookError", "Replayed", "this event id was already delivered with another body");
     }
     return {
@@ -143,33 +108,24 @@ export async function handleRecoveryWebhook(ctx: RpcContext, data: RecoveryVerdi
   if (session) {
     const next = recoveryTransition({
       status: session.status,
-      expired: new Date(session.expires_at).getTime() <= now.getTime(),
+      expired: session.expires_at.getTime() <= now.getTime(),
       verdict: data.verdict,
       matchedIdentity: data.matched_kyc_provider_id ?? null,
       knownIdentity: session.kyc_provider_id,
     });
     if (next !== null) {
-      const moved = await affected(
-        ctx.em,
-        `update "mfa_recovery_session" set status = ?, updated_at = ? where sid = ? and status = 'pending'`,
-        [next, now, session.sid],
-      );
-      if (moved === 1) {
+      if (await recoveries.movePendingRecovery(ctx.em, session.sid, next, now)) {
         status = next;
         if (next === "approved") await approve(ctx, session, now);
       }
     }
   }
-  await conn.execute(
-    `insert into "webhook_event" (sid, provider, event_id, received_at, payload_hash, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?) on conflict (provider, event_id) do nothing`,
-    [uuidv7(now), WEBHOOK_PROVIDER, data.event_id, now, payloadHash, now, now],
-  );
+  await recordWebhookEvent(ctx.em, WEBHOOK_PROVIDER, data.event_id, payloadHash, now);
   return { received: true, event_id: data.event_id, duplicate: false, matched: Boolean(session), status };
 }
 
 /** The identity is proven again: TOTP goes off so the user can sign in with the password and enrol anew. */
-async function approve(ctx: RpcContext, session: SessionRow, now: Date): Promise<void> {
+async function approve(ctx: RpcContext, session: RecoveryWithIdentity, now: Date): Promise<void> {
   await turnTotpOff(ctx, session.user_id, now);
   await writeAudit(
     ctx.em,

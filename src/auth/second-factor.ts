@@ -1,7 +1,7 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
-import type { Config } from "../config.ts";
-import { affected } from "../db/sql.ts";
 import { formatBackupCode, isTotpShaped, matchTotp, normalizeBackupCode } from "../domain/totp.ts";
+import * as users from "../repos/users.ts";
+import { writeSurviving } from "../rpc/call-context.ts";
+import type { RpcContext } from "../rpc/context.ts";
 import { humanCode, sha256Hex } from "./tokens.ts";
 import { openTotpSecret } from "./totp-secret.ts";
 
@@ -15,60 +15,30 @@ export function newBackupCodes(): { codes: string[]; hashes: string[] } {
   return { codes: raw.map(formatBackupCode), hashes: raw.map((c) => sha256Hex(c)) };
 }
 
-interface FactorRow {
-  totp_secret: string | null;
-  totp_last_step: string | number | null;
-}
-
 /**
  * Checks a TOTP code or a backup code against the user's enabled factor and spends it, atomically: the TOTP step
  * is recorded with a conditional update (a code cannot be accepted twice, even by concurrent requests), and a
- * backup code is removed from the stored list in the same statement that finds it.
+ * backup code is removed from the stored list in the same statement that finds it. An accepted code stays spent
+ * even when the call then fails (a challenge spent concurrently, a suspended account): it was used once.
  */
 export async function spendSecondFactor(
-  em: EntityManager,
-  config: Config,
+  ctx: Pick<RpcContext, "em" | "config" | "keepOnRollback">,
   userId: string,
   code: string,
   now: Date,
 ): Promise<SecondFactor | null> {
   if (isTotpShaped(code)) {
-    const rows = await em.execute<FactorRow[]>(
-      `select totp_secret, totp_last_step from "user" where sid = ? and totp_enabled`,
-      [userId],
-    );
-    const row = rows[0];
-    if (!row?.totp_secret) return null;
-    const last = row.totp_last_step === null ? null : Number(row.totp_last_step);
-    const step = matchTotp(
-      openTotpSecret(config, row.totp_secret),
-      code.trim(),
-      Math.floor(now.getTime() / 1000),
-      last,
-    );
+    const state = await users.totpStateOf(ctx.em, userId);
+    if (!state?.totp_secret) return null;
+    const secret = openTotpSecret(ctx.config, state.totp_secret);
+    const step = matchTotp(secret, code.trim(), Math.floor(now.getTime() / 1000), state.totp_last_step);
     if (step === null) return null;
-    const won = await affected(
-      em,
-      `update "user" set totp_last_step = ?, updated_at = ?
-        where sid = ? and totp_enabled and (totp_last_step is null or totp_last_step < ?)`,
-      [step, now, userId, step],
-    );
+    const won = await writeSurviving(ctx, (em) => users.recordTotpStep(em, userId, step, now));
     return won === 1 ? "totp" : null;
   }
   const hash = sha256Hex(normalizeBackupCode(code));
-  const won = await affected(
-    em,
-    `update "user" set backup_code_hashes = array_remove(backup_code_hashes, ?), updated_at = ?
-      where sid = ? and totp_enabled and ? = any(backup_code_hashes)`,
-    [hash, now, userId, hash],
-  );
+  const won = await writeSurviving(ctx, (em) => users.spendBackupCode(em, userId, hash, now));
   return won === 1 ? "backup_code" : null;
 }
 
-export async function backupCodesRemaining(em: EntityManager, userId: string): Promise<number> {
-  const rows = await em.execute<{ n: number | string | null }[]>(
-    `select coalesce(array_length(backup_code_hashes, 1), 0) as n from "user" where sid = ?`,
-    [userId],
-  );
-  return Number(rows[0]?.n ?? 0);
-}
+export { backupCodesRemaining } from "../repos/users.ts";

@@ -5,19 +5,18 @@ import type {
   TotpEnrollConfirm,
   TotpVerifyResult,
 } from "../../generated/types.ts";
-import { affected } from "../db/sql.ts";
 import { matchTotp, newTotpSecret, otpauthUri, TOTP_PARAMS } from "../domain/totp.ts";
+import * as users from "../repos/users.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { reserveAttempt } from "./limits.ts";
 import { backupCodesRemaining, newBackupCodes, spendSecondFactor } from "./second-factor.ts";
 import { openTotpSecret, sealTotpSecret } from "./totp-secret.ts";
-import { findUserById } from "./users.ts";
 
 const ISSUER = "Freezone";
 
 async function user(ctx: RpcContext, userId: string): Promise<UserRow> {
-  const row = await findUserById(ctx.em, userId);
+  const row = await users.findUserById(ctx.em, userId);
   if (!row) throw RpcError.notFound("AuthError", "user");
   return row;
 }
@@ -31,10 +30,7 @@ export async function enrollBegin(ctx: RpcContext, userId: string): Promise<Totp
   const account = await user(ctx, userId);
   if (account.totp_enabled) throw RpcError.app("AuthError", "InvalidState", "two-factor authentication is already on");
   const secret = newTotpSecret();
-  await ctx.em.execute(
-    `update "user" set totp_secret = ?, totp_last_step = null, updated_at = ? where sid = ? and not totp_enabled`,
-    [sealTotpSecret(ctx.config, secret), ctx.now(), userId],
-  );
+  await users.storePendingTotpSecret(ctx.em, userId, sealTotpSecret(ctx.config, secret), ctx.now());
   return {
     secret,
     otpauth_uri: otpauthUri(secret, account.email, ISSUER),
@@ -47,7 +43,7 @@ export async function enrollBegin(ctx: RpcContext, userId: string): Promise<Totp
 /** The first code proves the app holds the secret; TOTP turns on and ten backup codes are shown once. */
 export async function enrollConfirm(ctx: RpcContext, userId: string, code: string): Promise<TotpEnrollConfirm> {
   const account = await user(ctx, userId);
-  const pending = account.totp_secret as string | null;
+  const pending = account.totp_secret;
   if (account.totp_enabled || !pending) {
     throw RpcError.app("AuthError", "InvalidState", "no TOTP enrolment is pending; begin one first");
   }
@@ -56,13 +52,7 @@ export async function enrollConfirm(ctx: RpcContext, userId: string, code: strin
   const step = matchTotp(openTotpSecret(ctx.config, pending), code.trim(), Math.floor(now.getTime() / 1000), null);
   if (step === null) throw RpcError.unauthenticated("InvalidCredentials", "wrong code");
   const { codes, hashes } = newBackupCodes();
-  const won = await affected(
-    ctx.em,
-    `update "user" set totp_enabled = true, totp_last_step = ?, backup_code_hashes = ?::text[], updated_at = ?
-      where sid = ? and not totp_enabled and totp_secret = ?`,
-    // knex would expand a JS array into a list; hex hashes need no quoting in an array literal.
-    [step, `{${hashes.join(",")}}`, now, userId, pending],
-  );
+  const won = await users.enableTotp(ctx.em, userId, pending, step, hashes, now);
   if (won === 0) throw RpcError.app("AuthError", "InvalidState", "the enrolment changed meanwhile; begin again");
   await succeeded();
   return { enabled: true, backup_codes: codes as TotpEnrollConfirm["backup_codes"] };
@@ -74,7 +64,7 @@ export async function stepUp(ctx: RpcContext, userId: string, code: string): Pro
   if (!account.totp_enabled) throw totpOff();
   const succeeded = await reserveAttempt(ctx, "AuthError", bucket(userId));
   const now = ctx.now();
-  const method = await spendSecondFactor(ctx.em, ctx.config, userId, code, now);
+  const method = await spendSecondFactor(ctx, userId, code, now);
   if (method !== null) await succeeded();
   return {
     valid: method !== null,
@@ -90,7 +80,7 @@ export async function disable(ctx: RpcContext, userId: string, code: string): Pr
   if (!account.totp_enabled) throw totpOff();
   const succeeded = await reserveAttempt(ctx, "AuthError", bucket(userId));
   const now = ctx.now();
-  if ((await spendSecondFactor(ctx.em, ctx.config, userId, code, now)) === null) {
+  if ((await spendSecondFactor(ctx, userId, code, now)) === null) {
     throw RpcError.unauthenticated("InvalidCredentials", "wrong or already used code");
   }
   await turnTotpOff(ctx, userId, now);
@@ -99,9 +89,5 @@ export async function disable(ctx: RpcContext, userId: string, code: string): Pr
 }
 
 export async function turnTotpOff(ctx: Pick<RpcContext, "em">, userId: string, now: Date): Promise<void> {
-  await ctx.em.execute(
-    `update "user" set totp_enabled = false, totp_secret = null, totp_last_step = null,
-            backup_code_hashes = '{}', updated_at = ? where sid = ?`,
-    [now, userId],
-  );
+  await users.disableTotp(ctx.em, userId, now);
 }

@@ -1,5 +1,6 @@
+import type { UserRow } from "../../generated/entities.ts";
 import type { AuthServiceHandlers } from "../../generated/handlers/index.ts";
-import type { UserRole } from "../../generated/types.ts";
+import type { UserInfo } from "../../generated/types.ts";
 import { issueVerificationEmail, sendVerificationEmail, verifyEmail } from "../auth/email-verification.ts";
 import { limitAddress } from "../auth/limits.ts";
 import { login } from "../auth/login.ts";
@@ -10,13 +11,32 @@ import { beginRecovery, handleRecoveryWebhook, pollRecovery } from "../auth/reco
 import { openSession, revokeSession, revokeUserSessions, rotateRefreshToken } from "../auth/sessions.ts";
 import { disable, enrollBegin, enrollConfirm, stepUp } from "../auth/totp-enrolment.ts";
 import { createUser, findUserById, storePasswordHash } from "../auth/users.ts";
+import { requireCaller } from "../rpc/caller.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
+import { errorsFor } from "../rpc/service-errors.ts";
 
+const authError = errorsFor("AuthService", "AuthError");
+
+/** The caller's session: x-auth session (the dispatcher) refused API keys already, so this only narrows. */
 function sessionId(ctx: RpcContext): string {
-  const id = ctx.caller?.sessionId;
-  if (!id) throw RpcError.forbidden("AuthError", "SessionRequired", "this operation needs a signed-in session");
+  const id = requireCaller(ctx).sessionId;
+  if (!id) throw authError("SessionRequired", "this operation needs a signed-in session");
   return id;
+}
+
+/** The account as `me` shows it: never the password hash, the TOTP secret or the backup codes. */
+export function toUserInfo(user: UserRow): UserInfo {
+  return {
+    user_id: user.sid,
+    email: user.email,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    email_verified: user.email_verified,
+    totp_enabled: user.totp_enabled,
+    roles: user.roles,
+    created_at: user.created_at.toISOString(),
+  };
 }
 
 /** AuthService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
@@ -45,17 +65,8 @@ export const authService: AuthServiceHandlers<RpcContext> = {
 
   async me(ctx, { user_id }) {
     const user = await findUserById(ctx.em, user_id);
-    if (!user) throw RpcError.notFound("AuthError", "user");
-    return {
-      user_id: user.sid,
-      email: user.email,
-      first_name: (user["first_name"] as string | null) ?? null,
-      last_name: (user["last_name"] as string | null) ?? null,
-      email_verified: user["email_verified"] === true,
-      totp_enabled: user.totp_enabled,
-      roles: user.roles as UserRole[],
-      created_at: (user["created_at"] as Date).toISOString(),
-    };
+    if (!user) throw authError.notFound("user");
+    return toUserInfo(user);
   },
 
   async refreshToken(ctx, { token }) {
@@ -74,7 +85,7 @@ export const authService: AuthServiceHandlers<RpcContext> = {
   /** The old password was checked by the dispatcher (x-password); every other session of the account ends. */
   async changePassword(ctx, { user_id, new_password }) {
     const user = await findUserById(ctx.em, user_id);
-    if (!user) throw RpcError.notFound("AuthError", "user");
+    if (!user) throw authError.notFound("user");
     checkPasswordRules(new_password, user.email, "AuthError");
     const now = ctx.now();
     await storePasswordHash(ctx.em, user.sid, await hashPassword(new_password, ctx.config.argon2), now);

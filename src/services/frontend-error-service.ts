@@ -1,6 +1,7 @@
 import type { FrontendErrorServiceHandlers } from "../../generated/handlers/index.ts";
 import { limitAddress } from "../auth/limits.ts";
 import { uuidv7 } from "../domain/ids.ts";
+import { insertFrontendError } from "../repos/frontend-errors.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
 
@@ -22,7 +23,7 @@ export const frontendErrorService: FrontendErrorServiceHandlers<RpcContext> = {
       throw frontendError("InvalidInput", "error_code is a category: letters, digits, _ . -");
     }
     const now = ctx.now();
-    ctx.em.create("FrontendError", {
+    insertFrontendError(ctx.em, {
       sid: uuidv7(now),
       user_id: ctx.caller?.userId ?? "",
       error_code,

@@ -165,6 +165,53 @@ describe("login with a second factor", () => {
   });
 });
 
+describe("refusals that keep what they spent (calls roll back; these writes survive)", () => {
+  const setSuspended = (userId: string, on: boolean) =>
+    sql(t, `update "user" set is_suspended = ? where sid = ?`, [on, userId]);
+  const failures = async (bucket: string) =>
+    Number((await sql(t, `select count from "rate_limit_counter" where bucket = ?`, [bucket]))[0]?.count ?? 0);
+
+  test("login_mfa of a suspended account is Suspended, yet spends the challenge and the code and counts no failure", async () => {
+    const ada = await t.register("ada@example.org");
+    const { secret } = await enrolTotp(t, ada);
+    const c = await challenge();
+    const code = await totpNow(t, secret);
+    await setSuspended(ada.userId, true);
+    const r = await t.rpc("authservice.login_mfa", { challenge: c, code });
+    expect(r.error).toMatchObject({ code: -32002, data: { type: "AuthError", variant: "Suspended" } });
+    // The right code was proven: no failure stays counted against the account.
+    expect(await failures(`acct:second-factor:${ada.userId}`)).toBe(0);
+    await setSuspended(ada.userId, false);
+    const sessions = await count(t, "session");
+    const again = await t.rpc("authservice.login_mfa", { challenge: c, code });
+    expect(again.error).toMatchObject({ code: -32005, data: { variant: "AlreadyUsed" } });
+    const replay = await t.rpc("authservice.login_mfa", { challenge: await challenge(), code });
+    expect(replay.error).toMatchObject({ code: -32001, data: { variant: "InvalidCredentials" } });
+    expect(await count(t, "session")).toBe(sessions);
+  });
+
+  test("a backup code used by a suspended account's login_mfa stays spent", async () => {
+    const ada = await t.register("ada@example.org");
+    const { backupCodes } = await enrolTotp(t, ada);
+    const c = await challenge();
+    await setSuspended(ada.userId, true);
+    const r = await t.rpc("authservice.login_mfa", { challenge: c, code: backupCodes[0] });
+    expect(r.error).toMatchObject({ code: -32002, data: { variant: "Suspended" } });
+    expect((await userRow()).backup_code_hashes).toHaveLength(9);
+  });
+
+  test("a suspended account's right password is Suspended every time, never RateLimited", async () => {
+    t = await startTestApp({ rateLimits: limits({ perAccountFailures: 3 }) });
+    const ada = await t.register("ada@example.org");
+    await setSuspended(ada.userId, true);
+    for (let i = 0; i < 4; i++) {
+      const r = await login();
+      expect(r.error).toMatchObject({ code: -32002, data: { type: "AuthError", variant: "Suspended" } });
+    }
+    expect(await failures("acct:login:ada@example.org")).toBe(0);
+  });
+});
+
 describe("step-up and disable", () => {
   test("user_totp_verify answers valid for a fresh code and not valid for a wrong one", async () => {
     const ada = await t.register("ada@example.org");

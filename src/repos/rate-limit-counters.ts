@@ -1,7 +1,11 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { dateOf, sqlRows } from "../db/sql.ts";
+import { RateLimitCounterEntity, type RateLimitCounterRow } from "../../generated/entities.ts";
+import { affected, dateOf, sqlRows } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
-import { decide, type LimitDecision, type WindowCount, windowCutoff } from "../domain/rate-limit.ts";
+import { type WindowCount, windowCutoff } from "../domain/rate-limit.ts";
+import type { FromSql } from "./from-sql.ts";
+
+/** The RateLimitCounter table: one fixed-window counter per bucket, shared by every server instance. */
 
 /**
  * Counts one hit on `bucket` in the database with a single atomic upsert, so the count holds across server
@@ -10,7 +14,7 @@ import { decide, type LimitDecision, type WindowCount, windowCutoff } from "../d
  */
 export async function hitCounter(em: EntityManager, bucket: string, windowS: number, now: Date): Promise<WindowCount> {
   const cutoff = windowCutoff(now, windowS);
-  const rows = await sqlRows<{ count: string | number; window_start: Date | string }>(
+  const rows = await sqlRows<FromSql<Pick<RateLimitCounterRow, "count" | "window_start">>>(
     em,
     `insert into "rate_limit_counter" (sid, bucket, window_start, count, created_at, updated_at)
      values (?, ?, ?, 1, ?, ?)
@@ -29,19 +33,14 @@ export async function hitCounter(em: EntityManager, bucket: string, windowS: num
 
 /** Takes back one hit (a reserved attempt that succeeded), never below zero. */
 export async function releaseHit(em: EntityManager, bucket: string, now: Date): Promise<void> {
-  await sqlRows(em, `update "rate_limit_counter" set count = greatest(count - 1, 0), updated_at = ? where bucket = ?`, [
-    now,
-    bucket,
-  ]);
+  await affected(
+    em,
+    `update "rate_limit_counter" set count = greatest(count - 1, 0), updated_at = ? where bucket = ?`,
+    [now, bucket],
+  );
 }
 
-/** Counts a hit and says whether it is within `limit` hits per window. */
-export async function hitAndDecide(
-  em: EntityManager,
-  bucket: string,
-  limit: number,
-  windowS: number,
-  now: Date,
-): Promise<LimitDecision> {
-  return decide(await hitCounter(em, bucket, windowS, now), limit, windowS, now);
+/** Forgets a bucket (a password reset lifts the per-account login lockout). */
+export async function clearBucket(em: EntityManager, bucket: string): Promise<void> {
+  await em.nativeDelete(RateLimitCounterEntity, { bucket });
 }

@@ -1,0 +1,59 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+import {
+  CompanyRoleEntity,
+  type CompanyRoleRow,
+  ProxyEntity,
+  ZoneCompanyEntity,
+  type ZoneCompanyRow,
+} from "../../generated/entities.ts";
+
+/** The reads access decisions need from ZoneCompany, CompanyRole and Proxy (the company services own the rest). */
+
+/** The owner pair of a company, by its formatted company id. */
+export function companyOwner(
+  em: EntityManager,
+  companyId: string,
+): Promise<Pick<ZoneCompanyRow, "user_id" | "partner_id"> | null> {
+  return em.findOne(
+    ZoneCompanyEntity,
+    { company_id: companyId },
+    { fields: ["user_id", "partner_id"], disableIdentityMap: true },
+  );
+}
+
+/** Roles the residents hold in the company at `now` (valid_from <= now < valid_to). */
+export async function currentCompanyRoles(
+  em: EntityManager,
+  companyId: string,
+  residentIds: string[],
+  now: Date,
+): Promise<CompanyRoleRow["role"][]> {
+  const rows = await em.find(
+    CompanyRoleEntity,
+    {
+      company_id: companyId,
+      subject_id: { $in: residentIds },
+      valid_from: { $lte: now },
+      $or: [{ valid_to: null }, { valid_to: { $gt: now } }],
+    },
+    { fields: ["role"], disableIdentityMap: true },
+  );
+  return rows.map((r) => r.role);
+}
+
+/** Whether one of `principals` holds an active Proxy for `target` at `now`. */
+export async function holdsActiveProxy(
+  em: EntityManager,
+  target: string,
+  principals: string[],
+  now: Date,
+): Promise<boolean> {
+  const n = await em.count(ProxyEntity, {
+    target_dr_id: target,
+    principal_dr_id: { $in: principals },
+    status: "active",
+    valid_from: { $lte: now },
+    $or: [{ valid_to: null }, { valid_to: { $gt: now } }],
+  });
+  return n > 0;
+}

@@ -1,0 +1,31 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { sqlRows } from "../db/sql.ts";
+
+/**
+ * Who owns an audit target, by target type: a query answering the owner pair(s) (user_id, partner_id) of the
+ * record a target_ref names, across the tables audit rows point at. Later issues add their record types.
+ */
+const OWNER_QUERIES: Record<string, string> = {
+  api_key: `select user_id, partner_id from "api_key" where sid = ?`,
+  company: `select user_id, partner_id from "zone_company" where company_id = ? or sid = ?`,
+  mcp_approval: `select user_id, null as partner_id from "mcp_approval" where sid = ?`,
+  kyc_session: `select user_id, null as partner_id from "kyc_session" where sid = ?`,
+  invoice: `select sender_user_id as user_id, null as partner_id from "zone_invoice" where sid = ?`,
+  ai_call: `select user_id, null as partner_id from "credit_transaction" where external_call_id = ?`,
+};
+
+export interface OwnerPair {
+  user_id: string | null;
+  partner_id: string | null;
+}
+
+/** The target types whose owners this module can look up. */
+export const OWNED_TARGET_TYPES: readonly string[] = Object.keys(OWNER_QUERIES);
+
+/** The owner pairs of the record `targetRef` names under `targetType`; null for a type without an owner query. */
+export async function ownersOf(em: EntityManager, targetType: string, targetRef: string): Promise<OwnerPair[] | null> {
+  const sql = OWNER_QUERIES[targetType];
+  if (!sql) return null;
+  const params = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => targetRef);
+  return sqlRows<OwnerPair>(em, sql, params);
+}
