@@ -26,8 +26,11 @@ describe("x-auth", () => {
   test("an administrator's API key carries no administrator power", async () => {
     const admin = await t.admin();
     const { key } = await insertApiKey(orm, admin.userId);
+    // Through the key the administrator sees what its owner as a user sees: not another user's record.
     const viaKey = await t.rpc("user.get", { sid: alice.userId }, { "x-api-key": key });
-    expect(viaKey.error).toMatchObject({ code: -32002, data: { variant: "AdminOnly" } });
+    expect(viaKey.error).toMatchObject({ code: -32003, data: { variant: "NotFound" } });
+    const adminOp = await t.rpc("adminservice.list_admin_actions", {}, { "x-api-key": key });
+    expect(adminOp.error).toMatchObject({ code: -32002, data: { variant: "AdminOnly" } });
     const viaSession = await admin.rpc("user.get", { sid: alice.userId });
     expect(viaSession.result.sid).toBe(alice.userId);
   });
