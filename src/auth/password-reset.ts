@@ -1,3 +1,4 @@
+import type { UserRow } from "../../generated/entities.ts";
 import type { ChangePasswordResult, PasswordResetRequestResult } from "../../generated/types.ts";
 import { oneTimeTokenRefusal } from "../domain/credentials.ts";
 import { uuidv7 } from "../domain/ids.ts";
@@ -73,12 +74,20 @@ export async function resetPassword(
   await resetTokens.spendResetTokensOf(ctx.em, user.email, now);
   await storePasswordHash(ctx.em, user.sid, hash, now);
   await forgetFailures(ctx, loginBucket(user.email));
-  const revoked = await revokeUserSessions(ctx.em, user.sid, now);
+  return passwordChanged(user, now, await revokeUserSessions(ctx.em, user.sid, now));
+}
+
+/** What change_password and reset_password answer once the new hash is stored. */
+export function passwordChanged(
+  user: Pick<UserRow, "sid" | "totp_enabled">,
+  now: Date,
+  sessionsRevoked: number,
+): ChangePasswordResult {
   return {
     user_id: user.sid,
     changed: true,
     changed_at: now.toISOString(),
-    sessions_revoked: revoked,
+    sessions_revoked: sessionsRevoked,
     totp_enabled: user.totp_enabled,
   };
 }

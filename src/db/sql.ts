@@ -30,13 +30,10 @@ export function dateOf(value: Date | string | null): Date | null {
 }
 
 /**
- * A typed shape as raw SQL returns it: timestamps as strings (numeric and bigint columns are strings too; select
- * them with a cast such as `::float8`, or read them through the entity).
+ * A typed row's shape as raw SQL returns it: timestamp columns may come back as strings (map them with `dateOf`).
+ * For the joins the ORM cannot express; everything else reads typed rows through `em.find`. Numeric and bigint
+ * columns are strings too: select them with a cast such as `::float8`, or read them through the entity.
  */
-export type Raw<T> = {
-  [K in keyof T]: T[K] extends Date
-    ? string
-    : [Extract<T[K], Date>] extends [never]
-      ? T[K]
-      : string | Exclude<T[K], Date>;
+export type FromSql<T> = {
+  [K in keyof T]: T[K] extends Date ? Date | string : T[K] extends Date | null ? Date | string | null : T[K];
 };

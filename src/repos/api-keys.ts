@@ -1,6 +1,6 @@
 import type { EntityManager, RequiredEntityData } from "@mikro-orm/postgresql";
 import { ApiKeyEntity, type ApiKeyRow, type UserRow } from "../../generated/entities.ts";
-import { affected, countRows, dateOf, type Raw, sqlRows } from "../db/sql.ts";
+import { affected, countRows, dateOf, type FromSql, sqlRows } from "../db/sql.ts";
 import { type KeyPolicyColumns, POLICY_COLUMNS } from "../domain/key-policy.ts";
 
 /** The ApiKey table: personal, assistant and reseller keys (only hashes), with their tier policy. */
@@ -20,7 +20,7 @@ const WITH_OWNER = `select k.sid, k.user_id, k.partner_id, k.is_active, k.expire
     from "api_key" k join "user" u on u.sid = k.user_id
     left join "partner_configuration" p on p.sid = k.partner_id`;
 
-const withDates = (row: Raw<KeyWithOwner>): KeyWithOwner => ({
+const withDates = (row: FromSql<KeyWithOwner>): KeyWithOwner => ({
   ...row,
   expires_at: dateOf(row.expires_at),
   last_used_at: dateOf(row.last_used_at),
@@ -28,7 +28,7 @@ const withDates = (row: Raw<KeyWithOwner>): KeyWithOwner => ({
 
 /** The key an `X-API-Key` stands for (by its SHA-256), with its owner and partner. */
 export async function findKeyByHash(em: EntityManager, keyHash: string): Promise<KeyWithOwner | null> {
-  const rows = await sqlRows<Raw<KeyWithOwner>>(em, `${WITH_OWNER} where k.key_hash = ? limit 1`, [keyHash]);
+  const rows = await sqlRows<FromSql<KeyWithOwner>>(em, `${WITH_OWNER} where k.key_hash = ? limit 1`, [keyHash]);
   return rows[0] ? withDates(rows[0]) : null;
 }
 
@@ -138,6 +138,6 @@ export function findKeyPolicy(em: EntityManager, keyId: string): Promise<KeyPoli
 
 /** A key by id with its owner's identity (the caller an approved call is replayed as). */
 export async function findKeyWithOwnerById(em: EntityManager, keyId: string): Promise<KeyWithOwner | null> {
-  const rows = await sqlRows<Raw<KeyWithOwner>>(em, `${WITH_OWNER} where k.sid = ? limit 1`, [keyId]);
+  const rows = await sqlRows<FromSql<KeyWithOwner>>(em, `${WITH_OWNER} where k.sid = ? limit 1`, [keyId]);
   return rows[0] ? withDates(rows[0]) : null;
 }

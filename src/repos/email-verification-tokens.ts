@@ -4,8 +4,7 @@ import {
   type EmailVerificationTokenRow,
   type UserRow,
 } from "../../generated/entities.ts";
-import { dateOf, sqlRows } from "../db/sql.ts";
-import type { FromSql } from "./from-sql.ts";
+import { dateOf, type FromSql, sqlRows } from "../db/sql.ts";
 
 /** The EmailVerificationToken table: one-time links, stored as SHA-256. */
 

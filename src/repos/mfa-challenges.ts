@@ -1,7 +1,6 @@
 import type { EntityManager, RequiredEntityData } from "@mikro-orm/postgresql";
 import { MfaChallengeEntity, type MfaChallengeRow, type UserRow } from "../../generated/entities.ts";
-import { affected, dateOf, sqlRows } from "../db/sql.ts";
-import type { FromSql } from "./from-sql.ts";
+import { affected, dateOf, type FromSql, sqlRows } from "../db/sql.ts";
 
 /** The MfaChallenge table: the password-proven step of a login with TOTP on, stored as SHA-256. */
 

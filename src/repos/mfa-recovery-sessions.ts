@@ -5,8 +5,7 @@ import {
   type MfaRecoverySessionRow,
 } from "../../generated/entities.ts";
 import type { MfaRecoveryStatus } from "../../generated/types.ts";
-import { dateOf, sqlRows } from "../db/sql.ts";
-import type { FromSql } from "./from-sql.ts";
+import { dateOf, type FromSql, sqlRows } from "../db/sql.ts";
 
 /** The MfaRecoverySession table: a 2FA recovery by identity re-verification, one pending per user. */
 

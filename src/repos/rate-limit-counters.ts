@@ -1,9 +1,8 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { RateLimitCounterEntity, type RateLimitCounterRow } from "../../generated/entities.ts";
-import { affected, dateOf, sqlRows } from "../db/sql.ts";
+import { affected, dateOf, type FromSql, sqlRows } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { type WindowCount, windowCutoff } from "../domain/rate-limit.ts";
-import type { FromSql } from "./from-sql.ts";
 
 /** The RateLimitCounter table: one fixed-window counter per bucket, shared by every server instance. */
 

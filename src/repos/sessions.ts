@@ -1,7 +1,6 @@
 import type { EntityManager, RequiredEntityData } from "@mikro-orm/postgresql";
 import { SessionEntity, type SessionRow, type UserRow } from "../../generated/entities.ts";
-import { dateOf, sqlRows } from "../db/sql.ts";
-import type { FromSql } from "./from-sql.ts";
+import { dateOf, type FromSql, sqlRows } from "../db/sql.ts";
 
 /** The Session table: one row per issued token pair, hashed; rotation links a family of rows. */
 

@@ -5,7 +5,7 @@ import { issueVerificationEmail, sendVerificationEmail, verifyEmail } from "../a
 import { limitAddress } from "../auth/limits.ts";
 import { login } from "../auth/login.ts";
 import { issueChallenge, loginMfa } from "../auth/mfa-challenge.ts";
-import { requestPasswordReset, resetPassword } from "../auth/password-reset.ts";
+import { passwordChanged, requestPasswordReset, resetPassword } from "../auth/password-reset.ts";
 import { checkPasswordRules, hashPassword } from "../auth/passwords.ts";
 import { beginRecovery, handleRecoveryWebhook, pollRecovery } from "../auth/recovery.ts";
 import { openSession, revokeSession, revokeUserSessions, rotateRefreshToken } from "../auth/sessions.ts";
@@ -89,14 +89,7 @@ export const authService: AuthServiceHandlers<RpcContext> = {
     checkPasswordRules(new_password, user.email, "AuthError");
     const now = ctx.now();
     await storePasswordHash(ctx.em, user.sid, await hashPassword(new_password, ctx.config.argon2), now);
-    const revoked = await revokeUserSessions(ctx.em, user.sid, now, sessionId(ctx));
-    return {
-      user_id: user.sid,
-      changed: true,
-      changed_at: now.toISOString(),
-      sessions_revoked: revoked,
-      totp_enabled: user.totp_enabled,
-    };
+    return passwordChanged(user, now, await revokeUserSessions(ctx.em, user.sid, now, sessionId(ctx)));
   },
 
   async requestPasswordReset(ctx, { email }) {
