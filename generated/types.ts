@@ -8702,7 +8702,7 @@ export interface ApiKeyServiceGenerateParams {
 }
 export interface ApiKeyServiceGeneratePersonalParams {
   /**
-   * Label shown in the key list.
+   * Label shown in the key list. No control characters (CR, LF, tab ...).
    */
   name: string;
   /**
@@ -8781,7 +8781,7 @@ export interface ApiKeyServiceUpdatePersonalParams {
    */
   password: string;
   /**
-   * New label; omitted = unchanged.
+   * New label; omitted = unchanged. No control characters (CR, LF, tab ...).
    */
   name?: string;
   /**
@@ -8836,11 +8836,11 @@ export interface AuthServiceRegisterParams {
    */
   password: string;
   /**
-   * Given name.
+   * Given name. No control characters (CR, LF, tab ...).
    */
   first_name?: string;
   /**
-   * Family name.
+   * Family name. No control characters (CR, LF, tab ...).
    */
   last_name?: string;
 }
@@ -10589,7 +10589,7 @@ export interface MessageServiceMarkAllCompanyUnreadParams {
 }
 export interface PartnerServiceCreatePartnerParams {
   /**
-   * Partner name, unique.
+   * Partner name, unique. No control characters (CR, LF, tab ...).
    */
   name: string;
   /**

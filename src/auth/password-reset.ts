@@ -7,6 +7,7 @@ import { passwordResetMessage } from "../integrations/email/templates.ts";
 import * as resetTokens from "../repos/password-reset-tokens.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
+import { revokeKeysOnRecovery } from "./key-revocation.ts";
 import { forgetFailures, limitAddress, limitQuota, loginBucket } from "./limits.ts";
 import { checkPasswordRules, hashPassword } from "./passwords.ts";
 import { revokeUserSessions } from "./sessions.ts";
@@ -74,6 +75,7 @@ export async function resetPassword(
   await resetTokens.spendResetTokensOf(ctx.em, user.email, now);
   await storePasswordHash(ctx.em, user.sid, hash, now);
   await forgetFailures(ctx, loginBucket(user.email));
+  await revokeKeysOnRecovery(ctx, user.sid, now);
   return passwordChanged(user, now, await revokeUserSessions(ctx.em, user.sid, now));
 }
 

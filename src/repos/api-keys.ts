@@ -141,3 +141,14 @@ export async function findKeyWithOwnerById(em: EntityManager, keyId: string): Pr
   const rows = await sqlRows<FromSql<KeyWithOwner>>(em, `${WITH_OWNER} where k.sid = ? limit 1`, [keyId]);
   return rows[0] ? withDates(rows[0]) : null;
 }
+
+/** Revokes every active personal key of a user (reseller keys belong to partners); the ids it revoked. */
+export async function revokeActiveKeysOfUser(em: EntityManager, userId: string, now: Date): Promise<string[]> {
+  const rows = await sqlRows<{ sid: string }>(
+    em,
+    `update "api_key" set is_active = false, revoked_at = ?, updated_at = ?
+      where user_id = ? and partner_id is null and is_active returning sid`,
+    [now, now, userId],
+  );
+  return rows.map((row) => row.sid);
+}

@@ -19,55 +19,67 @@ export interface CallContextInput {
   writeSlots: Slots | null;
 }
 
-const survivors = new WeakMap<RpcContext, SurvivingWrite[]>();
-const opened = new WeakMap<RpcContext, () => EntityManager | null>();
-const slotsOf = new WeakMap<RpcContext, Slots | null>();
+/** One call's context (a class, not a literal with closures: one is made per call, batches make thousands). */
+class CallContext implements RpcContext {
+  readonly caller: Caller | null;
+  readonly config: Config;
+  readonly request: RequestInfo;
+  readonly method: MethodPolicy;
+  readonly log: Logger;
+  readonly now: () => Date;
+  /** The entity manager once something used it. */
+  opened: EntityManager | null = null;
+  /** Writes to make again after a rollback. */
+  readonly kept: SurvivingWrite[] = [];
+
+  constructor(private readonly input: CallContextInput) {
+    this.caller = input.caller;
+    this.config = input.config;
+    this.request = input.request;
+    this.method = input.method;
+    this.log = input.log;
+    this.now = input.config.clock;
+  }
+
+  get em(): EntityManager {
+    this.opened ??= this.input.em();
+    return this.opened;
+  }
+
+  get writeSlots(): Slots | null {
+    return this.input.writeSlots;
+  }
+
+  keepOnRollback(write: SurvivingWrite): void {
+    // Only writes inside an open transaction can be lost to a rollback; the others are committed already.
+    if (this.opened?.isInTransaction()) this.kept.push(write);
+  }
+
+  commitNow<T>(write: (em: EntityManager) => Promise<T>): Promise<T> {
+    const own = this.input.ownConnection;
+    if (this.opened?.isInTransaction() && own) return write(own());
+    return writeSurviving(this, write);
+  }
+}
 
 /** One call's context, for /rpc, the domain endpoints and MCP alike. */
 export function createCallContext(input: CallContextInput): RpcContext {
-  let em: EntityManager | null = null;
-  const kept: SurvivingWrite[] = [];
-  const ctx: RpcContext = {
-    get em() {
-      em ??= input.em();
-      return em;
-    },
-    caller: input.caller,
-    config: input.config,
-    now: input.config.clock,
-    request: input.request,
-    method: input.method,
-    log: input.log,
-    keepOnRollback(write) {
-      // Only writes inside an open transaction can be lost to a rollback; the others are committed already.
-      if (em?.isInTransaction()) kept.push(write);
-    },
-    commitNow(write) {
-      if (em?.isInTransaction() && input.ownConnection) return write(input.ownConnection());
-      return writeSurviving(ctx, write);
-    },
-  };
-  survivors.set(ctx, kept);
-  opened.set(ctx, () => em);
-  slotsOf.set(ctx, input.writeSlots);
-  return ctx;
+  return new CallContext(input);
 }
 
 /** The surviving writes registered so far, handed over once (the list is emptied). */
 export function takeSurvivingWrites(ctx: RpcContext): SurvivingWrite[] {
-  const kept = survivors.get(ctx);
-  return kept ? kept.splice(0, kept.length) : [];
+  return ctx instanceof CallContext ? ctx.kept.splice(0, ctx.kept.length) : [];
 }
 
 /** The transaction slots of the call's database (null: no bound). */
 export function writeSlotsOf(ctx: RpcContext): Slots | null {
-  return slotsOf.get(ctx) ?? null;
+  return ctx instanceof CallContext ? ctx.writeSlots : null;
 }
 
 /** The call's entity manager if anything used it, else null (nothing to flush). */
 export function openedEntityManager(ctx: RpcContext): EntityManager | null {
-  const get = opened.get(ctx);
-  return get ? get() : ctx.em;
+  return ctx instanceof CallContext ? ctx.opened : ctx.em;
 }
 
 /**

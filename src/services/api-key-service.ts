@@ -2,6 +2,7 @@ import type { ApiKeyRow } from "../../generated/entities.ts";
 import type { ApiKeyServiceHandlers } from "../../generated/handlers/index.ts";
 import { issueKey, toApiKeyResult, toKeySummary } from "../auth/api-key-store.ts";
 import { cleanName, newPolicy, policyChanges } from "../auth/key-policy-input.ts";
+import { endPendingApprovals } from "../auth/key-revocation.ts";
 import {
   ASSISTANT_KEY_TTL_HOURS,
   addDays,
@@ -11,38 +12,12 @@ import {
   policyOf,
 } from "../domain/key-policy.ts";
 import * as keys from "../repos/api-keys.ts";
-import { writeAudit } from "../repos/audit-log.ts";
-import { rejectPendingOfKey } from "../repos/mcp-approvals.ts";
 import { requireCaller } from "../rpc/caller.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
 import { generateResellerKey } from "./reseller-key.ts";
 
 const apiKeyError = errorsFor("ApiKeyService", "ApiKeyError");
-
-/**
- * A revoked or rotated key's pending approvals can never run: they become `rejected` ("key revoked"), each with
- * its audit row, the system as decider. Approved calls waiting for a retry keep their state; a retry fails with
- * the key's own error.
- */
-async function endPendingApprovals(ctx: RpcContext, keyId: string, now: Date): Promise<void> {
-  for (const row of await rejectPendingOfKey(ctx.em, keyId, KEY_REVOKED, now)) {
-    await writeAudit(
-      ctx.em,
-      {
-        subjectId: row.user_id,
-        action: "mcp_approval_rejected",
-        targetRef: row.sid,
-        targetType: "mcp_approval",
-        allowed: true,
-        context: { decided_by: "system", reason: KEY_REVOKED, api_key_id: keyId },
-      },
-      now,
-    );
-  }
-}
-
-const KEY_REVOKED = "key revoked";
 
 async function ownKey(ctx: RpcContext, keyId: string): Promise<ApiKeyRow> {
   const key = await keys.findOwnPersonalKey(ctx.em, requireCaller(ctx).userId, keyId);

@@ -83,10 +83,16 @@ export const authService: AuthServiceHandlers<RpcContext> = {
   },
 
   /** The old password was checked by the dispatcher (x-password); every other session of the account ends. */
-  async changePassword(ctx, { user_id, new_password }) {
+  async changePassword(ctx, { user_id, old_password, new_password }) {
     const user = await findUserById(ctx.em, user_id);
     if (!user) throw authError.notFound("user");
     checkPasswordRules(new_password, user.email, "AuthError");
+    // old_password was verified by the dispatcher (x-password): the same text is the same password.
+    if (new_password === old_password) {
+      throw authError("WeakPassword", "password must differ from the current one", {
+        rule: "must differ from the current one",
+      });
+    }
     const now = ctx.now();
     await storePasswordHash(ctx.em, user.sid, await hashPassword(new_password, ctx.config.argon2), now);
     return passwordChanged(user, now, await revokeUserSessions(ctx.em, user.sid, now, sessionId(ctx)));

@@ -1,0 +1,53 @@
+import { revokeActiveKeysOfUser } from "../repos/api-keys.ts";
+import { writeAudit } from "../repos/audit-log.ts";
+import { rejectPendingOfKey } from "../repos/mcp-approvals.ts";
+import type { RpcContext } from "../rpc/context.ts";
+
+const KEY_REVOKED = "key revoked";
+
+/**
+ * A revoked or rotated key's pending approvals can never run: they become `rejected` ("key revoked"), each with
+ * its audit row, the system as decider. Approved calls waiting for a retry keep their state; a retry fails with
+ * the key's own error.
+ */
+export async function endPendingApprovals(ctx: Pick<RpcContext, "em">, keyId: string, now: Date): Promise<void> {
+  for (const row of await rejectPendingOfKey(ctx.em, keyId, KEY_REVOKED, now)) {
+    await writeAudit(
+      ctx.em,
+      {
+        subjectId: row.user_id,
+        action: "mcp_approval_rejected",
+        targetRef: row.sid,
+        targetType: "mcp_approval",
+        allowed: true,
+        context: { decided_by: "system", reason: KEY_REVOKED, api_key_id: keyId },
+      },
+      now,
+    );
+  }
+}
+
+/**
+ * Account recovery (a password reset) revokes every personal key of the user, the assistant's included: whoever
+ * knew the old password may have minted one. Each revocation is audited as `revoke_api_key` and ends the key's
+ * pending approvals. Returns how many keys were revoked.
+ */
+export async function revokeKeysOnRecovery(ctx: Pick<RpcContext, "em">, userId: string, now: Date): Promise<number> {
+  const revoked = await revokeActiveKeysOfUser(ctx.em, userId, now);
+  for (const keyId of revoked) {
+    await writeAudit(
+      ctx.em,
+      {
+        subjectId: userId,
+        action: "revoke_api_key",
+        targetRef: keyId,
+        targetType: "api_key",
+        allowed: true,
+        context: { reason: "password reset", method: "authservice.reset_password" },
+      },
+      now,
+    );
+    await endPendingApprovals(ctx, keyId, now);
+  }
+  return revoked.length;
+}
