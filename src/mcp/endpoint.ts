@@ -93,11 +93,21 @@ export class McpEndpoint {
     const authInfo = mcpAuthInfo({ caller: auth.caller, request: info });
     const extra = { authInfo, requestInfo: { headers: info.headers } };
     const options = { deadlineMs: this.deadlineMs, onClose: request.onClose };
+    let listed = false;
     const answers = await Promise.all(
       requests.map((r) => {
         const problem = paramsProblem(r);
         if (problem)
           return { jsonrpc: "2.0" as const, id: r.id, error: { code: -32602, message: `Invalid params: ${problem}` } };
+        // One tool list per request: a batch of copies would multiply the answer without telling more.
+        if (r.method === "tools/list" && listed) {
+          return {
+            jsonrpc: "2.0" as const,
+            id: r.id,
+            error: { code: -32600, message: "tools/list is answered once per batch" },
+          };
+        }
+        if (r.method === "tools/list") listed = true;
         return this.host.transport.request(r, extra, options);
       }),
     );

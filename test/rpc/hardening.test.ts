@@ -141,3 +141,26 @@ describe("a batch answer is bounded (issue 13 item 1)", () => {
     }
   });
 });
+
+describe("an MCP batch answers tools/list once", () => {
+  test("copies of tools/list in one request are refused, each page under 300 KB", async () => {
+    const { key } = await insertApiKey(t.app.runtime.orm, alice.userId);
+    const list = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/list", params: {} });
+    const res = await t.app.fetch(
+      new Request("http://test/mcp", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "x-api-key": key,
+        },
+        body: JSON.stringify([list(1), list(2), list(3)]),
+      }),
+    );
+    const text = await res.text();
+    const answers = JSON.parse(text) as { id: number; result?: unknown; error?: { code: number } }[];
+    expect(answers.filter((a) => a.result !== undefined)).toHaveLength(1);
+    expect(answers.filter((a) => a.error?.code === -32600)).toHaveLength(2);
+    expect(text.length).toBeLessThan(300 * 1024);
+  });
+});
