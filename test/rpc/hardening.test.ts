@@ -128,16 +128,19 @@ describe("a batch answer is bounded (issue 13 item 1)", () => {
   });
 
   test("calls after the answer reaches its cap are refused without running", async () => {
-    const small = await startTestApp({ maxBatchAnswerBytes: 4000 });
+    // The cap is configuration; lowered for this test on the running app (a new app would reset the database).
+    const config = t.app.runtime.config;
+    const cap = config.maxBatchAnswerBytes;
+    config.maxBatchAnswerBytes = 4000;
     try {
       const pricing = (id: number) => ({ jsonrpc: "2.0", id, method: "pricingservice.get_all_pricing", params: {} });
-      const r = await small.post("/rpc", [pricing(1), pricing(2), pricing(3), pricing(4)]);
+      const r = await t.post("/rpc", [pricing(1), pricing(2), pricing(3), pricing(4)]);
       const codes = r.body.map((x: { error?: { code: number } }) => x.error?.code ?? 0);
       expect(codes[0]).toBe(0);
       expect(codes.slice(-1)).toEqual([-32008]);
       expect(r.body.at(-1).error.data).toMatchObject({ variant: "QuotaExceeded", limit: 4000, window: "request" });
     } finally {
-      await small.close();
+      config.maxBatchAnswerBytes = cap;
     }
   });
 });
