@@ -15,6 +15,13 @@ async function main(): Promise<void> {
   const port = await listen(server, config.port, config.host);
   const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.pgliteDir}`;
   app.runtime.log.info({ port, database: where }, `freezone registry listening on http://localhost:${port}`);
+  app.runtime.log.info(
+    {
+      firstAdministrator: "set ADMIN_EMAIL and ADMIN_PASSWORD, or stop the server and run: npm run cli -- create-admin",
+      emails: "sandbox provider: each message is logged here (recipient, subject, links) and kept in email_outbox",
+    },
+    "getting started",
+  );
   destination.flush();
   const stop = () => {
     server.close();

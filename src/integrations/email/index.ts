@@ -16,7 +16,7 @@ export function emailProvider(_config: Config): EmailProvider {
 
 /** Sends through the configured provider; a delivery failure becomes `-32009 ProviderUnavailable` of `type`. */
 export async function sendEmail(
-  ctx: Pick<RpcContext, "em" | "keepOnRollback" | "config" | "now">,
+  ctx: Pick<RpcContext, "em" | "keepOnRollback" | "log" | "config" | "now">,
   type: ErrorType,
   message: EmailMessage,
 ): Promise<EmailReceipt> {

@@ -1,7 +1,7 @@
 import type { RpcContext } from "../../rpc/context.ts";
 
 /** What a provider writes through: the call's unit of work, and the writes that must survive its rollback. */
-export type EmailWriter = Pick<RpcContext, "em" | "keepOnRollback">;
+export type EmailWriter = Pick<RpcContext, "em" | "keepOnRollback" | "log">;
 
 /** A rendered message: the provider only delivers, it never builds text. */
 export interface EmailMessage {

@@ -42,6 +42,9 @@ export class SandboxEmailProvider implements EmailProvider {
       throw new EmailDeliveryError(message.to, "recipient refused by the sandbox");
     }
     writer.em.create(EmailOutboxEntity, row);
+    // Nothing leaves the machine, so a newcomer finds the message here (the sandbox only; never a real provider).
+    const links = message.bodyText.match(/https?:\/\/\S+/g) ?? [];
+    writer.log.info({ to: message.to, subject: message.subject, template: message.template, links }, "sandbox email");
     return { outboxId, providerMessageId: `sandbox-${outboxId}` };
   }
 }
