@@ -152,8 +152,17 @@ export function ormBackend(orm: MikroORM): Backend {
  * open (rate-limit counters); null on PGlite, which has one connection.
  */
 export function ownConnection(orm: MikroORM): (() => EntityManager) | null {
-  return ormBackend(orm) === "postgresql" ? () => orm.em.fork() : null;
+  if (ormBackend(orm) !== "postgresql") return null;
+  let fork = forkByOrm.get(orm);
+  if (!fork) {
+    fork = () => orm.em.fork();
+    forkByOrm.set(orm, fork);
+  }
+  return fork;
 }
+
+/** One `ownConnection` function per ORM: it is asked for on every call. */
+const forkByOrm = new WeakMap<MikroORM, () => EntityManager>();
 
 /** Connections of the pool that open transactions never take: `ownConnection` writes and plain reads use them. */
 const RESERVED_CONNECTIONS = 2;

@@ -1,29 +1,17 @@
-import { Writable } from "node:stream";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { type App, createApp } from "../../src/app/create-app.ts";
-import { createLogger } from "../../src/app/logging.ts";
+import type { App } from "../../src/app/create-app.ts";
 import { sqlRows } from "../../src/db/sql.ts";
 import type { Entry } from "../../src/rpc/dispatcher.ts";
-import { testConfig } from "../support/app.ts";
-import { TestClock } from "../support/clock.ts";
-import { resetDatabase } from "../support/database.ts";
+import { startLoggedApp } from "../support/app.ts";
 
 // Issue 13, item 3: a database error is logged without its statement's values.
 const SECRET = "$argon2id$v=19$m=65536,t=3,p=4$c2VjcmV0LXNhbHQ$SECRET-HASH-NEVER-LOGGED";
 let app: App;
-const lines: string[] = [];
+let lines: string[];
 
 beforeAll(async () => {
-  const orm = await resetDatabase();
-  const config = testConfig(new TestClock(), { logLevel: "info" });
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  app = await createApp(config, { orm, log: createLogger(config, sink) });
+  ({ app, lines } = await startLoggedApp());
   const ajv = new Ajv({ strict: false });
   const entry = {
     name: "logtest.fail_in_sql",

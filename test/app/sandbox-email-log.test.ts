@@ -1,25 +1,13 @@
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { type App, createApp } from "../../src/app/create-app.ts";
-import { createLogger } from "../../src/app/logging.ts";
-import { PASSWORD, testConfig } from "../support/app.ts";
-import { TestClock } from "../support/clock.ts";
-import { resetDatabase } from "../support/database.ts";
+import type { App } from "../../src/app/create-app.ts";
+import { PASSWORD, startLoggedApp } from "../support/app.ts";
 
 // Issue 13, newcomer path: with the sandbox provider a message can be found in the log (recipient, subject, links).
 let app: App;
-const lines: string[] = [];
+let lines: string[];
 
 beforeAll(async () => {
-  const orm = await resetDatabase();
-  const config = testConfig(new TestClock(), { logLevel: "info" });
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  app = await createApp(config, { orm, log: createLogger(config, sink) });
+  ({ app, lines } = await startLoggedApp());
 });
 afterAll(() => app.close());
 

@@ -3,6 +3,9 @@ import { type Client, startTestApp, type TestApp } from "../support/app.ts";
 import { count, insertApiKey } from "../support/helpers.ts";
 
 // Issue 13, items 4, 9, 10 and 11: NUL characters, over-long method names, notifications, two credentials.
+/** What an MCP client accepts (Streamable HTTP). */
+const MCP_ACCEPT = { accept: "application/json, text/event-stream" };
+
 let t: TestApp;
 let alice: Client;
 
@@ -94,20 +97,10 @@ describe("one credential per request", () => {
 
   test("on /mcp the same is a 401", async () => {
     const { key } = await insertApiKey(t.app.runtime.orm, alice.userId);
-    const res = await t.app.fetch(
-      new Request("http://test/mcp", {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "x-api-key": key,
-          authorization: `Bearer ${key}`,
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
-      }),
-    );
+    const list = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
+    const res = await t.post("/mcp", list, { ...MCP_ACCEPT, "x-api-key": key, authorization: `Bearer ${key}` });
     expect(res.status).toBe(401);
-    expect(((await res.json()) as { error: unknown }).error).toMatchObject({ code: -32001 });
+    expect(res.error).toMatchObject({ code: -32001 });
   });
 });
 
@@ -152,11 +145,7 @@ describe("an MCP batch answers tools/list once", () => {
     const res = await t.app.fetch(
       new Request("http://test/mcp", {
         method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "x-api-key": key,
-        },
+        headers: { "content-type": "application/json", ...MCP_ACCEPT, "x-api-key": key },
         body: JSON.stringify([list(1), list(2), list(3)]),
       }),
     );

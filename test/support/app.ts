@@ -1,8 +1,10 @@
+import { Writable } from "node:stream";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import pino from "pino";
 import { ENTITIES } from "../../generated/entities.ts";
 import type { MethodMap, MethodName } from "../../generated/methods.ts";
 import { type App, createApp } from "../../src/app/create-app.ts";
+import { createLogger } from "../../src/app/logging.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { closeOrm, migrate, openOrm } from "../../src/db/orm.ts";
 import { truncateAll } from "../../src/db/reset.ts";
@@ -187,4 +189,21 @@ export async function closeInstances(instances: Instance[]): Promise<void> {
     await app.close();
     await closeOrm(orm);
   }
+}
+
+/**
+ * An app on a reset database whose log lines (info and up, the server's own logger with its redactions and error
+ * serializer) are collected in `lines`, for tests of what reaches the log.
+ */
+export async function startLoggedApp(): Promise<{ app: App; lines: string[] }> {
+  const orm = await resetDatabase();
+  const config = testConfig(new TestClock(), { logLevel: "info" });
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { app: await createApp(config, { orm, log: createLogger(config, sink) }), lines };
 }
