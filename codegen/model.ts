@@ -93,6 +93,13 @@ export interface FieldModel {
   numeric: NumericColumn | null;
 }
 
+/** One `x-unique-where` entry: index `<table>_<name>_unique` on `fields`, over the rows `where` selects. */
+export interface PartialUnique {
+  name: string;
+  fields: string[];
+  where: string;
+}
+
 export interface RecordModel {
   name: string;
   /** Lower-case wire prefix: `digitalresident`. */
@@ -105,6 +112,8 @@ export interface RecordModel {
   fields: FieldModel[];
   indexed: string[];
   unique: string[][];
+  /** Partial unique indexes (`x-unique-where`): unique among the rows the SQL condition selects. */
+  uniqueWhere: PartialUnique[];
   owner: string[];
   crud: CrudMode;
   managed: string[];

@@ -8,6 +8,7 @@ import type {
   MethodModel,
   NumericColumn,
   ParamModel,
+  PartialUnique,
   RecordModel,
 } from "./model.ts";
 import { refName, snakeCase } from "./naming.ts";
@@ -111,6 +112,7 @@ export function buildRecord(json: JsonSchema, file: string, diags: Diagnostics):
     fields: [],
     indexed: stringList(json["x-indexed"]),
     unique: ((json["x-unique"] ?? []) as unknown[]).map((u) => (typeof u === "string" ? [u] : stringList(u))),
+    uniqueWhere: partialUniques(json["x-unique-where"], file, diags),
     owner,
     crud,
     managed: [...managed],
@@ -128,6 +130,7 @@ export function buildRecord(json: JsonSchema, file: string, diags: Diagnostics):
   for (const [key, fields] of [
     ["x-owner", owner],
     ["x-unique", record.unique.flat()],
+    ["x-unique-where", record.uniqueWhere.flatMap((u) => u.fields)],
   ] as const) {
     for (const field of fields) {
       if (!all[field])
@@ -135,6 +138,33 @@ export function buildRecord(json: JsonSchema, file: string, diags: Diagnostics):
     }
   }
   return record;
+}
+
+/** `x-unique-where`: `[{ "name": "personal_user", "fields": ["user_id"], "where": "partner_id is null" }]`. */
+function partialUniques(raw: unknown, file: string, diags: Diagnostics): PartialUnique[] {
+  if (raw === undefined) return [];
+  const entries = Array.isArray(raw) ? raw : [raw];
+  const out: PartialUnique[] = [];
+  entries.forEach((entry, i) => {
+    const e = (entry ?? {}) as Record<string, unknown>;
+    const fields = stringList(e["fields"]);
+    if (
+      typeof e["name"] !== "string" ||
+      !/^[a-z][a-z0-9_]*$/.test(e["name"]) ||
+      fields.length === 0 ||
+      typeof e["where"] !== "string"
+    ) {
+      diags.add(
+        "invalid-unique-where",
+        file,
+        pointer("x-unique-where", String(i)),
+        "needs a snake_case `name`, `fields` and a SQL `where`",
+      );
+      return;
+    }
+    out.push({ name: e["name"], fields, where: e["where"] });
+  });
+  return out;
 }
 
 /** Resolves field kinds once every named schema is known. */

@@ -796,6 +796,11 @@ export const DigitalResidentEntity = new EntitySchema<DigitalResidentRow>({
     { name: "digital_resident_resident_id_unique", properties: ["resident_id"] },
     { name: "digital_resident_external_id_unique", properties: ["external_id"] },
     { name: "digital_resident_external_id_counter_unique", properties: ["external_id_counter"] },
+    {
+      name: "digital_resident_personal_user_unique",
+      expression:
+        'create unique index "digital_resident_personal_user_unique" on "digital_resident" ("user_id") where "partner_id" is null and "user_id" is not null',
+    },
   ],
 });
 
@@ -1267,6 +1272,7 @@ export interface ExternalIdStateRow {
   [OptionalProps]?: "next_counter" | "created_at" | "updated_at";
   sid: string;
   next_counter: number;
+  mint_key: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -1277,6 +1283,7 @@ export const ExternalIdStateEntity = new EntitySchema<ExternalIdStateRow>({
   properties: {
     sid: { type: "string", columnType: "text", primary: true },
     next_counter: { type: new BigIntType("number"), columnType: "bigint", default: 1 },
+    mint_key: { type: "string", columnType: "text" },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
     updated_at: {
       type: "datetime",

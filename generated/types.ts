@@ -1475,6 +1475,10 @@ export interface ExternalIdState {
    * First mint = 1; allocation reads it, takes it, increments and persists.
    */
   next_counter: number;
+  /**
+   * Random 32-byte key (hex), made at the first mint, that turns a counter value into its opaque id (a keyed 48-bit permutation): ids are unique because the permutation is, and not guessable from the counter without the key.
+   */
+  mint_key: string;
   created_at: string;
   updated_at: string;
 }

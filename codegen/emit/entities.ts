@@ -92,6 +92,12 @@ function entity(r: RecordModel): string {
   const uniques = r.unique.map(
     (u) => `{ name: ${JSON.stringify(`${r.table}_${u.join("_")}_unique`)}, properties: ${JSON.stringify(u)} }`,
   );
+  for (const u of r.uniqueWhere) {
+    const name = `${r.table}_${u.name}_unique`;
+    const columns = u.fields.map((f) => `"${f}"`).join(", ");
+    const sql = `create unique index "${name}" on "${r.table}" (${columns}) where ${u.where}`;
+    uniques.push(`{ name: ${JSON.stringify(name)}, expression: ${JSON.stringify(sql)} }`);
+  }
   const uniqueSingles = new Set(r.unique.filter((u) => u.length === 1).map((u) => u[0]));
   const indexes = r.indexed
     .filter((f) => !uniqueSingles.has(f))

@@ -24,3 +24,9 @@ export function verifiedResidentOf(
     { fields: ["resident_id", "kyc_provider_id"], orderBy: { sid: "asc" }, disableIdentityMap: true },
   );
 }
+
+/** Inserts a resident at once (not at commit): a unique index refusing it fails here, where the caller maps it. */
+export async function insertResident(em: EntityManager, row: DigitalResidentRow): Promise<DigitalResidentRow> {
+  await em.insert(DigitalResidentEntity, row);
+  return row;
+}

@@ -135,6 +135,16 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
     [["unknown-field", WALLET, "/x-unique"]],
   ],
   [
+    "x-unique-where without a SQL condition",
+    json(WALLET, (d) => (d["x-unique-where"] = [{ name: "one_open", fields: ["user_id"] }])),
+    [["invalid-unique-where", WALLET, "/x-unique-where/0"]],
+  ],
+  [
+    "x-unique-where naming a field the record does not have",
+    json(WALLET, (d) => (d["x-unique-where"] = [{ name: "one_open", fields: ["colour"], where: "true" }])),
+    [["unknown-field", WALLET, "/x-unique-where"]],
+  ],
+  [
     "an x-auth that is not a mode",
     json(NOTES, (d) => (d.methods[0]["x-auth"] = "superuser")),
     [["invalid-auth", NOTES, "/methods/0/x-auth"]],
