@@ -7,7 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { type Child, killAll, startMain } from "./lib/children.ts";
+import { BENCH_SECRETS, type Child, killAll, startMain } from "./lib/children.ts";
 import { describe, type LoadSpec, runLoad } from "./lib/load.ts";
 import { call, dropSchema } from "./lib/setup.ts";
 
@@ -107,7 +107,13 @@ async function main(): Promise<void> {
   const databaseUrl = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test";
   await dropSchema(databaseUrl, "bench_mcp");
   const app = await startMain("our server", {
-    env: { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: "bench_mcp", LOG_LEVEL: "info", NODE_ENV: "production" },
+    env: {
+      ...BENCH_SECRETS,
+      DATABASE_URL: databaseUrl,
+      DATABASE_SCHEMA: "bench_mcp",
+      LOG_LEVEL: "info",
+      NODE_ENV: "production",
+    },
   });
   const specs = await mcpSpecs(app);
   const rpc = await runLoad(specs.rpcWithKey, settings);

@@ -25,6 +25,7 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
+  BENCH_SECRETS,
   killAll,
   type StartOptions,
   setAutogroupNice,
@@ -82,6 +83,7 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 
 function appEnv(logLevel: string): Record<string, string> {
   return {
+    ...BENCH_SECRETS,
     DATABASE_URL: databaseUrl,
     DATABASE_SCHEMA: SCHEMA,
     LOG_LEVEL: logLevel,

@@ -32,10 +32,15 @@ export interface Config {
   /** PostgreSQL schema to use (tests give each worker its own). */
   databaseSchema: string | null;
   idPrefix: string;
-  /** 32-byte key for AES-256-GCM encryption at rest. */
+  /** 32-byte key for AES-256-GCM encryption at rest (src/auth/secret-box.ts). */
   encryptionKey: Buffer;
-  /** ENCRYPTION_KEY was set: secrets that must survive a restart (TOTP seeds) are encrypted only then. */
-  encryptionKeyConfigured: boolean;
+  /**
+   * Where the key comes from: ENCRYPTION_KEY, the PGlite data directory's key file (src/db/key-file.ts, loaded at
+   * start), or a random key for this process only (tests and in-memory databases).
+   */
+  encryptionKeySource: "env" | "file" | "ephemeral";
+  /** Settings acceptable outside production that a start-up warning names (a default webhook secret...). */
+  warnings: string[];
   /** Base URL of the web client, for links in emails. */
   publicBaseUrl: string;
   /** Discount profile names of the deployment branding configuration (partners reference them). */
@@ -77,11 +82,52 @@ function int(env: Env, name: string, fallback: number, min = 0): number {
   return value;
 }
 
-function key(env: Env, name: string): Buffer {
-  const raw = env[name];
-  if (!raw) return randomBytes(32);
-  if (!/^[0-9a-f]{64}$/i.test(raw)) throw new ConfigError(name, "must be 64 hex characters (32 bytes)");
-  return Buffer.from(raw, "hex");
+/** Parses a 32-byte hex key; null when the variable is unset. */
+export function hexKey(raw: string | undefined, name: string): Buffer | null {
+  if (!raw) return null;
+  if (!/^[0-9a-f]{64}$/i.test(raw.trim())) throw new ConfigError(name, "must be 64 hex characters (32 bytes)");
+  return Buffer.from(raw.trim(), "hex");
+}
+
+/** The published sandbox webhook secret: anyone can sign webhooks with it, so production refuses it. */
+export const DEFAULT_WEBHOOK_SECRET = "sandbox-webhook-secret";
+
+interface Secrets {
+  encryptionKey: Buffer;
+  encryptionKeySource: Config["encryptionKeySource"];
+  webhookSecret: string;
+  warnings: string[];
+}
+
+/**
+ * Known or missing secrets (issue 13 item 8). With NODE_ENV=production the default webhook secret and a missing
+ * ENCRYPTION_KEY stop the start; with DATABASE_URL (a database several instances share) ENCRYPTION_KEY is
+ * required, since each instance must open what the others sealed. Elsewhere they are start-up warnings, and on
+ * PGlite the data directory's key file replaces the missing key (src/db/key-file.ts).
+ */
+function secrets(env: Env, databaseUrl: string | null): Secrets {
+  const production = env["NODE_ENV"] === "production";
+  const warnings: string[] = [];
+  const key = hexKey(env["ENCRYPTION_KEY"], "ENCRYPTION_KEY");
+  if (!key && production) throw new ConfigError("ENCRYPTION_KEY", "is required when NODE_ENV=production");
+  if (!key && databaseUrl) {
+    throw new ConfigError(
+      "ENCRYPTION_KEY",
+      "is required with DATABASE_URL: every instance sharing the database must read the secrets the others sealed",
+    );
+  }
+  const webhookSecret = env["WEBHOOK_SECRET"] || DEFAULT_WEBHOOK_SECRET;
+  if (webhookSecret === DEFAULT_WEBHOOK_SECRET) {
+    if (production)
+      throw new ConfigError("WEBHOOK_SECRET", "must be set to a secret of your own when NODE_ENV=production");
+    warnings.push("WEBHOOK_SECRET is the published sandbox value: anyone can sign provider webhooks; set your own");
+  }
+  return {
+    encryptionKey: key ?? randomBytes(32),
+    encryptionKeySource: key ? "env" : "ephemeral",
+    webhookSecret,
+    warnings,
+  };
 }
 
 function url(env: Env, name: string, fallback: string): string {
@@ -111,14 +157,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     pgliteDir: databaseUrl ? null : (env["PGLITE_DIR"] ?? "./data"),
     databaseSchema: env["DATABASE_SCHEMA"] || null,
     idPrefix: prefix,
-    encryptionKey: key(env, "ENCRYPTION_KEY"),
-    encryptionKeyConfigured: Boolean(env["ENCRYPTION_KEY"]),
+    ...secrets(env, databaseUrl),
     publicBaseUrl: url(env, "PUBLIC_BASE_URL", "http://localhost:8080"),
     discountProfiles: (env["DISCOUNT_PROFILES"] ?? "standard,partner")
       .split(",")
       .map((p) => p.trim())
       .filter(Boolean),
-    webhookSecret: env["WEBHOOK_SECRET"] ?? "sandbox-webhook-secret",
     argon2: SECURE_ARGON2,
     accessTokenTtlS: int(env, "ACCESS_TOKEN_TTL_S", 3600, 1),
     refreshTokenTtlS: int(env, "REFRESH_TOKEN_TTL_S", 30 * 24 * 3600, 1),

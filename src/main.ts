@@ -4,9 +4,10 @@ import { createLogger } from "./app/logging.ts";
 import { createHttpServer, listen } from "./app/server.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { DataDirInUseError } from "./db/database.ts";
+import { withKeyFile } from "./db/key-file.ts";
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = withKeyFile(loadConfig());
   // Buffered JSON lines on stdout: a synchronous write per call would cost more than a trivial call itself.
   const destination = pino.destination({ sync: false, minLength: 4096 });
   const log = createLogger(config, destination);
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   const port = await listen(server, config.port, config.host);
   const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.pgliteDir}`;
   app.runtime.log.info({ port, database: where }, `freezone registry listening on http://localhost:${port}`);
+  for (const warning of config.warnings) app.runtime.log.warn(warning);
   app.runtime.log.info(
     {
       firstAdministrator: "set ADMIN_EMAIL and ADMIN_PASSWORD, or stop the server and run: npm run cli -- create-admin",

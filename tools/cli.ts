@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { createFirstAdmin } from "../src/auth/admin-bootstrap.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { DataDirInUseError, openDatabase } from "../src/db/database.ts";
+import { withKeyFile } from "../src/db/key-file.ts";
 import { closeOrm } from "../src/db/orm.ts";
 
 const USAGE = `usage: npm run cli -- <command> [options]
@@ -12,7 +13,7 @@ commands:
 
 async function run(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
-  const config = loadConfig();
+  const config = withKeyFile(loadConfig());
   if (command === "create-admin") {
     const { values } = parseArgs({ args: rest, options: { email: { type: "string" }, password: { type: "string" } } });
     if (!values.email || !values.password) {

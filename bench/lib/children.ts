@@ -3,6 +3,7 @@
  * the baselines from bench/servers/, and our server as production runs it, src/main.ts unchanged.
  */
 import { type ChildProcess, fork } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { setPriority } from "node:os";
@@ -12,6 +13,12 @@ import type { ChildCommand, ChildEvent } from "../servers/child.ts";
 const ROOT = join(import.meta.dirname, "..", "..");
 const SERVERS = join(ROOT, "bench", "servers");
 const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+/** Secrets a production-mode server requires (src/config.ts): made per bench run, never reused. */
+export const BENCH_SECRETS = {
+  ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+  WEBHOOK_SECRET: randomBytes(24).toString("hex"),
+};
 
 export interface Child {
   name: string;

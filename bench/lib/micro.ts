@@ -11,6 +11,7 @@ import { loadConfig } from "../../src/config.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { closeOrm } from "../../src/db/orm.ts";
 import { uuidv7 } from "../../src/domain/ids.ts";
+import { BENCH_SECRETS } from "./children.ts";
 
 export interface MicroFigure {
   name: string;
@@ -44,7 +45,12 @@ export interface MicroInput {
 }
 
 export async function microBench(input: MicroInput, log: (line: string) => void): Promise<MicroFigure[]> {
-  const config = loadConfig({ DATABASE_URL: input.databaseUrl, DATABASE_SCHEMA: input.schema, LOG_LEVEL: "info" });
+  const config = loadConfig({
+    ...BENCH_SECRETS,
+    DATABASE_URL: input.databaseUrl,
+    DATABASE_SCHEMA: input.schema,
+    LOG_LEVEL: "info",
+  });
   const orm = await openDatabase(config);
   const pool = new pg.Pool({ connectionString: input.databaseUrl, options: `-c search_path=${input.schema},public` });
   const devNull = createWriteStream("/dev/null");

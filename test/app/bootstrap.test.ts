@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { createApp } from "../../src/app/create-app.ts";
+import { KEY_FILE_NAME } from "../../src/db/key-file.ts";
 import { PASSWORD, startTestApp, testConfig } from "../support/app.ts";
 import { TestClock } from "../support/clock.ts";
 import { testOrm } from "../support/database.ts";
@@ -101,4 +102,30 @@ describe("CLI and the PGlite data directory", () => {
     expect(refused.code).toBe(2);
     expect(refused.out).toMatch(/data directory .* is in use by process \d+ \(another server or CLI\); stop it first/);
   }, 120_000);
+
+  test("without ENCRYPTION_KEY the data directory keeps its key file, mode 0600, the same across starts", () => {
+    const path = join(dir, KEY_FILE_NAME);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readFileSync(path, "utf8").trim()).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe("known default secrets (issue 13 item 8)", () => {
+  test("NODE_ENV=production without ENCRYPTION_KEY stops the start naming the variable", async () => {
+    const r = await run(["src/main.ts"], { NODE_ENV: "production", WEBHOOK_SECRET: "a secret of our own" });
+    expect(r.code).toBe(2);
+    expect(r.out).toContain("invalid configuration: ENCRYPTION_KEY is required when NODE_ENV=production");
+  }, 60_000);
+
+  test("NODE_ENV=production on the default webhook secret stops the start", async () => {
+    const r = await run(["src/main.ts"], { NODE_ENV: "production", ENCRYPTION_KEY: "ab".repeat(32) });
+    expect(r.code).toBe(2);
+    expect(r.out).toContain("invalid configuration: WEBHOOK_SECRET must be set to a secret of your own");
+  }, 60_000);
+
+  test("DATABASE_URL without ENCRYPTION_KEY stops the start naming the variable", async () => {
+    const r = await run(["src/main.ts"], { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test" });
+    expect(r.code).toBe(2);
+    expect(r.out).toContain("invalid configuration: ENCRYPTION_KEY is required with DATABASE_URL");
+  }, 60_000);
 });
