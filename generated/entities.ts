@@ -1220,6 +1220,8 @@ export const ExchangeTransactionEntity = new EntitySchema<ExchangeTransactionRow
 export interface ExternalCompanyRegistrationRow {
   [OptionalProps]?: "kyb_status" | "documents" | "created_at" | "updated_at";
   sid: string;
+  user_id: string;
+  submitter_dr_id: string;
   legal_name: string;
   jurisdiction: string;
   registration_number: string;
@@ -1231,6 +1233,7 @@ export interface ExternalCompanyRegistrationRow {
   kyb_provider: string | null;
   kyb_provider_status: string | null;
   kyb_checked_at: Date | null;
+  rejection_reason: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -1240,6 +1243,8 @@ export const ExternalCompanyRegistrationEntity = new EntitySchema<ExternalCompan
   tableName: "external_company_registration",
   properties: {
     sid: { type: "string", columnType: "text", primary: true },
+    user_id: { type: "string", columnType: "text" },
+    submitter_dr_id: { type: "string", columnType: "text" },
     legal_name: { type: "string", columnType: "text" },
     jurisdiction: { type: "string", columnType: "text" },
     registration_number: { type: "string", columnType: "text" },
@@ -1251,6 +1256,7 @@ export const ExternalCompanyRegistrationEntity = new EntitySchema<ExternalCompan
     kyb_provider: { type: "string", columnType: "text", nullable: true },
     kyb_provider_status: { type: "string", columnType: "text", nullable: true },
     kyb_checked_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
+    rejection_reason: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
     updated_at: {
       type: "datetime",
@@ -1260,11 +1266,19 @@ export const ExternalCompanyRegistrationEntity = new EntitySchema<ExternalCompan
     },
   },
   indexes: [
+    { name: "external_company_registration_user_id_index", properties: ["user_id"] },
     { name: "external_company_registration_legal_name_index", properties: ["legal_name"] },
     { name: "external_company_registration_registration_number_index", properties: ["registration_number"] },
     { name: "external_company_registration_linked_dr_id_index", properties: ["linked_dr_id"] },
   ],
-  uniques: [{ name: "external_company_registration_kyb_scan_ref_unique", properties: ["kyb_scan_ref"] }],
+  uniques: [
+    { name: "external_company_registration_kyb_scan_ref_unique", properties: ["kyb_scan_ref"] },
+    {
+      name: "external_company_registration_live_company_unique",
+      expression:
+        'create unique index "external_company_registration_live_company_unique" on "external_company_registration" ("jurisdiction", "registration_number") where "kyb_status" <> \'rejected\'',
+    },
+  ],
 });
 
 /** A stored ExternalIdState (table `external_id_state`). */
@@ -2426,7 +2440,13 @@ export const RegistrationRequestEntity = new EntitySchema<RegistrationRequestRow
     { name: "registration_request_client_email_index", properties: ["client_email"] },
     { name: "registration_request_status_index", properties: ["status"] },
   ],
-  uniques: [],
+  uniques: [
+    {
+      name: "registration_request_open_client_unique",
+      expression:
+        'create unique index "registration_request_open_client_unique" on "registration_request" ("partner_id", "client_email", "request_type") where "status" in (\'pending\', \'under_review\', \'needs_info\')',
+    },
+  ],
 });
 
 /** A stored Resolution (table `resolution`). */

@@ -120,16 +120,8 @@ export const SERVICE_ERRORS = {
   },
   KeypairService: { KeypairError: ["NotFound", "NotOwner", "InvalidInput"], VerifyError: ["NotFound", "InvalidInput"] },
   KybService: {
-    KybError: [
-      "AlreadyExists",
-      "InvalidInput",
-      "NotFound",
-      "Forbidden",
-      "InvalidState",
-      "ProviderUnavailable",
-      "AdminOnly",
-    ],
-    WebhookError: ["InvalidWebhookSignature", "Replayed", "InvalidInput"],
+    KybError: ["AlreadyExists", "InvalidInput", "InvalidState", "NotFound", "ProviderUnavailable", "AdminOnly"],
+    WebhookError: ["InvalidWebhookSignature", "Replayed"],
   },
   KycService: {
     KycError: ["NotFound", "InvalidState", "InvalidInput", "ProviderUnavailable", "AdminOnly"],
@@ -169,7 +161,14 @@ export const SERVICE_ERRORS = {
   ProxyService: { ProxyError: ["NotFound", "AdminOnly", "InvalidInput", "AlreadyExists"] },
   PublicKeyHistoryService: { KeypairError: ["NotFound"], VerifyError: ["NotFound", "InvalidInput"] },
   RegistrationRequestService: {
-    RegistrationRequestError: ["NotFound", "Forbidden", "AlreadyExists", "InvalidInput", "InvalidState"],
+    RegistrationRequestError: [
+      "NotFound",
+      "Forbidden",
+      "AlreadyExists",
+      "InvalidInput",
+      "InvalidSignature",
+      "InvalidState",
+    ],
   },
   RegistrationService: {
     RegistrationError: ["Forbidden", "NotFound", "AdminOnly", "Internal"],

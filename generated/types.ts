@@ -1434,8 +1434,25 @@ export interface ExternalCompanyRegistration {
    * Opaque, time-ordered identifier (UUIDv7).
    */
   sid: string;
+  /**
+   * Submitting user (designed).
+   */
+  user_id: string;
+  /**
+   * The submitting user's personal resident (formatted id); approval gives it a Proxy (role admin_proxy) for the linked resident (designed).
+   */
+  submitter_dr_id: string;
+  /**
+   * Registered legal name, trimmed.
+   */
   legal_name: string;
+  /**
+   * Registering jurisdiction, trimmed and upper-cased (an ISO 3166 country or subdivision code).
+   */
   jurisdiction: string;
+  /**
+   * Number in the jurisdiction's company register, trimmed.
+   */
   registration_number: string;
   kyb_status: KybStatus;
   /**
@@ -1460,6 +1477,10 @@ export interface ExternalCompanyRegistration {
    */
   kyb_provider_status: string | null;
   kyb_checked_at: string | null;
+  /**
+   * Administrator's reason, set on rejection and shown to the submitter (designed).
+   */
+  rejection_reason: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -2206,13 +2227,19 @@ export interface RegistrationRequest {
    */
   partner_id: string;
   request_type: RegistrationRequestType;
+  /**
+   * Client's email, stored trimmed and lower-cased.
+   */
   client_email: string;
+  /**
+   * Client's full name, trimmed.
+   */
   client_name: string;
   kyc_session_id: string | null;
   payment_id: string | null;
   signed_contract_ids: string[];
   /**
-   * Partner signature over the request, stored verbatim.
+   * Partner's Ed25519 signature (128 lowercase hex) over the SHA-256 of the request's canonical payload (docs/decisions.md), verified with the partner's signing_public_key on submit and update; stored as given.
    */
   reseller_signature: string;
   status: RegistrationRequestStatus;
@@ -2222,7 +2249,7 @@ export interface RegistrationRequest {
   reviewed_by: string | null;
   reviewed_at: string | null;
   /**
-   * Administrator signature given on approval.
+   * Administrator's Ed25519 signature given on approval, verified with the administrator's resident key over the SHA-256 of the approval payload (docs/decisions.md).
    */
   admin_signature: string | null;
   rejection_reason: string | null;
@@ -2956,6 +2983,10 @@ export interface KycArtifactSummary {
  */
 export interface RegistrationRequestFullDetailResult {
   /**
+   * The record's sid (equal to request_id).
+   */
+  sid: string;
+  /**
    * Registration request id (record sid).
    */
   request_id: string;
@@ -3011,7 +3042,7 @@ export interface PrerequisiteCheck {
     | "client_email_available"
     | "partner_active"
     | "company_creation_allowed"
-    | "reseller_signature_present";
+    | "reseller_signature_valid";
   passed: boolean;
   /**
    * Why the check failed; null when passed.
@@ -3026,6 +3057,10 @@ export interface PrerequisiteCheckResult {
   all_passed: boolean;
   checks: PrerequisiteCheck[];
   checked_at: string;
+  /**
+   * The request's status after the check (a pending request is now under_review).
+   */
+  status: RegistrationRequestStatus;
 }
 /**
  * An approved request and what it created.
@@ -3040,9 +3075,9 @@ export interface ApproveRegistrationResult {
   approved_by: string;
   approved_at: string;
   /**
-   * Formatted id of the resident or company created.
+   * Formatted id of the resident created; null for a company request (the companies issue creates the company).
    */
-  created_entity_id: string;
+  created_entity_id: string | null;
 }
 /**
  * A rejected request.
@@ -5546,7 +5581,11 @@ export interface ExternalCompanyRegistrationResult {
   /**
    * Submitting user.
    */
-  user_id: string | null;
+  user_id: string;
+  /**
+   * The submitter's personal resident; it gets the Proxy on approval.
+   */
+  submitter_dr_id: string;
   legal_name: string;
   jurisdiction: string;
   registration_number: string;
@@ -5572,12 +5611,20 @@ export interface ExternalCompanyRegistrationResult {
   kyb_checked_at: string | null;
   created_at: string;
   updated_at: string;
+  /**
+   * Why an administrator rejected it.
+   */
+  rejection_reason: string | null;
 }
 /**
  * Registrations, newest first.
  */
 export interface ExternalCompanyRegistrationListResult {
   items: ExternalCompanyRegistrationResult[];
+  /**
+   * Pass as cursor for the next page; null at the end.
+   */
+  next_cursor: string | null;
 }
 /**
  * Business-verification provider callback.
@@ -6475,6 +6522,10 @@ export interface PublicKeyHistoryResult {
  */
 export interface RegistrationRequestResult {
   /**
+   * The record's sid (equal to request_id), as API.md's flat record results carry it.
+   */
+  sid: string;
+  /**
    * Registration request id (record sid).
    */
   request_id: string;
@@ -6501,6 +6552,10 @@ export interface RegistrationRequestResult {
  */
 export interface RegistrationRequestDetailResult {
   /**
+   * The record's sid (equal to request_id), as API.md's flat record results carry it.
+   */
+  sid: string;
+  /**
    * Registration request id (record sid).
    */
   request_id: string;
@@ -6522,7 +6577,7 @@ export interface RegistrationRequestDetailResult {
   created_at: string;
   updated_at: string;
   /**
-   * Administrator's last request for information (needs_info).
+   * Administrator's last request for information (needs_info); kept after the partner's update.
    */
   info_request_message: string | null;
   rejection_reason: string | null;
@@ -6540,6 +6595,10 @@ export interface RegistrationRequestDetailResult {
  */
 export interface RegistrationRequestListResult {
   items: RegistrationRequestSummary[];
+  /**
+   * Pass as cursor for the next page; null at the end.
+   */
+  next_cursor: string | null;
 }
 /**
  * A user's registration flow and its steps.
@@ -8303,13 +8362,19 @@ export interface RegistrationFlowFindResult {
  */
 export interface RegistrationRequestNewTemplate {
   request_type: RegistrationRequestType | null;
+  /**
+   * Client's email, stored trimmed and lower-cased.
+   */
   client_email: string | null;
+  /**
+   * Client's full name, trimmed.
+   */
   client_name: string | null;
   kyc_session_id: string | null;
   payment_id: string | null;
   signed_contract_ids: string[] | null;
   /**
-   * Partner signature over the request, stored verbatim.
+   * Partner's Ed25519 signature (128 lowercase hex) over the SHA-256 of the request's canonical payload (docs/decisions.md), verified with the partner's signing_public_key on submit and update; stored as given.
    */
   reseller_signature: string | null;
 }
@@ -8584,7 +8649,7 @@ export interface AdminRegistrationServiceApproveRegistrationParams {
    */
   admin_email: string;
   /**
-   * Ed25519 signature, 128 lowercase hex, over the request's SHA-256.
+   * Ed25519 signature, 128 lowercase hex, over the SHA-256 of the approval payload (see the method description).
    */
   admin_signature: string;
 }
@@ -10217,6 +10282,14 @@ export interface KybServiceListParams {
    * Only registrations in this status; omitted = all.
    */
   status?: KybStatus;
+  /**
+   * 1 to 100; omitted = 50.
+   */
+  limit?: number;
+  /**
+   * next_cursor of the previous page; omitted = the first page.
+   */
+  cursor?: string;
 }
 export interface KybServiceStartCheckParams {
   /**
@@ -10229,6 +10302,10 @@ export interface KybServiceApproveParams {
    * Registration id (registration_id from submit).
    */
   registration_id: string;
+  /**
+   * Formatted id of an existing external_company resident to link instead of creating one.
+   */
+  resident_id?: string;
   /**
    * Reviewer note, kept with the administrator action.
    */
@@ -10836,23 +10913,25 @@ export interface RegistrationRequestServiceSubmitRegistrationRequestParams {
    */
   client_email: string;
   /**
-   * Client's full name.
+   * Client's full name: the first word becomes the resident's first_name, the rest its last_name.
    */
   client_name: string;
   /**
-   * Contract signature receipts the client signed.
+   * Ids (sid) of the ContractSignature receipts the client signed, no duplicates.
+   *
+   * @maxItems 50
    */
   signed_contract_ids: string[];
   /**
-   * Reseller's signature over the request; stored as submitted.
+   * The partner's Ed25519 signature over the request's canonical payload (see the method description); stored as given.
    */
   reseller_signature: string;
   /**
-   * Client's KYC session.
+   * Client's KYC session (KycSession sid), started by the partner.
    */
   kyc_session_id?: string;
   /**
-   * Confirmed payment for the registration.
+   * Payment for the registration (Payment sid), made by the partner.
    */
   payment_id?: string;
 }
@@ -10867,6 +10946,14 @@ export interface RegistrationRequestServiceListRegistrationRequestsParams {
    * The caller's partner id; filled from the key when omitted, refused when it names another partner.
    */
   reseller_id: string;
+  /**
+   * 1 to 100; omitted = 50.
+   */
+  limit?: number;
+  /**
+   * next_cursor of the previous page; omitted = the first page.
+   */
+  cursor?: string;
 }
 export interface RegistrationRequestServiceUpdateRegistrationRequestParams {
   /**
@@ -10891,8 +10978,14 @@ export interface RegistrationRequestServiceUpdateRegistrationRequestParams {
   payment_id?: string;
   /**
    * Replaces the list of signature receipts.
+   *
+   * @maxItems 50
    */
   signed_contract_ids?: string[];
+  /**
+   * The partner's Ed25519 signature over the updated request's canonical payload; needed with any change.
+   */
+  reseller_signature?: string;
 }
 export interface RegistrationServiceGetStatusParams {
   /**
