@@ -62,6 +62,13 @@ export interface Config {
   /** Take the client address from X-Forwarded-For (only behind a load balancer that sets it). */
   trustProxy: boolean;
   clock: Clock;
+
+  // ---- KYB (issue 14: external companies) ----
+  /**
+   * KYB_HARD_GATE=1 makes the business-verification provider's verdict binding: kybservice.approve then needs
+   * kyb_provider_status `approved`. Off (the default), the verdict is advisory and the administrator decides.
+   */
+  kybHardGate: boolean;
 }
 
 export class ConfigError extends Error {
@@ -80,6 +87,14 @@ function int(env: Env, name: string, fallback: number, min = 0): number {
   if (!Number.isInteger(value) || value < min)
     throw new ConfigError(name, `must be an integer >= ${min}, got "${raw}"`);
   return value;
+}
+
+/** A 0/1 switch; unset is off, anything but 0 or 1 fails fast. */
+function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "" || raw === "0") return false;
+  if (raw === "1") return true;
+  throw new ConfigError(name, `must be 0 or 1, got "${raw}"`);
 }
 
 /** Parses a 32-byte hex key; null when the variable is unset. */
@@ -183,6 +198,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     allowedOrigins: (env["ALLOWED_ORIGINS"] ?? "").split(",").filter(Boolean),
     trustProxy: env["TRUST_PROXY"] === "1",
     clock: () => new Date(),
+    // ---- KYB (issue 14: external companies) ----
+    kybHardGate: flag(env, "KYB_HARD_GATE"),
     ...overrides,
   };
 }

@@ -2,12 +2,11 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import {
   CompanyRoleEntity,
   type CompanyRoleRow,
-  ProxyEntity,
   ZoneCompanyEntity,
   type ZoneCompanyRow,
 } from "../../generated/entities.ts";
 
-/** The reads access decisions need from ZoneCompany, CompanyRole and Proxy (the company services own the rest). */
+/** The reads access decisions need from ZoneCompany and CompanyRole (the company services own the rest). */
 
 /** The owner pair of a company, by its formatted company id. */
 export function companyOwner(
@@ -41,19 +40,5 @@ export async function currentCompanyRoles(
   return rows.map((r) => r.role);
 }
 
-/** Whether one of `principals` holds an active Proxy for `target` at `now`. */
-export async function holdsActiveProxy(
-  em: EntityManager,
-  target: string,
-  principals: string[],
-  now: Date,
-): Promise<boolean> {
-  const n = await em.count(ProxyEntity, {
-    target_dr_id: target,
-    principal_dr_id: { $in: principals },
-    status: "active",
-    valid_from: { $lte: now },
-    $or: [{ valid_to: null }, { valid_to: { $gt: now } }],
-  });
-  return n > 0;
-}
+/** The actor-binding proxy check lives with the Proxy table and its one effectiveness rule. */
+export { holdsActiveProxy } from "./proxies.ts";

@@ -12,6 +12,9 @@ const OWNER_QUERIES: Record<string, string> = {
   kyc_session: `select user_id, null as partner_id from "kyc_session" where sid = ?`,
   invoice: `select sender_user_id as user_id, null as partner_id from "zone_invoice" where sid = ?`,
   ai_call: `select user_id, null as partner_id from "credit_transaction" where external_call_id = ?`,
+  // A reseller request belongs to its partner: the pair (the partner's wallet user, partner_id) its reseller keys carry.
+  registration_request: `select p.wallet_user_id as user_id, r.partner_id from "registration_request" r
+    join "partner_configuration" p on p.sid = r.partner_id where r.sid = ?`,
 };
 
 export interface OwnerPair {

@@ -1,25 +1,22 @@
 import type { AdminRegistrationServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { approveRegistration, rejectRegistration, requestAdditionalInfo } from "./registration-requests/decisions.ts";
+import {
+  getRegistrationDetails,
+  listRegistrationRequests,
+  verifyRegistrationPrerequisites,
+} from "./registration-requests/review.ts";
 
-/** AdminRegistrationService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/**
+ * AdminRegistrationService: administrators review reseller registration requests (queue, details with linked KYC,
+ * payment, contracts and artifacts, prerequisite check) and decide them. Use cases under
+ * src/services/registration-requests/.
+ */
 export const adminRegistrationService: AdminRegistrationServiceHandlers<RpcContext> = {
-  async listRegistrationRequests(_ctx, _params) {
-    throw RpcError.notImplemented("adminregistrationservice.list_registration_requests");
-  },
-  async getRegistrationDetails(_ctx, _params) {
-    throw RpcError.notImplemented("adminregistrationservice.get_registration_details");
-  },
-  async verifyRegistrationPrerequisites(_ctx, _params) {
-    throw RpcError.notImplemented("adminregistrationservice.verify_registration_prerequisites");
-  },
-  async approveRegistration(_ctx, _params) {
-    throw RpcError.notImplemented("adminregistrationservice.approve_registration");
-  },
-  async rejectRegistration(_ctx, _params) {
-    throw RpcError.notImplemented("adminregistrationservice.reject_registration");
-  },
-  async requestAdditionalInfo(_ctx, _params) {
-    throw RpcError.notImplemented("adminregistrationservice.request_additional_info");
-  },
+  listRegistrationRequests,
+  getRegistrationDetails,
+  verifyRegistrationPrerequisites,
+  approveRegistration,
+  rejectRegistration,
+  requestAdditionalInfo,
 };

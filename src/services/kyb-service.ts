@@ -1,28 +1,20 @@
 import type { KybServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { approve, reject } from "./kyb/decisions.ts";
+import { get, list, startCheck, submit } from "./kyb/registrations.ts";
+import { handleKybWebhook } from "./kyb/webhook.ts";
 
-/** KybService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/**
+ * KybService: business verification of companies outside the zone (ExternalCompanyRegistration). Submitters
+ * submit and start the provider's check, the provider's signed webhook records its verdict, administrators decide
+ * (the verdict is advisory unless KYB_HARD_GATE is on). Use cases under src/services/kyb/.
+ */
 export const kybService: KybServiceHandlers<RpcContext> = {
-  async submit(_ctx, _params) {
-    throw RpcError.notImplemented("kybservice.submit");
-  },
-  async get(_ctx, _params) {
-    throw RpcError.notImplemented("kybservice.get");
-  },
-  async list(_ctx, _params) {
-    throw RpcError.notImplemented("kybservice.list");
-  },
-  async startCheck(_ctx, _params) {
-    throw RpcError.notImplemented("kybservice.start_check");
-  },
-  async approve(_ctx, _params) {
-    throw RpcError.notImplemented("kybservice.approve");
-  },
-  async reject(_ctx, _params) {
-    throw RpcError.notImplemented("kybservice.reject");
-  },
-  async handleKybWebhook(_ctx, _params) {
-    throw RpcError.notImplemented("kybservice.handle_kyb_webhook");
-  },
+  submit,
+  get,
+  list,
+  startCheck,
+  approve,
+  reject,
+  handleKybWebhook,
 };
