@@ -1,0 +1,125 @@
+import { beforeAll, describe, expect, test } from "vitest";
+import type { RegistrationRequestStatus } from "../../generated/types.ts";
+import type { RpcReply } from "../support/app.ts";
+import { type Client, startTestApp, type TestApp } from "../support/app.ts";
+import { sql } from "../support/helpers.ts";
+import {
+  adminWithKey,
+  approvalSignature,
+  type KeyPair,
+  type Links,
+  links,
+  newPartner,
+  type Partner,
+  requiredContract,
+  signedSubmit,
+} from "./support.ts";
+
+/*
+ * docs/decisions.md "Registration request states", over HTTP: every status against every move, allowed and
+ * refused. A refused move answers InvalidState naming the status it found, and leaves the request as it was.
+ */
+
+type Move = "verify" | "ask_info" | "partner_update" | "approve" | "reject";
+const REFUSED = "InvalidState";
+
+const TABLE: Record<RegistrationRequestStatus, Record<Move, RegistrationRequestStatus | typeof REFUSED>> = {
+  pending: {
+    verify: "under_review",
+    ask_info: "needs_info",
+    partner_update: "pending",
+    approve: "approved",
+    reject: "rejected",
+  },
+  under_review: {
+    verify: "under_review",
+    ask_info: "needs_info",
+    partner_update: REFUSED,
+    approve: "approved",
+    reject: "rejected",
+  },
+  needs_info: {
+    verify: "needs_info",
+    ask_info: "needs_info",
+    partner_update: "pending",
+    approve: "approved",
+    reject: "rejected",
+  },
+  approved: { verify: "approved", ask_info: REFUSED, partner_update: REFUSED, approve: REFUSED, reject: REFUSED },
+  rejected: { verify: "rejected", ask_info: REFUSED, partner_update: REFUSED, approve: REFUSED, reject: REFUSED },
+};
+
+let t: TestApp;
+let admin: Client;
+let adminKeys: KeyPair;
+let acme: Partner;
+let linked: Links;
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await t.admin();
+  adminKeys = await adminWithKey(t, admin);
+  acme = await newPartner(t, admin);
+  linked = await links(t, acme.walletUserId, [await requiredContract(t)]);
+});
+
+let cases = 0;
+async function requestIn(status: RegistrationRequestStatus): Promise<{ id: string; email: string }> {
+  cases += 1;
+  const email = `client${cases}@example.org`;
+  const r = await acme.callOk(
+    "registrationrequestservice.submit_registration_request",
+    signedSubmit(acme, { client_email: email, ...linked }),
+  );
+  await sql(t, `update "registration_request" set status = ? where sid = ?`, [status, r.request_id]);
+  return { id: r.request_id, email };
+}
+
+async function run(move: Move, id: string, email: string): Promise<RpcReply> {
+  const base = { request_id: id, admin_email: admin.email };
+  switch (move) {
+    case "verify":
+      return admin.rpc("adminregistrationservice.verify_registration_prerequisites", { request_id: id });
+    case "ask_info":
+      return admin.rpc("adminregistrationservice.request_additional_info", { ...base, message: "more" });
+    case "partner_update":
+      return acme.rpc("registrationrequestservice.update_registration_request", {
+        request_id: id,
+        client_name: "Ada King",
+        reseller_signature: acme.sign({
+          request_type: "resident",
+          client_email: email,
+          client_name: "Ada King",
+          ...linked,
+        }),
+      });
+    case "approve":
+      return admin.rpc("adminregistrationservice.approve_registration", {
+        ...base,
+        admin_signature: await approvalSignature(t, adminKeys, id, admin.email),
+      });
+    case "reject":
+      return admin.rpc("adminregistrationservice.reject_registration", { ...base, reason: "no" });
+  }
+}
+
+const statusOf = async (id: string) =>
+  (await sql(t, `select status from "registration_request" where sid = ?`, [id]))[0]?.status;
+
+describe("every RegistrationRequestStatus move", () => {
+  for (const [from, moves] of Object.entries(TABLE) as [RegistrationRequestStatus, Record<Move, string>][]) {
+    for (const [move, expected] of Object.entries(moves) as [Move, string][]) {
+      test(`${from} + ${move} -> ${expected}`, async () => {
+        const { id, email } = await requestIn(from);
+        const r = await run(move, id, email);
+        if (expected === REFUSED) {
+          expect(r.error).toMatchObject({ code: -32005, data: { variant: "InvalidState", status: from } });
+          expect(await statusOf(id)).toBe(from);
+        } else {
+          expect(r.error).toBeUndefined();
+          expect(r.result.status).toBe(expected);
+          expect(await statusOf(id)).toBe(expected);
+        }
+      });
+    }
+  }
+});
