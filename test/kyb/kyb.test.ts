@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, test } from "vitest";
 import type { ExternalCompanyRegistrationResult } from "../../generated/types.ts";
+import { newPartner } from "../registration-requests/support.ts";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
 import { count, sql } from "../support/helpers.ts";
 import { insertRow, residentValues } from "../support/rows.ts";
@@ -69,6 +70,9 @@ describe("submit, get, list", () => {
     expect(noResident.error).toMatchObject({ code: -32005, data: { type: "KybError", variant: "InvalidState" } });
     const blank = await submit({ legal_name: "   " });
     expect(blank.error).toMatchObject({ code: -32006, data: { variant: "InvalidInput", field: "legal_name" } });
+    const partner = await newPartner(t, admin);
+    const viaReseller = await partner.rpc("kybservice.submit", company());
+    expect(viaReseller.error).toMatchObject({ code: -32005, data: { variant: "InvalidState" } });
     const noDocuments = await submit({ documents: [] });
     expect(noDocuments.error?.code).toBe(-32602);
     expect(await count(t, "external_company_registration")).toBe(0);
@@ -269,6 +273,24 @@ describe("approve and reject", () => {
     });
     expect(unknown.error).toMatchObject({ code: -32003, data: { variant: "NotFound" } });
     expect((await row(second.registration_id)).kyb_status).toBe("pending");
+  });
+
+  test("an admin_proxy the submitter already holds for a linked resident is kept, not doubled", async () => {
+    const existing = "FZ-2025-RA900002";
+    await insertRow(
+      t.app.runtime.orm,
+      "DigitalResident",
+      residentValues("", { resident_id: existing, user_id: null, resident_type: "external_company" }),
+    );
+    const held = await admin.callOk("proxyservice.create_proxy", {
+      principal_dr_id: adaResident,
+      target_dr_id: existing,
+      role: "admin_proxy",
+    });
+    const r = await submitted();
+    await admin.callOk("kybservice.approve", { registration_id: r.registration_id, resident_id: existing });
+    const proxies = await admin.callOk("proxyservice.list_proxies", { resident_id: existing });
+    expect(proxies.items.map((p) => p.sid)).toEqual([held.sid]);
   });
 
   test("reject stores the reason the submitter reads; decided registrations are InvalidState", async () => {

@@ -67,6 +67,14 @@ describe("create_proxy and revoke_proxy", () => {
     expect(await adaMayActFor(company)).toBe(true);
   });
 
+  test("a valid_from in the past records an existing mandate, effective at once", async () => {
+    const r = await create({ valid_from: "2026-01-01T00:00:00.000Z", valid_to: "2026-11-23T10:00:00.001Z" });
+    expect(r.result).toMatchObject({ valid_from: "2026-01-01T00:00:00.000Z", effective: true });
+    expect(await adaMayActFor(company)).toBe(true);
+    t.clock.advance(0.001);
+    expect(await adaMayActFor(company)).toBe(false);
+  });
+
   test("a user, and an administrator's API key, are AdminOnly; nothing is written", async () => {
     const viaUser = await create({}, ada);
     expect(viaUser.error).toMatchObject({ code: -32002, data: { type: "ProxyError", variant: "AdminOnly" } });
