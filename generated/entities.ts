@@ -2396,6 +2396,7 @@ export interface RegistrationRequestRow {
   payment_id: string | null;
   signed_contract_ids: string[];
   reseller_signature: string;
+  signed_payload: string;
   status: RegistrationRequestStatus;
   reviewed_by: string | null;
   reviewed_at: Date | null;
@@ -2420,6 +2421,7 @@ export const RegistrationRequestEntity = new EntitySchema<RegistrationRequestRow
     payment_id: { type: "string", columnType: "text", nullable: true },
     signed_contract_ids: { type: ArrayType, columnType: "text[]" },
     reseller_signature: { type: "string", columnType: "text" },
+    signed_payload: { type: "string", columnType: "text" },
     status: { type: "string", columnType: "text", default: "pending" },
     reviewed_by: { type: "string", columnType: "text", nullable: true },
     reviewed_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },

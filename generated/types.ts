@@ -2239,9 +2239,13 @@ export interface RegistrationRequest {
   payment_id: string | null;
   signed_contract_ids: string[];
   /**
-   * Partner's Ed25519 signature (128 lowercase hex) over the SHA-256 of the request's canonical payload (docs/decisions.md), verified with the partner's signing_public_key on submit and update; stored as given.
+   * Partner's Ed25519 signature (128 lowercase hex) over the SHA-256 of signed_payload, verified with the partner's signing_public_key at submission; stored as given.
    */
   reseller_signature: string;
+  /**
+   * The canonical payload text the reseller signature was verified over at submission, kept as evidence (later changes are not re-signed).
+   */
+  signed_payload: string;
   status: RegistrationRequestStatus;
   /**
    * Administrator email of the last review action.
@@ -3042,7 +3046,7 @@ export interface PrerequisiteCheck {
     | "client_email_available"
     | "partner_active"
     | "company_creation_allowed"
-    | "reseller_signature_valid";
+    | "reseller_signature_present";
   passed: boolean;
   /**
    * Why the check failed; null when passed.
@@ -6591,14 +6595,14 @@ export interface RegistrationRequestDetailResult {
   created_entity_id: string | null;
 }
 /**
- * The partner's requests, newest first.
+ * The partner's requests, newest first, at most 500.
  */
 export interface RegistrationRequestListResult {
   items: RegistrationRequestSummary[];
   /**
-   * Pass as cursor for the next page; null at the end.
+   * True when the partner has more requests than the 500 listed.
    */
-  next_cursor: string | null;
+  truncated: boolean;
 }
 /**
  * A user's registration flow and its steps.
@@ -8374,7 +8378,7 @@ export interface RegistrationRequestNewTemplate {
   payment_id: string | null;
   signed_contract_ids: string[] | null;
   /**
-   * Partner's Ed25519 signature (128 lowercase hex) over the SHA-256 of the request's canonical payload (docs/decisions.md), verified with the partner's signing_public_key on submit and update; stored as given.
+   * Partner's Ed25519 signature (128 lowercase hex) over the SHA-256 of signed_payload, verified with the partner's signing_public_key at submission; stored as given.
    */
   reseller_signature: string | null;
 }
@@ -10946,14 +10950,6 @@ export interface RegistrationRequestServiceListRegistrationRequestsParams {
    * The caller's partner id; filled from the key when omitted, refused when it names another partner.
    */
   reseller_id: string;
-  /**
-   * 1 to 100; omitted = 50.
-   */
-  limit?: number;
-  /**
-   * next_cursor of the previous page; omitted = the first page.
-   */
-  cursor?: string;
 }
 export interface RegistrationRequestServiceUpdateRegistrationRequestParams {
   /**
@@ -10982,10 +10978,6 @@ export interface RegistrationRequestServiceUpdateRegistrationRequestParams {
    * @maxItems 50
    */
   signed_contract_ids?: string[];
-  /**
-   * The partner's Ed25519 signature over the updated request's canonical payload; needed with any change.
-   */
-  reseller_signature?: string;
 }
 export interface RegistrationServiceGetStatusParams {
   /**

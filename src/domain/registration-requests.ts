@@ -141,7 +141,7 @@ export type PrerequisiteName =
   | "client_email_available"
   | "partner_active"
   | "company_creation_allowed"
-  | "reseller_signature_valid";
+  | "reseller_signature_present";
 
 export interface PrerequisiteCheck {
   name: PrerequisiteName;
@@ -164,7 +164,8 @@ export interface PrerequisiteFacts {
   emailInUse: boolean;
   partnerActive: boolean;
   partnerMayCreateCompanies: boolean;
-  signatureValid: boolean;
+  /** The request carries the partner's signature (verified when it was submitted). */
+  signaturePresent: boolean;
 }
 
 const pass = (name: PrerequisiteName): PrerequisiteCheck => ({ name, passed: true, detail: null });
@@ -200,9 +201,9 @@ export function prerequisiteChecks(f: PrerequisiteFacts): PrerequisiteCheck[] {
     );
   }
   checks.push(
-    f.signatureValid
-      ? pass("reseller_signature_valid")
-      : fail("reseller_signature_valid", "the reseller signature does not verify with the partner's signing key"),
+    f.signaturePresent
+      ? pass("reseller_signature_present")
+      : fail("reseller_signature_present", "the request carries no reseller signature"),
   );
   return checks;
 }

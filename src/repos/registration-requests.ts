@@ -67,7 +67,6 @@ export type RequestChanges = Partial<
     | "kyc_session_id"
     | "payment_id"
     | "signed_contract_ids"
-    | "reseller_signature"
     | "reviewed_by"
     | "reviewed_at"
     | "admin_signature"
@@ -92,17 +91,16 @@ export async function setCreatedEntity(em: EntityManager, requestId: string, ent
   await em.nativeUpdate(RegistrationRequestEntity, { sid: requestId }, { created_entity_id: entityId });
 }
 
-/** The partner's requests newest first, after the cursor's sid, `limit + 1` rows (the extra says more follow). */
-export function partnerRequestsPage(
+/** The partner's `limit` newest requests. */
+export function newestPartnerRequests(
   em: EntityManager,
   partnerId: string,
-  beforeSid: string | null,
   limit: number,
 ): Promise<RegistrationRequestRow[]> {
   return em.find(
     RegistrationRequestEntity,
-    { partner_id: partnerId, ...(beforeSid ? { sid: { $lt: beforeSid } } : {}) },
-    { orderBy: { sid: "desc" }, limit: limit + 1, disableIdentityMap: true },
+    { partner_id: partnerId },
+    { orderBy: { sid: "desc" }, limit, disableIdentityMap: true },
   );
 }
 

@@ -130,7 +130,7 @@ describe("registration request rules", () => {
     emailInUse: false,
     partnerActive: true,
     partnerMayCreateCompanies: false,
-    signatureValid: true,
+    signaturePresent: true,
     ...changes,
   });
   const failed = (f: PrerequisiteFacts) => prerequisiteChecks(f).filter((c) => !c.passed);
@@ -160,7 +160,7 @@ describe("registration request rules", () => {
     expect(failed(facts({ requiredContracts: [], signedContracts: [] }))).toEqual([]);
     expect(failed(facts({ emailInUse: true }))[0]).toMatchObject({ name: "client_email_available" });
     expect(failed(facts({ partnerActive: false }))[0]).toMatchObject({ name: "partner_active" });
-    expect(failed(facts({ signatureValid: false }))[0]).toMatchObject({ name: "reseller_signature_valid" });
+    expect(failed(facts({ signaturePresent: false }))[0]).toMatchObject({ name: "reseller_signature_present" });
   });
 });
 

@@ -219,7 +219,7 @@ describe("status and list", () => {
     }
   });
 
-  test("list shows the partner's requests only, newest first, paged by cursor", async () => {
+  test("list shows the partner's requests only, newest first", async () => {
     const other = await newPartner(t, admin, { name: "Other" });
     await other.callOk(
       "registrationrequestservice.submit_registration_request",
@@ -232,15 +232,28 @@ describe("status and list", () => {
         signedSubmit(acme, { client_email: `c${n}@example.org` }),
       );
     }
-    const first = await acme.callOk("registrationrequestservice.list_registration_requests", { limit: 2 });
-    expect(first.items.map((i) => i.client_email)).toEqual(["c3@example.org", "c2@example.org"]);
-    expect(first.next_cursor).not.toBeNull();
-    const second = await acme.callOk("registrationrequestservice.list_registration_requests", {
-      limit: 2,
-      cursor: first.next_cursor ?? "",
-    });
-    expect(second).toEqual({ items: [expect.objectContaining({ client_email: "c1@example.org" })], next_cursor: null });
-    const bad = await acme.call("registrationrequestservice.list_registration_requests", { cursor: "garbage" });
-    expect("error" in bad && bad.error).toMatchObject({ code: -32006, data: { variant: "InvalidInput" } });
+    const list = await acme.callOk("registrationrequestservice.list_registration_requests", {});
+    expect(list.truncated).toBe(false);
+    expect(list.items.map((i) => i.client_email)).toEqual(["c3@example.org", "c2@example.org", "c1@example.org"]);
+  });
+
+  test("list answers the 500 newest and says so; generic CRUD pages through the partner's whole history", async () => {
+    await sql(
+      t,
+      `insert into "registration_request" (sid, partner_id, request_type, client_email, client_name, signed_contract_ids,
+         reseller_signature, signed_payload, status, created_at, updated_at)
+       select lpad(n::text, 8, '0'), ?, 'resident', 'c' || n || '@example.org', 'C', '{}', 's', 'p', 'rejected', now(), now()
+       from generate_series(1, 501) as n`,
+      [acme.partnerId],
+    );
+    const list = await acme.callOk("registrationrequestservice.list_registration_requests", {});
+    expect(list.items).toHaveLength(500);
+    expect(list.truncated).toBe(true);
+    expect(list.items[0]?.request_id).toBe("00000501");
+    expect(list.items.at(-1)?.request_id).toBe("00000002");
+    const page = await acme.rpc("registrationrequest.list", { limit: 1000 });
+    expect(page.result.sids).toHaveLength(501);
+    const other = await newPartner(t, admin, { name: "Other" });
+    expect((await other.rpc("registrationrequest.list", {})).result.sids).toEqual([]);
   });
 });

@@ -1,17 +1,7 @@
 import { beforeEach, describe, expect, test } from "vitest";
-import { resellerPayload } from "../../src/domain/registration-requests.ts";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
 import { sql } from "../support/helpers.ts";
-import {
-  keyPair,
-  type Links,
-  links,
-  newPartner,
-  type Partner,
-  requiredContract,
-  signedSubmit,
-  signHex,
-} from "./support.ts";
+import { type Links, links, newPartner, type Partner, requiredContract, signedSubmit } from "./support.ts";
 
 let t: TestApp;
 let admin: Client;
@@ -32,28 +22,15 @@ beforeEach(async () => {
 });
 
 const stored = async () => (await sql(t, `select * from "registration_request" where sid = ?`, [requestId]))[0];
-
-/** The fields as they will stand after the update, signed by the partner. */
-function signed(changes: Partial<{ client_email: string; client_name: string } & Links>) {
-  const fields = {
-    request_type: "resident" as const,
-    client_email: "ada@example.org",
-    client_name: "Ada Lovelace",
-    kyc_session_id: null as string | null,
-    payment_id: null as string | null,
-    signed_contract_ids: [] as string[],
-    ...changes,
-  };
-  return acme.sign(fields);
-}
-
 const update = (params: Record<string, unknown>) =>
   acme.rpc("registrationrequestservice.update_registration_request", { request_id: requestId, ...params });
+const updateAudit = () =>
+  sql(t, `select target_ref, target_type, allowed, context from "user_audit_log" where action = 'other' order by sid`);
 
 describe("update_registration_request", () => {
-  test("a signed update changes the given fields and keeps the others", async () => {
-    const signature = signed({ ...linked, client_name: "Ada King" });
-    const r = await update({ ...linked, client_name: " Ada King ", reseller_signature: signature });
+  test("changes the given fields, keeps the others and the submission's signature, and is audited", async () => {
+    const before = await stored();
+    const r = await update({ ...linked, client_name: " Ada King " });
     expect(r.result).toMatchObject({
       status: "pending",
       client_email: "ada@example.org",
@@ -61,10 +38,24 @@ describe("update_registration_request", () => {
       kyc_session_id: linked.kyc_session_id,
       payment_id: linked.payment_id,
       signed_contract_ids: linked.signed_contract_ids,
-      reseller_signature: signature,
+      reseller_signature: before.reseller_signature,
       updated_at: t.clock.now().toISOString(),
     });
-    expect(await stored()).toMatchObject({ client_name: "Ada King", reseller_signature: signature });
+    // The signature attests the submission: its payload is kept as it was signed.
+    expect(await stored()).toMatchObject({
+      client_name: "Ada King",
+      reseller_signature: before.reseller_signature,
+      signed_payload: before.signed_payload,
+    });
+    expect(JSON.parse(before.signed_payload)[4]).toBe("Ada Lovelace");
+    const audit = await updateAudit();
+    expect(audit).toEqual([
+      expect.objectContaining({ target_ref: requestId, target_type: "registration_request", allowed: true }),
+    ]);
+    expect(JSON.parse(audit[0].context)).toMatchObject({
+      method: "registrationrequestservice.update_registration_request",
+      partner_id: acme.partnerId,
+    });
   });
 
   test("after needs_info the update returns the request to pending and keeps the message readable", async () => {
@@ -73,60 +64,33 @@ describe("update_registration_request", () => {
       admin_email: admin.email,
       message: "attach the KYC session",
     });
-    const r = await update({ ...linked, reseller_signature: signed(linked) });
+    const r = await update({ kyc_session_id: linked.kyc_session_id });
     expect(r.result).toMatchObject({ status: "pending", info_request_message: "attach the KYC session" });
   });
 
-  test("a change without a signature, or with one over other content, is InvalidSignature and changes nothing", async () => {
-    const before = await stored();
-    const missing = await update({ client_name: "Ada King" });
-    expect(missing.error).toMatchObject({
-      code: -32006,
-      data: { variant: "InvalidSignature", reason: "missing_signature" },
-    });
-    const stale = await update({ client_name: "Ada King", reseller_signature: before.reseller_signature });
-    expect(stale.error).toMatchObject({ code: -32006, data: { variant: "InvalidSignature" } });
-    const wrong = await update({ client_name: "Ada King", reseller_signature: signed({ client_name: "Someone" }) });
-    expect(wrong.error).toMatchObject({ code: -32006, data: { variant: "InvalidSignature" } });
-    expect(await stored()).toEqual(before);
-  });
-
-  test("a call that changes nothing is InvalidInput; a new signature alone re-signs the request", async () => {
+  test("a call that changes nothing is InvalidInput, audited allowed false", async () => {
     const before = await stored();
     const none = await update({});
-    expect(none.error).toMatchObject({ code: -32006, data: { variant: "InvalidInput" } });
-    const same = await update({ client_name: "Ada Lovelace", reseller_signature: before.reseller_signature });
+    expect(none.error).toMatchObject({
+      code: -32006,
+      data: { type: "RegistrationRequestError", variant: "InvalidInput" },
+    });
+    const same = await update({ client_name: " Ada Lovelace", client_email: "ADA@example.org" });
     expect(same.error).toMatchObject({ code: -32006, data: { variant: "InvalidInput" } });
-    // Re-signing after the partner replaced its signing key: the new key signs the request as it is.
-    const replacement = keyPair();
-    await sql(t, `update "partner_configuration" set signing_public_key = ? where sid = ?`, [
-      replacement.publicHex,
-      acme.partnerId,
-    ]);
-    const signature = signHex(
-      replacement.secret,
-      resellerPayload({
-        reseller_id: acme.partnerId,
-        request_type: "resident",
-        client_email: "ada@example.org",
-        client_name: "Ada Lovelace",
-        kyc_session_id: null,
-        payment_id: null,
-        signed_contract_ids: [],
-      }),
-    );
-    const r = await update({ reseller_signature: signature });
-    expect(r.result).toMatchObject({ status: "pending", reseller_signature: signature });
+    const bad = await update({ client_email: "nope" });
+    expect(bad.error).toMatchObject({ code: -32006, data: { variant: "InvalidInput", field: "client_email" } });
+    expect(await stored()).toEqual(before);
+    expect((await updateAudit()).map((a) => a.allowed)).toEqual([false, false, false]);
   });
 
   test("under review, approved or rejected requests are InvalidState and stay unchanged", async () => {
     for (const status of ["under_review", "approved", "rejected"]) {
       await sql(t, `update "registration_request" set status = ? where sid = ?`, [status, requestId]);
       const before = await stored();
-      const r = await update({ client_name: "Ada King", reseller_signature: signed({ client_name: "Ada King" }) });
+      const r = await update({ client_name: "Ada King" });
       expect(r.error).toMatchObject({
         code: -32005,
-        data: { type: "RegistrationRequestError", variant: "InvalidState" },
+        data: { type: "RegistrationRequestError", variant: "InvalidState", status },
       });
       expect(await stored()).toEqual(before);
     }
@@ -138,15 +102,11 @@ describe("update_registration_request", () => {
       const r = await other.rpc("registrationrequestservice.update_registration_request", {
         request_id: id,
         client_name: "X",
-        reseller_signature: "00",
       });
       expect(r.error).toMatchObject({ code: -32003, data: { variant: "NotFound" } });
     }
     const theirs = await links(t, other.walletUserId, []);
-    const r = await update({
-      payment_id: theirs.payment_id,
-      reseller_signature: signed({ payment_id: theirs.payment_id }),
-    });
+    const r = await update({ payment_id: theirs.payment_id });
     expect(r.error).toMatchObject({ code: -32003, data: { variant: "NotFound" } });
     expect((await stored()).payment_id).toBeNull();
   });
@@ -156,10 +116,7 @@ describe("update_registration_request", () => {
       "registrationrequestservice.submit_registration_request",
       signedSubmit(acme, { client_email: "bob@example.org" }),
     );
-    const r = await update({
-      client_email: "BOB@example.org",
-      reseller_signature: signed({ client_email: "bob@example.org" }),
-    });
+    const r = await update({ client_email: "BOB@example.org" });
     expect(r.error).toMatchObject({ code: -32005, data: { variant: "AlreadyExists" } });
     expect((await stored()).client_email).toBe("ada@example.org");
   });

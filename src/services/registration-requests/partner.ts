@@ -11,7 +11,6 @@ import {
   resellerPayload,
   type SignedRequestFields,
 } from "../../domain/registration-requests.ts";
-import { cursorPage, decodeCursor } from "../../repos/paging.ts";
 import * as partners from "../../repos/partners.ts";
 import * as requests from "../../repos/registration-requests.ts";
 import { requireCaller } from "../../rpc/caller.ts";
@@ -57,13 +56,13 @@ function accepted<T>(result: T | Refusal<"InvalidInput">): T {
   return result;
 }
 
-/** Throws InvalidSignature unless `signature` is the partner's over `fields`. */
+/** Throws InvalidSignature unless `signature` is the partner's over `payload`. */
 async function requireResellerSignature(
   partner: PartnerConfigurationRow,
-  fields: SignedRequestFields,
+  payload: string,
   signature: string,
 ): Promise<void> {
-  const verdict = await resellerSignatureVerdict(partner, fields, signature);
+  const verdict = await resellerSignatureVerdict(partner, payload, signature);
   if (verdict !== "valid") throw requestError("InvalidSignature", SIGNATURE_MESSAGES[verdict], { reason: verdict });
 }
 
@@ -120,7 +119,8 @@ export const submitRegistrationRequest: Handlers["submitRegistrationRequest"] = 
     payment_id: p.payment_id ?? null,
     signed_contract_ids: accepted(contractIds(p.signed_contract_ids)),
   };
-  await requireResellerSignature(partner, fields, p.reseller_signature);
+  const signedPayload = resellerPayload(fields);
+  await requireResellerSignature(partner, signedPayload, p.reseller_signature);
   if (fields.request_type === "company" && !partner.allow_company_creation) {
     throw requestError("Forbidden", "the partner may not create companies (allow_company_creation is off)");
   }
@@ -137,6 +137,7 @@ export const submitRegistrationRequest: Handlers["submitRegistrationRequest"] = 
     payment_id: fields.payment_id,
     signed_contract_ids: [...fields.signed_contract_ids],
     reseller_signature: p.reseller_signature,
+    signed_payload: signedPayload,
     status: "pending",
     reviewed_by: null,
     reviewed_at: null,
@@ -157,18 +158,17 @@ export const getRegistrationRequestStatus: Handlers["getRegistrationRequestStatu
   return toRequestDetail(row);
 };
 
-const DEFAULT_LIMIT = 50;
+/** The most requests the partner's list answers; the generic registrationrequest.list/find page through all. */
+export const LIST_CAP = 500;
 
-export const listRegistrationRequests: Handlers["listRegistrationRequests"] = async (ctx, p) => {
-  const limit = p.limit ?? DEFAULT_LIMIT;
-  const position = decodeCursor(p.cursor, 1, () => requestError("InvalidInput", "cursor was not made by this server"));
-  const rows = await requests.partnerRequestsPage(ctx.em, p.reseller_id, position?.[0] ?? null, limit);
-  return cursorPage(rows, limit, (r) => [r.sid], toRequestSummary);
+export const listRegistrationRequests: Handlers["listRegistrationRequests"] = async (ctx, { reseller_id }) => {
+  const rows = await requests.newestPartnerRequests(ctx.em, reseller_id, LIST_CAP + 1);
+  return { items: rows.slice(0, LIST_CAP).map(toRequestSummary), truncated: rows.length > LIST_CAP };
 };
 
 /**
- * Before approval: pending stays pending, needs_info returns to pending. Any change of a signed field needs the
- * partner's signature over the request as it will stand; a signature alone re-signs it as it is.
+ * Before approval: pending stays pending, needs_info returns to pending. The partner's signature attests the
+ * submission (its payload is kept); a change is authenticated by the reseller key and audited by the dispatcher.
  */
 export const updateRegistrationRequest: Handlers["updateRegistrationRequest"] = async (ctx, p) => {
   const partner = await callerPartner(ctx);
@@ -187,15 +187,9 @@ export const updateRegistrationRequest: Handlers["updateRegistrationRequest"] = 
       ? { signed_contract_ids: accepted(contractIds(p.signed_contract_ids)) }
       : {}),
   };
-  const fieldsChange = resellerPayload(fields) !== resellerPayload(current);
-  const resigns = p.reseller_signature !== undefined && p.reseller_signature !== row.reseller_signature;
-  if (!fieldsChange && !resigns) throw requestError("InvalidInput", "the update changes nothing");
-  if (p.reseller_signature === undefined) {
-    throw requestError("InvalidSignature", "a change needs reseller_signature over the request as updated", {
-      reason: "missing_signature",
-    });
+  if (resellerPayload(fields) === resellerPayload(current)) {
+    throw requestError("InvalidInput", "the update changes nothing");
   }
-  await requireResellerSignature(partner, fields, p.reseller_signature);
   await requireLinks(ctx, partner, {
     ...(p.kyc_session_id !== undefined ? { kyc_session_id: p.kyc_session_id } : {}),
     ...(p.payment_id !== undefined ? { payment_id: p.payment_id } : {}),
@@ -209,7 +203,6 @@ export const updateRegistrationRequest: Handlers["updateRegistrationRequest"] = 
     kyc_session_id: fields.kyc_session_id,
     payment_id: fields.payment_id,
     signed_contract_ids: [...fields.signed_contract_ids],
-    reseller_signature: p.reseller_signature,
     status: next,
     updated_at: now,
   };

@@ -8,7 +8,6 @@ import {
   type PrerequisiteCheck,
   type PrerequisiteFacts,
   prerequisiteChecks,
-  resellerPayload,
   type SignedRequestFields,
 } from "../../domain/registration-requests.ts";
 import { payloadDigest, type SignatureVerdict, verifyRequestSignature } from "../../domain/request-signature.ts";
@@ -29,14 +28,14 @@ export function signedFieldsOf(row: RegistrationRequestRow): SignedRequestFields
   };
 }
 
-/** The partner's signature over the request's canonical payload, checked with its registered signing key. */
+/** The partner's signature over a canonical payload text, checked with its registered signing key. */
 export async function resellerSignatureVerdict(
   partner: Pick<PartnerConfigurationRow, "signing_public_key">,
-  fields: SignedRequestFields,
+  payload: string,
   signature: string,
 ): Promise<SignatureVerdict | "no_signing_key"> {
   if (!partner.signing_public_key) return "no_signing_key";
-  return verifyRequestSignature(partner.signing_public_key, payloadDigest(resellerPayload(fields)), signature);
+  return verifyRequestSignature(partner.signing_public_key, payloadDigest(payload), signature);
 }
 
 export const SIGNATURE_MESSAGES: Record<Exclude<SignatureVerdict, "valid"> | "no_signing_key", string> = {
@@ -57,7 +56,6 @@ export async function prerequisiteFacts(
   const payment = row.payment_id ? await requests.paymentOf(ctx.em, row.payment_id, wallet) : null;
   const signatures = await requests.signaturesOf(ctx.em, row.signed_contract_ids, wallet);
   const found = new Set(signatures.map((s) => s.sid));
-  const verdict = partner ? await resellerSignatureVerdict(partner, signedFieldsOf(row), row.reseller_signature) : null;
   return {
     requestType: row.request_type,
     kycStatus: row.kyc_session_id === null ? null : (kyc?.status ?? "missing"),
@@ -68,7 +66,7 @@ export async function prerequisiteFacts(
     emailInUse: await requests.clientEmailInUse(ctx.em, row.request_type, row.client_email),
     partnerActive: partner?.is_active ?? false,
     partnerMayCreateCompanies: partner?.allow_company_creation ?? false,
-    signatureValid: verdict === "valid",
+    signaturePresent: row.reseller_signature.length > 0 && row.signed_payload.length > 0,
   };
 }
 
