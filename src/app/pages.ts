@@ -25,7 +25,6 @@ button { margin-top: 1.25rem; padding: 0.5rem 1.25rem; font: inherit; cursor: po
 
 /** Shared by both pages: the API call, and what each refusal means to the person who clicked the link. */
 const COMMON = `
-"use strict";
 const token = new URLSearchParams(location.search).get("token");
 // The token leaves the address bar and the history at once (it is a one-time credential).
 history.replaceState(null, "", location.pathname);
@@ -48,13 +47,18 @@ const call = async (method, params) => {
   return response.json();
 };
 // A refusal of the link itself ends the page; anything else leaves the form to try again.
+const linkRefusals = {
+  NotFound: "This link is not valid. Ask for a new email.",
+  InvalidCredentials: "This link is not valid. Ask for a new email.",
+  Expired: "This link has expired. Ask for a new email.",
+  AlreadyUsed: "This link was already used.",
+};
 const refused = (error) => {
   const variant = error.data ? error.data.variant : "";
-  if (variant === "NotFound" || variant === "InvalidCredentials") form.hidden = true;
-  if (variant === "Expired" || variant === "AlreadyUsed") form.hidden = true;
-  if (variant === "NotFound" || variant === "InvalidCredentials") return "This link is not valid. Ask for a new email.";
-  if (variant === "Expired") return "This link has expired. Ask for a new email.";
-  if (variant === "AlreadyUsed") return "This link was already used.";
+  if (Object.hasOwn(linkRefusals, variant)) {
+    form.hidden = true;
+    return linkRefusals[variant];
+  }
   if (variant === "RateLimited") return "Too many attempts. Try again in " + error.data.retry_after_s + " seconds.";
   return error.message + " (" + error.code + ")";
 };
@@ -117,7 +121,11 @@ run(async () => {
 
 const sha256 = (text: string): string => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
 
-function page(title: string, body: string, script: string): Page {
+/** The page's script: strict, in a function of its own, so nothing it declares lands on `window`. */
+const scoped = (code: string): string => `(() => {\n"use strict";\n${code}})();\n`;
+
+function page(title: string, body: string, code: string): Page {
+  const script = scoped(code);
   const html = `<!doctype html>
 <html lang="en">
 <head>
