@@ -15,6 +15,7 @@ import type {
   AdminRoleResult,
   AdminServiceGrantLicenseParams,
   AdminServiceListAdminActionsParams,
+  AdminServiceListOutboxParams,
   AdminServiceRevokeLicenseParams,
   AdminServiceSetAdministratorParams,
   AdminServiceSuspendUserParams,
@@ -371,6 +372,7 @@ import type {
   MessagesListResult,
   MobilePayResult,
   OnboardingStatus,
+  OutboxEmailListResult,
   PartnerConfiguration,
   PartnerConfigurationFindResult,
   PartnerConfigurationNewTemplate,
@@ -675,6 +677,11 @@ export interface MethodMap {
   "adminservice.set_administrator": {
     params: AdminServiceSetAdministratorParams;
     result: AdminRoleResult;
+    callerBound: never;
+  };
+  "adminservice.list_outbox": {
+    params: AdminServiceListOutboxParams;
+    result: OutboxEmailListResult;
     callerBound: never;
   };
   "apikeyservice.generate": { params: ApiKeyServiceGenerateParams; result: ApiKeyResult; callerBound: never };

@@ -3158,6 +3158,42 @@ export interface AdminRoleResult {
   admin_action_id: string;
 }
 /**
+ * One email of the sandbox outbox, as it was sent (its body holds the links it was sent with).
+ */
+export interface OutboxEmailResult {
+  sid: string;
+  to_email: string;
+  subject: string;
+  /**
+   * For example verify_email, password_reset.
+   */
+  template: string;
+  /**
+   * The plain-text body as sent.
+   */
+  body_text: string;
+  /**
+   * The http(s) links in the body, in order (for example the verification or reset link).
+   */
+  links: string[];
+  status: "queued" | "sent" | "failed";
+  /**
+   * Why the provider refused it (status failed).
+   */
+  error: string | null;
+  created_at: string;
+}
+/**
+ * Outbox emails, newest first.
+ */
+export interface OutboxEmailListResult {
+  items: OutboxEmailResult[];
+  /**
+   * Pass as cursor for the next page; null at the end.
+   */
+  next_cursor: string | null;
+}
+/**
  * A newly issued key (generate, generate_personal, rotate, mint_assistant_key); api_key appears only here, once.
  */
 export interface ApiKeyResult {
@@ -8689,6 +8725,20 @@ export interface AdminServiceSetAdministratorParams {
    * true grants the admin role, false withdraws it.
    */
   administrator: boolean;
+}
+export interface AdminServiceListOutboxParams {
+  /**
+   * Only emails to this address (compared without case or surrounding spaces).
+   */
+  to_email?: string;
+  /**
+   * Emails per page, 1 to 500; default 100.
+   */
+  limit?: number;
+  /**
+   * next_cursor of the previous page.
+   */
+  cursor?: string;
 }
 export interface ApiKeyServiceGenerateParams {
   /**

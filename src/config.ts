@@ -41,7 +41,7 @@ export interface Config {
   encryptionKeySource: "env" | "file" | "ephemeral";
   /** Settings acceptable outside production that a start-up warning names (a default webhook secret...). */
   warnings: string[];
-  /** Base URL of the web client, for links in emails. */
+  /** Base URL of this server as clients reach it: links in emails, the OpenRPC `servers` URLs. */
   publicBaseUrl: string;
   /** Discount profile names of the deployment branding configuration (partners reference them). */
   discountProfiles: string[];
@@ -136,6 +136,18 @@ function url(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, "");
 }
 
+/** Where links in emails and the served OpenRPC `servers` point: PUBLIC_BASE_URL, else this server on PORT. */
+function publicBaseUrl(env: Env): string {
+  const base = url(env, "PUBLIC_BASE_URL", `http://localhost:${int(env, "PORT", 8080)}`);
+  const parsed = URL.canParse(base) ? new URL(base) : null;
+  if (!parsed || parsed.search || parsed.hash || parsed.username || parsed.password)
+    throw new ConfigError(
+      "PUBLIC_BASE_URL",
+      `must be an http(s) URL without query, fragment or credentials, got "${base}"`,
+    );
+  return base;
+}
+
 export const SECURE_ARGON2: Argon2Cost = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
 /** Reads the environment once at start; a bad value fails fast naming the variable. */
@@ -158,7 +170,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     databaseSchema: env["DATABASE_SCHEMA"] || null,
     idPrefix: prefix,
     ...secrets(env, databaseUrl),
-    publicBaseUrl: url(env, "PUBLIC_BASE_URL", "http://localhost:8080"),
+    publicBaseUrl: publicBaseUrl(env),
     discountProfiles: (env["DISCOUNT_PROFILES"] ?? "standard,partner")
       .split(",")
       .map((p) => p.trim())
