@@ -304,6 +304,7 @@ import type {
   KycArtifactAttestation,
   KycArtifactAttestationFindResult,
   KycArtifactAttestationNewTemplate,
+  KycArtifactKeyResult,
   KycArtifactPayload,
   KycArtifactPayloadFindResult,
   KycArtifactPayloadNewTemplate,
@@ -318,6 +319,7 @@ import type {
   KycServiceApproveParams,
   KycServiceCheckStatusParams,
   KycServiceEraseArtifactParams,
+  KycServiceGetArtifactKeyParams,
   KycServiceGetPersonalDataParams,
   KycServiceHandleKycproviderWebhookParams,
   KycServiceRejectParams,
@@ -1259,6 +1261,11 @@ export interface MethodMap {
   "kycservice.get_personal_data": {
     params: KycServiceGetPersonalDataParams;
     result: KycPersonalDataResult;
+    callerBound: never;
+  };
+  "kycservice.get_artifact_key": {
+    params: KycServiceGetArtifactKeyParams;
+    result: KycArtifactKeyResult;
     callerBound: never;
   };
   "mcpapprovalservice.list_pending": {
