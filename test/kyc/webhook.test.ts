@@ -192,6 +192,23 @@ describe("signature, window and replays", () => {
     expect(await count(t, "webhook_event")).toBe(1);
   });
 
+  test("concurrent deliveries act once: the same event five times, and two different verdicts at once", async () => {
+    const s = await session();
+    const v = sandboxVerdict(t, s.scanRef);
+    const replies = await Promise.all(Array.from({ length: 5 }, () => deliver(t, v)));
+    expect(replies.every((r) => r.result?.received === true)).toBe(true);
+    expect(await count(t, "webhook_event")).toBe(1);
+    expect((await residentRow(t, s.residentId))["kyc_provider_id"]).toBe(v.kyc_provider_id);
+    const other = await session();
+    const [a, b] = await Promise.all([
+      deliver(t, verdict(t, other.scanRef, { verdict: "denied" })),
+      deliver(t, verdict(t, other.scanRef, { verdict: "approved" })),
+    ]);
+    const final = await status(other.sessionId);
+    expect(["failed", "completed"]).toContain(final);
+    expect([a.result.status, b.result.status]).toEqual([final, final]);
+  });
+
   test("a replayed event id with another body is refused and changes nothing", async () => {
     const s = await session();
     const first = verdict(t, s.scanRef, { verdict: "pending" });

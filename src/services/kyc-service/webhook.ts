@@ -81,6 +81,10 @@ export const handleKycproviderWebhook: Handlers["handleKycproviderWebhook"] = as
       status = moved.status;
       if (moved.status === "completed") await recordCompletion(ctx, moved, now);
       if (capturesPersonalData(moved.status)) await capturePersonalData(ctx, moved, data.personal_data, now);
+    } else if (changes) {
+      // A concurrent delivery moved it first: answer what it stored.
+      const current = await findKycSessionByScanRef(ctx.em, data.scan_ref);
+      status = current ? visibleKycStatus(current, now) : status;
     }
   }
   await recordWebhookEvent(ctx.em, WEBHOOK_PROVIDER, data.event_id, payloadHash, now);
