@@ -305,6 +305,7 @@ import type {
   KycArtifactAttestation,
   KycArtifactAttestationFindResult,
   KycArtifactAttestationNewTemplate,
+  KycArtifactKeyResult,
   KycArtifactPayload,
   KycArtifactPayloadFindResult,
   KycArtifactPayloadNewTemplate,
@@ -319,6 +320,7 @@ import type {
   KycServiceApproveParams,
   KycServiceCheckStatusParams,
   KycServiceEraseArtifactParams,
+  KycServiceGetArtifactKeyParams,
   KycServiceGetPersonalDataParams,
   KycServiceHandleKycproviderWebhookParams,
   KycServiceRejectParams,
@@ -1266,6 +1268,11 @@ export interface MethodMap {
   "kycservice.get_personal_data": {
     params: KycServiceGetPersonalDataParams;
     result: KycPersonalDataResult;
+    callerBound: never;
+  };
+  "kycservice.get_artifact_key": {
+    params: KycServiceGetArtifactKeyParams;
+    result: KycArtifactKeyResult;
     callerBound: never;
   };
   "mcpapprovalservice.list_pending": {

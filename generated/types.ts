@@ -1677,7 +1677,7 @@ export interface KycArtifactPayload {
   updated_at: string;
 }
 /**
- * Verified personal fields captured from the identity provider (seed 000); encrypted at rest when configured; absent fields stay absent. Returned only by the dedicated, audited view operation (kyc_personal_data_view).
+ * Verified personal fields captured from the identity provider (seed 000); one row per resident (a later capture replaces it), each present field sealed with AES-256-GCM under the deployment key; absent fields stay absent (null). Returned only by the dedicated, audited view operation (kyc_personal_data_view).
  */
 export interface KycPersonalData {
   /**
@@ -1743,6 +1743,14 @@ export interface KycSession {
    * Reason given on a manual reject (designed).
    */
   review_reason: string | null;
+  /**
+   * Provider's reference for the verified identity, from an approved or suspected verdict (designed); recorded on the resident when the session completes.
+   */
+  kyc_provider_id: string | null;
+  /**
+   * Provider's explanation of a non-approved verdict (designed).
+   */
+  provider_reason: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -5752,6 +5760,10 @@ export interface KycProviderPersonalData {
  */
 export interface KycArtifactResult {
   /**
+   * The attestation's record sid (same as attestation_id).
+   */
+  sid: string;
+  /**
    * Attestation id (record sid).
    */
   attestation_id: string;
@@ -5826,6 +5838,24 @@ export interface KycPersonalDataResult {
    * When the fields were captured from the provider.
    */
   captured_at: string;
+}
+/**
+ * A partner's artifact encryption key for one of its API keys.
+ */
+export interface KycArtifactKeyResult {
+  partner_id: string;
+  /**
+   * The reseller key's id; pass it to submit_artifact.
+   */
+  key_id: string;
+  /**
+   * aes-256-gcm-v1.
+   */
+  encryption_scheme: string;
+  /**
+   * 32-byte AES-256 key, 64 lowercase hex characters. Encrypt with a fresh 12-byte nonce; send hex(nonce):hex(ciphertext followed by the 16-byte tag).
+   */
+  artifact_key: string;
 }
 /**
  * One MCP approval request. arguments may contain secrets: it (and result_json) is returned to the owner (user_id) only and is null in administrator reads; arguments_summary is the sanitized form everyone sees.
@@ -10390,6 +10420,7 @@ export interface KycServiceGetPersonalDataParams {
    */
   resident_id: string;
 }
+export interface KycServiceGetArtifactKeyParams {}
 export interface McpApprovalServiceListPendingParams {
   /**
    * Approvals per page, 1 to 100; default 50.

@@ -62,6 +62,8 @@ export interface Config {
   /** Take the client address from X-Forwarded-For (only behind a load balancer that sets it). */
   trustProxy: boolean;
   clock: Clock;
+  // ---- KYC (identity verification; see the KYC block at the end of this file) ----
+  kyc: KycConfig;
 }
 
 export class ConfigError extends Error {
@@ -195,6 +197,58 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     allowedOrigins: (env["ALLOWED_ORIGINS"] ?? "").split(",").filter(Boolean),
     trustProxy: env["TRUST_PROXY"] === "1",
     clock: () => new Date(),
+    kyc: kycConfig(env),
     ...overrides,
+  };
+}
+
+// ---- KYC (identity verification, issue 14; docs/decisions.md "KYC sessions" and "KYC personal data") ----
+
+/** The verified personal fields an identity provider may send (KycPersonalData). */
+export const KYC_PERSONAL_FIELDS = [
+  "dob",
+  "nationality",
+  "document_number",
+  "document_type",
+  "document_expiry",
+] as const;
+export type KycPersonalField = (typeof KYC_PERSONAL_FIELDS)[number];
+
+export interface KycConfig {
+  /** How long a provider session waits for a verdict before it reads expired (KYC_SESSION_TTL_S, default 24 hours). */
+  sessionTtlS: number;
+  /** A suspected verdict waits for an administrator (needs_review) instead of failing (KYC_MANUAL_REVIEW, default 1). */
+  manualReview: boolean;
+  /** Capture verified personal fields (KYC_PERSONAL_DATA, default 0), and which (KYC_PERSONAL_DATA_FIELDS, default all). */
+  personalData: { enabled: boolean; fields: readonly KycPersonalField[] };
+}
+
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (raw !== "0" && raw !== "1") throw new ConfigError(name, `must be 0 or 1, got "${raw}"`);
+  return raw === "1";
+}
+
+function kycConfig(env: Env): KycConfig {
+  const raw = env["KYC_PERSONAL_DATA_FIELDS"];
+  const fields =
+    raw === undefined
+      ? [...KYC_PERSONAL_FIELDS]
+      : raw
+          .split(",")
+          .map((f) => f.trim())
+          .filter(Boolean);
+  const unknown = fields.find((f) => !(KYC_PERSONAL_FIELDS as readonly string[]).includes(f));
+  if (unknown !== undefined) {
+    throw new ConfigError(
+      "KYC_PERSONAL_DATA_FIELDS",
+      `names an unknown field "${unknown}" (known: ${KYC_PERSONAL_FIELDS})`,
+    );
+  }
+  return {
+    sessionTtlS: int(env, "KYC_SESSION_TTL_S", 24 * 3600, 60),
+    manualReview: onOff(env, "KYC_MANUAL_REVIEW", true),
+    personalData: { enabled: onOff(env, "KYC_PERSONAL_DATA", false), fields: fields as KycPersonalField[] },
   };
 }
