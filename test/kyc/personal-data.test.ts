@@ -87,10 +87,10 @@ describe("capture", () => {
   });
 
   test("a denied verdict and a provider sending no fields capture nothing", async () => {
-    const residentId = await insertResident(t, ada.userId);
-    const s = await startKyc(t, ada, residentId);
+    const residentId = await insertResident(t, bob.userId);
+    const s = await startKyc(t, bob, residentId);
     await deliver(t, verdict(t, s.scanRef, { verdict: "denied", personal_data: { dob: "1990-01-01" } }));
-    expect((await ada.callOk("kycservice.check_status", { session_id: s.sessionId })).status).toBe("failed");
+    expect((await bob.callOk("kycservice.check_status", { session_id: s.sessionId })).status).toBe("failed");
     await verified("Lovelace", {});
     expect(await count(t, "kyc_personal_data")).toBe(0);
   });

@@ -191,8 +191,9 @@ describe("start_verification", () => {
 
   test("the sandbox marker in the name chooses the verdict the scan reference carries", async () => {
     for (const outcome of ["denied", "suspected", "silent"]) {
-      const residentId = await insertResident(t, ada.userId, { first_name: `Ada SANDBOX-${outcome.toUpperCase()}` });
-      const r = await ada.callOk("kycservice.start_verification", { resident_id: residentId, public_key: KEY_1 });
+      const user = await t.register(`${outcome}@example.org`);
+      const residentId = await insertResident(t, user.userId, { first_name: `Ada SANDBOX-${outcome.toUpperCase()}` });
+      const r = await user.callOk("kycservice.start_verification", { resident_id: residentId, public_key: KEY_1 });
       expect(r.kyc_url).toContain(`/sbx-kyc-${outcome}-`);
     }
   });

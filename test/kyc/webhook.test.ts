@@ -11,13 +11,14 @@ beforeEach(async () => {
   ada = await t.register("ada@example.org");
 });
 
-async function session(lastName = "Lovelace") {
-  const residentId = await insertResident(t, ada.userId, { last_name: lastName });
-  return { residentId, ...(await startKyc(t, ada, residentId)) };
+/** A session of `who`'s personal resident (one personal resident per user: a second session needs another user). */
+async function session(lastName = "Lovelace", who = ada) {
+  const residentId = await insertResident(t, who.userId, { last_name: lastName });
+  return { residentId, ...(await startKyc(t, who, residentId)) };
 }
 
-const status = async (sessionId: string) =>
-  (await ada.callOk("kycservice.check_status", { session_id: sessionId })).status;
+const status = async (sessionId: string, who = ada) =>
+  (await who.callOk("kycservice.check_status", { session_id: sessionId })).status;
 
 describe("verdicts", () => {
   test("approved completes the session with the flags and records the identity on the resident, still pending", async () => {
@@ -199,12 +200,13 @@ describe("signature, window and replays", () => {
     expect(replies.every((r) => r.result?.received === true)).toBe(true);
     expect(await count(t, "webhook_event")).toBe(1);
     expect((await residentRow(t, s.residentId))["kyc_provider_id"]).toBe(v.kyc_provider_id);
-    const other = await session();
+    const bob = await t.register("bob@example.org");
+    const other = await session("Lovelace", bob);
     const [a, b] = await Promise.all([
       deliver(t, verdict(t, other.scanRef, { verdict: "denied" })),
       deliver(t, verdict(t, other.scanRef, { verdict: "approved" })),
     ]);
-    const final = await status(other.sessionId);
+    const final = await status(other.sessionId, bob);
     expect(["failed", "completed"]).toContain(final);
     expect([a.result.status, b.result.status]).toEqual([final, final]);
   });
