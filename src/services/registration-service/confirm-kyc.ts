@@ -1,6 +1,7 @@
 import type { RegistrationServiceHandlers } from "../../../generated/handlers/index.ts";
 import { isRefusal } from "../../domain/refusal.ts";
 import { effectiveStatus } from "../../domain/resident-status.ts";
+import { writeAudit } from "../../repos/audit-log.ts";
 import { findResident, updateResidentIf } from "../../repos/digital-residents.ts";
 import { completeKycSession, findFlow, lockKycSession } from "../../repos/registration.ts";
 import { findUserById } from "../../repos/users.ts";
@@ -50,6 +51,19 @@ export const confirmKyc: Handlers["confirmKyc"] = async (ctx, { user_id, residen
     throw kycError("InvalidState", "the resident changed meanwhile");
   }
   await recordFlowAtLeast(ctx, user_id, "kyc_complete");
+  // The server's own call passes no dispatcher: the verify_kyc row of x-audit is written here, with its target.
+  await writeAudit(
+    ctx.em,
+    {
+      subjectId: user_id,
+      action: "verify_kyc",
+      targetRef: session.sid,
+      targetType: "kyc_session",
+      allowed: true,
+      context: { method: "registrationservice.confirm_kyc", resident_id, by: "server" },
+    },
+    now,
+  );
   const decision = status === "pending" ? await judgeActivation(ctx, verified) : null;
   const activated =
     decision && !isRefusal(decision) && decision.activate ? await applyActivation(ctx, verified, decision) : null;
