@@ -24,7 +24,10 @@ export type ResidentAction =
   | "renew"
   | "act";
 
-/** What each status allows its owner; `act` is acting as the resident elsewhere (sign, vote, hold roles, pay). */
+/**
+ * What each status allows its owner. `act` is business as the resident elsewhere (sign documents, vote, hold company
+ * roles, invoice); registration steps (KYC, registration contracts, keypair, first payment) belong to `pending`.
+ */
 export const RESIDENT_STATUS_ALLOWS: Record<ResidentStatus, readonly ResidentAction[]> = {
   pending: ["read", "update_profile", "update_subscription", "set_anonymity", "delete", "activate"],
   active: ["read", "update_profile", "update_subscription", "set_anonymity", "renew", "act"],
