@@ -476,7 +476,9 @@ import type {
   ResidentServiceGetCardParams,
   ResidentServiceGetParams,
   ResidentServiceListParams,
+  ResidentServiceReinstateParams,
   ResidentServiceSetAnonymityParams,
+  ResidentServiceSuspendParams,
   ResidentServiceUpdateParams,
   ResidentServiceUpdateSubscriptionParams,
   ResidentsListResult,
@@ -1622,6 +1624,18 @@ export interface MethodMap {
     params: ResidentServiceSetAnonymityParams;
     result: ResidentResult;
     callerBound: "caller_user_id";
+  };
+  "residentservice.suspend": { params: ResidentServiceSuspendParams; result: ResidentResult; callerBound: never };
+  "digitalresidentservice.suspend": {
+    params: ResidentServiceSuspendParams;
+    result: ResidentResult;
+    callerBound: never;
+  };
+  "residentservice.reinstate": { params: ResidentServiceReinstateParams; result: ResidentResult; callerBound: never };
+  "digitalresidentservice.reinstate": {
+    params: ResidentServiceReinstateParams;
+    result: ResidentResult;
+    callerBound: never;
   };
   "shareholderservice.invite_shareholder": {
     params: ShareholderServiceInviteShareholderParams;

@@ -6806,7 +6806,7 @@ export interface FinancialReportListResult {
   items: FinancialReportSummary[];
 }
 /**
- * A digital resident, flat: public fields of the record (never encrypted_private_key) plus the computed subscription status.
+ * A digital resident, flat: public fields of the record (never encrypted_private_key), the reserved fields, and the computed subscription status.
  */
 export interface ResidentResult {
   /**
@@ -6829,6 +6829,9 @@ export interface ResidentResult {
   first_name: string;
   last_name: string;
   phone: string;
+  /**
+   * As of the call: an active resident whose subscription has ended reads expired before the expiry sweep stores it.
+   */
   status: ResidentStatus;
   resident_type: ResidentType | null;
   source: ResidentSource | null;
@@ -6861,6 +6864,26 @@ export interface ResidentResult {
    * Opaque public id <PREFIX>X-<opaque>; null until minted.
    */
   external_id: string | null;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  is_tanzanian_citizen: boolean | null;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  physical_residence_zanzibar: boolean | null;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  risk_tier: RiskTier | null;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  kyc_refreshed_at: string | null;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  kyc_next_refresh_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -6914,7 +6937,7 @@ export interface CreateResidentData {
   first_name: string;
   last_name: string;
   /**
-   * Phone number in international format.
+   * Phone number in international format (+ and 7 to 15 digits; spaces, hyphens, dots and parentheses are dropped); empty until given.
    */
   phone: string;
   /**
@@ -6922,15 +6945,31 @@ export interface CreateResidentData {
    */
   subscription_plan?: "6_months" | "1_year" | "2_years" | "3_years";
   auto_renewal?: boolean;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  is_tanzanian_citizen?: boolean | null;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  physical_residence_zanzibar?: boolean | null;
 }
 /**
- * Profile changes; omitted fields stay as they are. Names are fixed once the identity is verified.
+ * Profile changes; omitted fields stay as they are, at least one field must be given. Names are fixed once the identity is verified (giving the current value again is accepted).
  */
 export interface UpdateResidentData {
   email?: string;
   first_name?: string;
   last_name?: string;
   phone?: string;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  is_tanzanian_citizen?: boolean | null;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  physical_residence_zanzibar?: boolean | null;
 }
 /**
  * A resident's subscription after the change.
@@ -11190,6 +11229,26 @@ export interface ResidentServiceSetAnonymityParams {
    * The caller's user id; filled from the caller when omitted, refused when it names someone else.
    */
   caller_user_id: string;
+}
+export interface ResidentServiceSuspendParams {
+  /**
+   * Formatted resident id <PREFIX>-<YYYY>-RA<6 digits>.
+   */
+  resident_id: string;
+  /**
+   * Why the resident is suspended (recorded in the AdminAction).
+   */
+  reason: string;
+}
+export interface ResidentServiceReinstateParams {
+  /**
+   * Formatted resident id <PREFIX>-<YYYY>-RA<6 digits>.
+   */
+  resident_id: string;
+  /**
+   * Why the suspension is lifted (recorded in the AdminAction).
+   */
+  reason: string;
 }
 export interface ShareholderServiceInviteShareholderParams {
   /**

@@ -235,6 +235,8 @@ export declare const validateResidentServiceDeleteParams: ValidateFunction;
 export declare const validateResidentServiceUpdateSubscriptionParams: ValidateFunction;
 export declare const validateResidentServiceGetCardParams: ValidateFunction;
 export declare const validateResidentServiceSetAnonymityParams: ValidateFunction;
+export declare const validateResidentServiceSuspendParams: ValidateFunction;
+export declare const validateResidentServiceReinstateParams: ValidateFunction;
 export declare const validateShareholderServiceInviteShareholderParams: ValidateFunction;
 export declare const validateShareholderServiceAcceptInviteParams: ValidateFunction;
 export declare const validateShareholderServiceRejectInviteParams: ValidateFunction;

@@ -8,6 +8,7 @@ import { openDatabase } from "../db/database.ts";
 import { closeOrm } from "../db/orm.ts";
 import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
 import type { Runtime } from "../rpc/runtime.ts";
+import { startResidentExpirySweep } from "../services/resident-service/expiry-sweep.ts";
 import { clientAddress, readCredentials } from "./credentials.ts";
 import { createLogger } from "./logging.ts";
 import { openrpcDocuments, openrpcText } from "./openrpc.ts";
@@ -89,6 +90,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.all("/rpc", endpoint("all"));
   for (const domain of DOMAINS) app.all(`/${CONTEXT}/${domain}/rpc`, endpoint(domain));
   const mcp = await mountMcp(app, runtime);
+  const residentSweep = startResidentExpirySweep(runtime);
 
   return {
     hono: app,
@@ -96,6 +98,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     mcp,
     fetch: (request) => Promise.resolve(app.fetch(request)),
     close: async () => {
+      residentSweep.stop();
       await mcp.close();
       if (!options.orm) await closeOrm(orm);
     },
