@@ -1,12 +1,15 @@
 import type { KycSessionRow } from "../../../generated/entities.ts";
 import type { KycSessionResult, KycStatusResult } from "../../../generated/types.ts";
 import { ownsResident, visibleKycStatus } from "../../domain/kyc.ts";
-import type { Refusal } from "../../domain/refusal.ts";
+import { isRefusal, type Refusal } from "../../domain/refusal.ts";
+import { effectiveStatus } from "../../domain/resident-status.ts";
+import { findResident } from "../../repos/digital-residents.ts";
 import { findKycResident, recordVerifiedIdentity } from "../../repos/kyc-residents.ts";
 import { findKycSession } from "../../repos/kyc-sessions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
+import { applyActivation, judgeActivation, recordFlowAtLeast } from "../registration-service/activation.ts";
 
 export const kycError = errorsFor("KycService", "KycError");
 export const webhookError = errorsFor("KycService", "WebhookError");
@@ -28,11 +31,20 @@ export async function loadVisibleSession(ctx: RpcContext, sessionId: string): Pr
 
 /**
  * A verification completed (an approved verdict, or an administrator's approval): the provider's reference for the
- * verified identity becomes the resident's `kyc_provider_id`. The resident's status is left to activation.
+ * verified identity becomes the resident's `kyc_provider_id`, the owner's registration flow reaches `kyc_complete`,
+ * and a pending resident whose other steps are done is activated by the one rule (src/domain/activation.ts), in
+ * the same transaction.
  */
 export async function recordCompletion(ctx: RpcContext, session: KycSessionRow, now: Date): Promise<void> {
   const identity = session.kyc_provider_id ?? session.kycprovider_scan_ref ?? session.sid;
   await recordVerifiedIdentity(ctx.em, session.resident_id, identity, now);
+  const stored = await findResident(ctx.em, session.resident_id);
+  if (!stored) return;
+  const resident = { ...stored, kyc_provider_id: identity };
+  if (resident.user_id !== null) await recordFlowAtLeast(ctx, resident.user_id, "kyc_complete");
+  if (effectiveStatus(resident, now) !== "pending") return;
+  const decision = await judgeActivation(ctx, resident);
+  if (!isRefusal(decision) && decision.activate) await applyActivation(ctx, resident, decision);
 }
 
 export function toSessionResult(row: KycSessionRow, now: Date): KycSessionResult {
