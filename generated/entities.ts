@@ -1669,11 +1669,8 @@ export const KycPersonalDataEntity = new EntitySchema<KycPersonalDataRow>({
       onUpdate: () => new Date(),
     },
   },
-  indexes: [
-    { name: "kyc_personal_data_resident_id_index", properties: ["resident_id"] },
-    { name: "kyc_personal_data_user_id_index", properties: ["user_id"] },
-  ],
-  uniques: [],
+  indexes: [{ name: "kyc_personal_data_user_id_index", properties: ["user_id"] }],
+  uniques: [{ name: "kyc_personal_data_resident_id_unique", properties: ["resident_id"] }],
 });
 
 /** A stored KycSession (table `kyc_session`). */
@@ -1702,6 +1699,8 @@ export interface KycSessionRow {
   provider_verdict: string | null;
   reviewed_by: string | null;
   review_reason: string | null;
+  kyc_provider_id: string | null;
+  provider_reason: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -1727,6 +1726,8 @@ export const KycSessionEntity = new EntitySchema<KycSessionRow>({
     provider_verdict: { type: "string", columnType: "text", nullable: true },
     reviewed_by: { type: "string", columnType: "text", nullable: true },
     review_reason: { type: "string", columnType: "text", nullable: true },
+    kyc_provider_id: { type: "string", columnType: "text", nullable: true },
+    provider_reason: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
     updated_at: {
       type: "datetime",

@@ -171,12 +171,12 @@ export const SERVICE_ERRORS = {
     ],
   },
   RegistrationService: {
-    RegistrationError: ["Forbidden", "NotFound", "AdminOnly", "Internal"],
+    RegistrationError: ["Forbidden", "NotFound", "AdminOnly", "Internal", "InvalidState"],
     KycError: ["NotFound", "AdminOnly", "Internal", "InvalidState", "InvalidInput"],
   },
   ReportService: { ReportError: ["NotFound", "Forbidden", "InvalidInput"] },
   ResidentService: {
-    ResidentError: ["Forbidden", "InvalidInput", "AlreadyExists", "NotFound", "NotOwner", "InvalidState"],
+    ResidentError: ["Forbidden", "InvalidInput", "AlreadyExists", "NotFound", "NotOwner", "InvalidState", "AdminOnly"],
   },
   ShareholderService: {
     ShareholderError: [

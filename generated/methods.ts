@@ -15,6 +15,7 @@ import type {
   AdminRoleResult,
   AdminServiceGrantLicenseParams,
   AdminServiceListAdminActionsParams,
+  AdminServiceListOutboxParams,
   AdminServiceRevokeLicenseParams,
   AdminServiceSetAdministratorParams,
   AdminServiceSuspendUserParams,
@@ -304,6 +305,7 @@ import type {
   KycArtifactAttestation,
   KycArtifactAttestationFindResult,
   KycArtifactAttestationNewTemplate,
+  KycArtifactKeyResult,
   KycArtifactPayload,
   KycArtifactPayloadFindResult,
   KycArtifactPayloadNewTemplate,
@@ -318,6 +320,7 @@ import type {
   KycServiceApproveParams,
   KycServiceCheckStatusParams,
   KycServiceEraseArtifactParams,
+  KycServiceGetArtifactKeyParams,
   KycServiceGetPersonalDataParams,
   KycServiceHandleKycproviderWebhookParams,
   KycServiceRejectParams,
@@ -371,6 +374,7 @@ import type {
   MessagesListResult,
   MobilePayResult,
   OnboardingStatus,
+  OutboxEmailListResult,
   PartnerConfiguration,
   PartnerConfigurationFindResult,
   PartnerConfigurationNewTemplate,
@@ -472,7 +476,9 @@ import type {
   ResidentServiceGetCardParams,
   ResidentServiceGetParams,
   ResidentServiceListParams,
+  ResidentServiceReinstateParams,
   ResidentServiceSetAnonymityParams,
+  ResidentServiceSuspendParams,
   ResidentServiceUpdateParams,
   ResidentServiceUpdateSubscriptionParams,
   ResidentsListResult,
@@ -675,6 +681,11 @@ export interface MethodMap {
   "adminservice.set_administrator": {
     params: AdminServiceSetAdministratorParams;
     result: AdminRoleResult;
+    callerBound: never;
+  };
+  "adminservice.list_outbox": {
+    params: AdminServiceListOutboxParams;
+    result: OutboxEmailListResult;
     callerBound: never;
   };
   "apikeyservice.generate": { params: ApiKeyServiceGenerateParams; result: ApiKeyResult; callerBound: never };
@@ -1261,6 +1272,11 @@ export interface MethodMap {
     result: KycPersonalDataResult;
     callerBound: never;
   };
+  "kycservice.get_artifact_key": {
+    params: KycServiceGetArtifactKeyParams;
+    result: KycArtifactKeyResult;
+    callerBound: never;
+  };
   "mcpapprovalservice.list_pending": {
     params: McpApprovalServiceListPendingParams;
     result: McpApprovalListResult;
@@ -1608,6 +1624,18 @@ export interface MethodMap {
     params: ResidentServiceSetAnonymityParams;
     result: ResidentResult;
     callerBound: "caller_user_id";
+  };
+  "residentservice.suspend": { params: ResidentServiceSuspendParams; result: ResidentResult; callerBound: never };
+  "digitalresidentservice.suspend": {
+    params: ResidentServiceSuspendParams;
+    result: ResidentResult;
+    callerBound: never;
+  };
+  "residentservice.reinstate": { params: ResidentServiceReinstateParams; result: ResidentResult; callerBound: never };
+  "digitalresidentservice.reinstate": {
+    params: ResidentServiceReinstateParams;
+    result: ResidentResult;
+    callerBound: never;
   };
   "shareholderservice.invite_shareholder": {
     params: ShareholderServiceInviteShareholderParams;

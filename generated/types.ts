@@ -1698,7 +1698,7 @@ export interface KycArtifactPayload {
   updated_at: string;
 }
 /**
- * Verified personal fields captured from the identity provider (seed 000); encrypted at rest when configured; absent fields stay absent. Returned only by the dedicated, audited view operation (kyc_personal_data_view).
+ * Verified personal fields captured from the identity provider (seed 000); one row per resident (a later capture replaces it), each present field sealed with AES-256-GCM under the deployment key; absent fields stay absent (null). Returned only by the dedicated, audited view operation (kyc_personal_data_view).
  */
 export interface KycPersonalData {
   /**
@@ -1764,6 +1764,14 @@ export interface KycSession {
    * Reason given on a manual reject (designed).
    */
   review_reason: string | null;
+  /**
+   * Provider's reference for the verified identity, from an approved or suspected verdict (designed); recorded on the resident when the session completes.
+   */
+  kyc_provider_id: string | null;
+  /**
+   * Provider's explanation of a non-approved verdict (designed).
+   */
+  provider_reason: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -3195,6 +3203,42 @@ export interface AdminRoleResult {
    * The AdminAction row that records the change.
    */
   admin_action_id: string;
+}
+/**
+ * One email of the sandbox outbox, as it was sent (its body holds the links it was sent with).
+ */
+export interface OutboxEmailResult {
+  sid: string;
+  to_email: string;
+  subject: string;
+  /**
+   * For example verify_email, password_reset.
+   */
+  template: string;
+  /**
+   * The plain-text body as sent.
+   */
+  body_text: string;
+  /**
+   * The http(s) links in the body, in order (for example the verification or reset link).
+   */
+  links: string[];
+  status: "queued" | "sent" | "failed";
+  /**
+   * Why the provider refused it (status failed).
+   */
+  error: string | null;
+  created_at: string;
+}
+/**
+ * Outbox emails, newest first.
+ */
+export interface OutboxEmailListResult {
+  items: OutboxEmailResult[];
+  /**
+   * Pass as cursor for the next page; null at the end.
+   */
+  next_cursor: string | null;
 }
 /**
  * A newly issued key (generate, generate_personal, rotate, mint_assistant_key); api_key appears only here, once.
@@ -5767,6 +5811,10 @@ export interface KycProviderPersonalData {
  */
 export interface KycArtifactResult {
   /**
+   * The attestation's record sid (same as attestation_id).
+   */
+  sid: string;
+  /**
    * Attestation id (record sid).
    */
   attestation_id: string;
@@ -5841,6 +5889,24 @@ export interface KycPersonalDataResult {
    * When the fields were captured from the provider.
    */
   captured_at: string;
+}
+/**
+ * A partner's artifact encryption key for one of its API keys.
+ */
+export interface KycArtifactKeyResult {
+  partner_id: string;
+  /**
+   * The reseller key's id; pass it to submit_artifact.
+   */
+  key_id: string;
+  /**
+   * aes-256-gcm-v1.
+   */
+  encryption_scheme: string;
+  /**
+   * 32-byte AES-256 key, 64 lowercase hex characters. Encrypt with a fresh 12-byte nonce; send hex(nonce):hex(ciphertext followed by the 16-byte tag).
+   */
+  artifact_key: string;
 }
 /**
  * One MCP approval request. arguments may contain secrets: it (and result_json) is returned to the owner (user_id) only and is null in administrator reads; arguments_summary is the sanitized form everyone sees.
@@ -6803,7 +6869,7 @@ export interface FinancialReportListResult {
   items: FinancialReportSummary[];
 }
 /**
- * A digital resident, flat: public fields of the record (never encrypted_private_key) plus the computed subscription status.
+ * A digital resident, flat: public fields of the record (never encrypted_private_key), the reserved fields, and the computed subscription status.
  */
 export interface ResidentResult {
   /**
@@ -6826,6 +6892,9 @@ export interface ResidentResult {
   first_name: string;
   last_name: string;
   phone: string;
+  /**
+   * As of the call: an active resident whose subscription has ended reads expired before the expiry sweep stores it.
+   */
   status: ResidentStatus;
   resident_type: ResidentType | null;
   source: ResidentSource | null;
@@ -6858,6 +6927,26 @@ export interface ResidentResult {
    * Opaque public id <PREFIX>X-<opaque>; null until minted.
    */
   external_id: string | null;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  is_tanzanian_citizen: boolean | null;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  physical_residence_zanzibar: boolean | null;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  risk_tier: RiskTier | null;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  kyc_refreshed_at: string | null;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  kyc_next_refresh_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -6911,7 +7000,7 @@ export interface CreateResidentData {
   first_name: string;
   last_name: string;
   /**
-   * Phone number in international format.
+   * Phone number in international format (+ and 7 to 15 digits; spaces, hyphens, dots and parentheses are dropped); empty until given.
    */
   phone: string;
   /**
@@ -6919,15 +7008,31 @@ export interface CreateResidentData {
    */
   subscription_plan?: "6_months" | "1_year" | "2_years" | "3_years";
   auto_renewal?: boolean;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  is_tanzanian_citizen?: boolean | null;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  physical_residence_zanzibar?: boolean | null;
 }
 /**
- * Profile changes; omitted fields stay as they are. Names are fixed once the identity is verified.
+ * Profile changes; omitted fields stay as they are, at least one field must be given. Names are fixed once the identity is verified (giving the current value again is accepted).
  */
 export interface UpdateResidentData {
   email?: string;
   first_name?: string;
   last_name?: string;
   phone?: string;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  is_tanzanian_citizen?: boolean | null;
+  /**
+   * Reserved: stored and returned, read by no rule.
+   */
+  physical_residence_zanzibar?: boolean | null;
 }
 /**
  * A resident's subscription after the change.
@@ -8759,6 +8864,20 @@ export interface AdminServiceSetAdministratorParams {
    */
   administrator: boolean;
 }
+export interface AdminServiceListOutboxParams {
+  /**
+   * Only emails to this address (compared without case or surrounding spaces).
+   */
+  to_email?: string;
+  /**
+   * Emails per page, 1 to 500; default 100.
+   */
+  limit?: number;
+  /**
+   * next_cursor of the previous page.
+   */
+  cursor?: string;
+}
 export interface ApiKeyServiceGenerateParams {
   /**
    * Partner client id.
@@ -10421,6 +10540,7 @@ export interface KycServiceGetPersonalDataParams {
    */
   resident_id: string;
 }
+export interface KycServiceGetArtifactKeyParams {}
 export interface McpApprovalServiceListPendingParams {
   /**
    * Approvals per page, 1 to 100; default 50.
@@ -11194,6 +11314,26 @@ export interface ResidentServiceSetAnonymityParams {
    * The caller's user id; filled from the caller when omitted, refused when it names someone else.
    */
   caller_user_id: string;
+}
+export interface ResidentServiceSuspendParams {
+  /**
+   * Formatted resident id <PREFIX>-<YYYY>-RA<6 digits>.
+   */
+  resident_id: string;
+  /**
+   * Why the resident is suspended (recorded in the AdminAction).
+   */
+  reason: string;
+}
+export interface ResidentServiceReinstateParams {
+  /**
+   * Formatted resident id <PREFIX>-<YYYY>-RA<6 digits>.
+   */
+  resident_id: string;
+  /**
+   * Why the suspension is lifted (recorded in the AdminAction).
+   */
+  reason: string;
 }
 export interface ShareholderServiceInviteShareholderParams {
   /**

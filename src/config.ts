@@ -41,7 +41,7 @@ export interface Config {
   encryptionKeySource: "env" | "file" | "ephemeral";
   /** Settings acceptable outside production that a start-up warning names (a default webhook secret...). */
   warnings: string[];
-  /** Base URL of the web client, for links in emails. */
+  /** Base URL of this server as clients reach it: links in emails, the OpenRPC `servers` URLs. */
   publicBaseUrl: string;
   /** Discount profile names of the deployment branding configuration (partners reference them). */
   discountProfiles: string[];
@@ -62,6 +62,8 @@ export interface Config {
   /** Take the client address from X-Forwarded-For (only behind a load balancer that sets it). */
   trustProxy: boolean;
   clock: Clock;
+  // ---- KYC (identity verification; see the KYC block at the end of this file) ----
+  kyc: KycConfig;
 
   // ---- KYB (issue 14: external companies) ----
   /**
@@ -87,14 +89,6 @@ function int(env: Env, name: string, fallback: number, min = 0): number {
   if (!Number.isInteger(value) || value < min)
     throw new ConfigError(name, `must be an integer >= ${min}, got "${raw}"`);
   return value;
-}
-
-/** A 0/1 switch; unset is off, anything but 0 or 1 fails fast. */
-function flag(env: Env, name: string): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === "" || raw === "0") return false;
-  if (raw === "1") return true;
-  throw new ConfigError(name, `must be 0 or 1, got "${raw}"`);
 }
 
 /** Parses a 32-byte hex key; null when the variable is unset. */
@@ -151,6 +145,18 @@ function url(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, "");
 }
 
+/** Where links in emails and the served OpenRPC `servers` point: PUBLIC_BASE_URL, else this server on PORT. */
+function publicBaseUrl(env: Env): string {
+  const base = url(env, "PUBLIC_BASE_URL", `http://localhost:${int(env, "PORT", 8080)}`);
+  const parsed = URL.canParse(base) ? new URL(base) : null;
+  if (!parsed || parsed.search || parsed.hash || parsed.username || parsed.password)
+    throw new ConfigError(
+      "PUBLIC_BASE_URL",
+      `must be an http(s) URL without query, fragment or credentials, got "${base}"`,
+    );
+  return base;
+}
+
 export const SECURE_ARGON2: Argon2Cost = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
 /** Reads the environment once at start; a bad value fails fast naming the variable. */
@@ -173,7 +179,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     databaseSchema: env["DATABASE_SCHEMA"] || null,
     idPrefix: prefix,
     ...secrets(env, databaseUrl),
-    publicBaseUrl: url(env, "PUBLIC_BASE_URL", "http://localhost:8080"),
+    publicBaseUrl: publicBaseUrl(env),
     discountProfiles: (env["DISCOUNT_PROFILES"] ?? "standard,partner")
       .split(",")
       .map((p) => p.trim())
@@ -198,8 +204,60 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     allowedOrigins: (env["ALLOWED_ORIGINS"] ?? "").split(",").filter(Boolean),
     trustProxy: env["TRUST_PROXY"] === "1",
     clock: () => new Date(),
+    kyc: kycConfig(env),
     // ---- KYB (issue 14: external companies) ----
-    kybHardGate: flag(env, "KYB_HARD_GATE"),
+    kybHardGate: onOff(env, "KYB_HARD_GATE", false),
     ...overrides,
+  };
+}
+
+// ---- KYC (identity verification, issue 14; docs/decisions.md "KYC sessions" and "KYC personal data") ----
+
+/** The verified personal fields an identity provider may send (KycPersonalData). */
+export const KYC_PERSONAL_FIELDS = [
+  "dob",
+  "nationality",
+  "document_number",
+  "document_type",
+  "document_expiry",
+] as const;
+export type KycPersonalField = (typeof KYC_PERSONAL_FIELDS)[number];
+
+export interface KycConfig {
+  /** How long a provider session waits for a verdict before it reads expired (KYC_SESSION_TTL_S, default 24 hours). */
+  sessionTtlS: number;
+  /** A suspected verdict waits for an administrator (needs_review) instead of failing (KYC_MANUAL_REVIEW, default 1). */
+  manualReview: boolean;
+  /** Capture verified personal fields (KYC_PERSONAL_DATA, default 0), and which (KYC_PERSONAL_DATA_FIELDS, default all). */
+  personalData: { enabled: boolean; fields: readonly KycPersonalField[] };
+}
+
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (raw !== "0" && raw !== "1") throw new ConfigError(name, `must be 0 or 1, got "${raw}"`);
+  return raw === "1";
+}
+
+function kycConfig(env: Env): KycConfig {
+  const raw = env["KYC_PERSONAL_DATA_FIELDS"];
+  const fields =
+    raw === undefined
+      ? [...KYC_PERSONAL_FIELDS]
+      : raw
+          .split(",")
+          .map((f) => f.trim())
+          .filter(Boolean);
+  const unknown = fields.find((f) => !(KYC_PERSONAL_FIELDS as readonly string[]).includes(f));
+  if (unknown !== undefined) {
+    throw new ConfigError(
+      "KYC_PERSONAL_DATA_FIELDS",
+      `names an unknown field "${unknown}" (known: ${KYC_PERSONAL_FIELDS})`,
+    );
+  }
+  return {
+    sessionTtlS: int(env, "KYC_SESSION_TTL_S", 24 * 3600, 60),
+    manualReview: onOff(env, "KYC_MANUAL_REVIEW", true),
+    personalData: { enabled: onOff(env, "KYC_PERSONAL_DATA", false), fields: fields as KycPersonalField[] },
   };
 }

@@ -4,6 +4,7 @@ import type {
   AdminRoleResult,
   AdminServiceGrantLicenseParams,
   AdminServiceListAdminActionsParams,
+  AdminServiceListOutboxParams,
   AdminServiceRevokeLicenseParams,
   AdminServiceSetAdministratorParams,
   AdminServiceSuspendUserParams,
@@ -12,6 +13,7 @@ import type {
   AdminUserStatusResult,
   CompanyLicenseResult,
   CompanyVoidResult,
+  OutboxEmailListResult,
 } from "../types.ts";
 
 /** AdminService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
@@ -30,4 +32,6 @@ export interface AdminServiceHandlers<Ctx> {
   revokeLicense(ctx: Ctx, params: AdminServiceRevokeLicenseParams): Promise<CompanyLicenseResult>;
   /** `adminservice.set_administrator`: Make a user an administrator, or take the role back — x-auth: admin */
   setAdministrator(ctx: Ctx, params: AdminServiceSetAdministratorParams): Promise<AdminRoleResult>;
+  /** `adminservice.list_outbox`: List the sandbox email outbox — x-auth: admin */
+  listOutbox(ctx: Ctx, params: AdminServiceListOutboxParams): Promise<OutboxEmailListResult>;
 }

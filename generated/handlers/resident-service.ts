@@ -8,7 +8,9 @@ import type {
   ResidentServiceGetCardParams,
   ResidentServiceGetParams,
   ResidentServiceListParams,
+  ResidentServiceReinstateParams,
   ResidentServiceSetAnonymityParams,
+  ResidentServiceSuspendParams,
   ResidentServiceUpdateParams,
   ResidentServiceUpdateSubscriptionParams,
   ResidentsListResult,
@@ -33,4 +35,8 @@ export interface ResidentServiceHandlers<Ctx> {
   getCard(ctx: Ctx, params: ResidentServiceGetCardParams): Promise<ResidentCardResult>;
   /** `residentservice.set_anonymity`: Turn the anonymity flag on or off — x-auth: user */
   setAnonymity(ctx: Ctx, params: ResidentServiceSetAnonymityParams): Promise<ResidentResult>;
+  /** `residentservice.suspend`: Suspend a resident (administrator) — x-auth: admin */
+  suspend(ctx: Ctx, params: ResidentServiceSuspendParams): Promise<ResidentResult>;
+  /** `residentservice.reinstate`: Lift a resident's suspension (administrator) — x-auth: admin */
+  reinstate(ctx: Ctx, params: ResidentServiceReinstateParams): Promise<ResidentResult>;
 }

@@ -8,11 +8,14 @@ import { openDatabase } from "../db/database.ts";
 import { closeOrm } from "../db/orm.ts";
 import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
 import type { Runtime } from "../rpc/runtime.ts";
+import { startResidentExpirySweep } from "../services/resident-service/expiry-sweep.ts";
 import { clientAddress, readCredentials } from "./credentials.ts";
 import { createLogger } from "./logging.ts";
+import { openrpcDocuments, openrpcText } from "./openrpc.ts";
+import { pageResponse, RESET_PASSWORD_PAGE, VERIFY_EMAIL_PAGE } from "./pages.ts";
 import { RpcEndpoint } from "./rpc-endpoint.ts";
 import { serveRpc } from "./rpc-http.ts";
-import { createRegistry, loadOpenrpcDocuments } from "./runtime.ts";
+import { createRegistry } from "./runtime.ts";
 
 export interface App {
   hono: Hono;
@@ -32,7 +35,13 @@ export interface AppOptions {
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = options.log ?? createLogger(config);
   const orm = options.orm ?? (await openDatabase(config));
-  const runtime: Runtime = { config, orm, log, registry: createRegistry(), openrpc: loadOpenrpcDocuments() };
+  const runtime: Runtime = {
+    config,
+    orm,
+    log,
+    registry: createRegistry(),
+    openrpc: openrpcDocuments(config.publicBaseUrl),
+  };
   await ensureAdminFromConfig(runtime);
   const app = new Hono();
 
@@ -45,11 +54,19 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
   });
 
-  app.get("/api/v1/openrpc.json", (c) => c.json(runtime.openrpc.get("all")));
-  app.get("/api/v1/:context/:domain/openrpc.json", (c) => {
-    const doc = c.req.param("context") === CONTEXT ? runtime.openrpc.get(c.req.param("domain")) : undefined;
-    return doc ? c.json(doc) : c.json({ error: "unknown domain" }, 404);
-  });
+  // The documents' servers URL is PUBLIC_BASE_URL's, whatever Host the request names.
+  const serveDocument = (c: Context, scope: string) => {
+    const doc = runtime.openrpc.get(scope);
+    if (typeof doc !== "object" || doc === null) return c.json({ error: "unknown domain" }, 404);
+    return c.body(openrpcText(doc), 200, { "content-type": "application/json" });
+  };
+  app.get("/api/v1/openrpc.json", (c) => serveDocument(c, "all"));
+  app.get("/api/v1/:context/:domain/openrpc.json", (c) =>
+    serveDocument(c, c.req.param("context") === CONTEXT ? c.req.param("domain") : ""),
+  );
+  // Where email links point (src/integrations/email/templates.ts): the page completes the action through /rpc.
+  app.get("/verify-email", () => pageResponse(VERIFY_EMAIL_PAGE));
+  app.get("/reset-password", () => pageResponse(RESET_PASSWORD_PAGE));
 
   const endpoint = (scope: string) => {
     const rpc = new RpcEndpoint(runtime, scope);
@@ -73,6 +90,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.all("/rpc", endpoint("all"));
   for (const domain of DOMAINS) app.all(`/${CONTEXT}/${domain}/rpc`, endpoint(domain));
   const mcp = await mountMcp(app, runtime);
+  const residentSweep = startResidentExpirySweep(runtime);
 
   return {
     hono: app,
@@ -80,6 +98,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     mcp,
     fetch: (request) => Promise.resolve(app.fetch(request)),
     close: async () => {
+      residentSweep.stop();
       await mcp.close();
       if (!options.orm) await closeOrm(orm);
     },

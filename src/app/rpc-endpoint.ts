@@ -18,6 +18,7 @@ import {
 } from "../rpc/jsonrpc.ts";
 import type { Runtime } from "../rpc/runtime.ts";
 import { type CallerOutcome, type Credentials, resolveCaller } from "./credentials.ts";
+import { openrpcText } from "./openrpc.ts";
 
 export interface HttpAnswer {
   status: number;
@@ -51,8 +52,6 @@ function batchRefusal(item: unknown, state: { discovered: boolean; full: number 
 
 /** One JSON-RPC endpoint: `scope` is "all" (`/rpc`) or a domain (`/{context}/{domain}/rpc`). */
 export class RpcEndpoint {
-  private discoverText: string | null = null;
-
   constructor(
     private readonly runtime: Runtime,
     private readonly scope: string,
@@ -113,12 +112,11 @@ export class RpcEndpoint {
     return parts.length > 0 ? { status: 200, body: `[${parts.join(",")}]` } : { status: 204, body: null };
   }
 
-  /** A response as JSON text; the OpenRPC document is serialized once per endpoint and spliced in. */
+  /** A response as JSON text; the OpenRPC document is serialized once (per base URL) and spliced in. */
   private serialize(response: JsonRpcResponse): string {
     const doc = this.runtime.openrpc.get(this.scope);
-    if (response.result === undefined || response.result !== doc) return JSON.stringify(response);
-    this.discoverText ??= JSON.stringify(doc);
-    return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${this.discoverText}}`;
+    if (typeof doc !== "object" || doc === null || response.result !== doc) return JSON.stringify(response);
+    return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${openrpcText(doc)}}`;
   }
 
   private async call(

@@ -11,6 +11,7 @@ import { requireCaller } from "../rpc/caller.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
+import { listOutbox } from "./admin-outbox.ts";
 
 const adminError = errorsFor("AdminService", "AdminError");
 
@@ -116,4 +117,5 @@ export const adminService: AdminServiceHandlers<RpcContext> = {
     });
     return { user_id: user.sid, email: user.email, roles, admin_action_id: adminActionId };
   },
+  listOutbox,
 };

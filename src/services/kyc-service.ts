@@ -1,34 +1,25 @@
 import type { KycServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { eraseArtifact, getArtifactKey, submitArtifact, viewArtifact } from "./kyc-service/artifacts.ts";
+import { getPersonalData } from "./kyc-service/personal-data.ts";
+import { approve, reject } from "./kyc-service/review.ts";
+import { checkStatus, startVerification } from "./kyc-service/sessions.ts";
+import { handleKycproviderWebhook } from "./kyc-service/webhook.ts";
 
-/** KycService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/**
+ * KycService (issue 14): provider sessions (sessions.ts), the provider's signed verdict (webhook.ts), administrator
+ * review (review.ts), verified personal data (personal-data.ts) and partner KYC artifacts (artifacts.ts). Rules live
+ * in src/domain/kyc.ts and src/domain/kyc-artifacts.ts; codegen adds a stub here for each new method.
+ */
 export const kycService: KycServiceHandlers<RpcContext> = {
-  async startVerification(_ctx, _params) {
-    throw RpcError.notImplemented("kycservice.start_verification");
-  },
-  async checkStatus(_ctx, _params) {
-    throw RpcError.notImplemented("kycservice.check_status");
-  },
-  async handleKycproviderWebhook(_ctx, _params) {
-    throw RpcError.notImplemented("kycservice.handle_kycprovider_webhook");
-  },
-  async approve(_ctx, _params) {
-    throw RpcError.notImplemented("kycservice.approve");
-  },
-  async reject(_ctx, _params) {
-    throw RpcError.notImplemented("kycservice.reject");
-  },
-  async submitArtifact(_ctx, _params) {
-    throw RpcError.notImplemented("kycservice.submit_artifact");
-  },
-  async viewArtifact(_ctx, _params) {
-    throw RpcError.notImplemented("kycservice.view_artifact");
-  },
-  async eraseArtifact(_ctx, _params) {
-    throw RpcError.notImplemented("kycservice.erase_artifact");
-  },
-  async getPersonalData(_ctx, _params) {
-    throw RpcError.notImplemented("kycservice.get_personal_data");
-  },
+  startVerification,
+  checkStatus,
+  handleKycproviderWebhook,
+  approve,
+  reject,
+  submitArtifact,
+  viewArtifact,
+  eraseArtifact,
+  getPersonalData,
+  getArtifactKey,
 };

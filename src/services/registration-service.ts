@@ -1,25 +1,25 @@
 import type { RegistrationServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { confirmKyc } from "./registration-service/confirm-kyc.ts";
+import {
+  activateIfComplete,
+  checkKycComplete,
+  checkPaymentComplete,
+  getStatus,
+  updateStatus,
+} from "./registration-service/status.ts";
 
-/** RegistrationService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/**
+ * RegistrationService (issue 14): the flow's status and checks, computed from the records at read time
+ * (registration-service/facts.ts, status.ts), activation with the one rule of src/domain/activation.ts
+ * (registration-service/activation.ts, shared with creditservice.activate_resident) and the internal KYC
+ * confirmation (confirm-kyc.ts). Codegen adds a stub here for each new method.
+ */
 export const registrationService: RegistrationServiceHandlers<RpcContext> = {
-  async getStatus(_ctx, _params) {
-    throw RpcError.notImplemented("registrationservice.get_status");
-  },
-  async updateStatus(_ctx, _params) {
-    throw RpcError.notImplemented("registrationservice.update_status");
-  },
-  async checkPaymentComplete(_ctx, _params) {
-    throw RpcError.notImplemented("registrationservice.check_payment_complete");
-  },
-  async checkKycComplete(_ctx, _params) {
-    throw RpcError.notImplemented("registrationservice.check_kyc_complete");
-  },
-  async activateIfComplete(_ctx, _params) {
-    throw RpcError.notImplemented("registrationservice.activate_if_complete");
-  },
-  async confirmKyc(_ctx, _params) {
-    throw RpcError.notImplemented("registrationservice.confirm_kyc");
-  },
+  getStatus,
+  updateStatus,
+  checkPaymentComplete,
+  checkKycComplete,
+  activateIfComplete,
+  confirmKyc,
 };

@@ -1,31 +1,25 @@
 import type { ResidentServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { create, remove, update } from "./resident-service/profile.ts";
+import { get, getCard, list } from "./resident-service/reads.ts";
+import { setAnonymity, updateSubscription } from "./resident-service/settings.ts";
+import { reinstate, suspend } from "./resident-service/suspension.ts";
 
-/** ResidentService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/**
+ * ResidentService (issue 14), also served as digitalresidentservice.*: reads (reads.ts), profile and deletion
+ * (profile.ts), plan and anonymity (settings.ts), administrator suspension (suspension.ts); the expiry sweep is
+ * resident-service/expiry-sweep.ts. Rules: src/domain/resident-access.ts, resident-status.ts, resident-profile.ts,
+ * subscriptions.ts. Codegen adds a stub here for each new method.
+ */
 export const residentService: ResidentServiceHandlers<RpcContext> = {
-  async list(_ctx, _params) {
-    throw RpcError.notImplemented("residentservice.list");
-  },
-  async create(_ctx, _params) {
-    throw RpcError.notImplemented("residentservice.create");
-  },
-  async get(_ctx, _params) {
-    throw RpcError.notImplemented("residentservice.get");
-  },
-  async update(_ctx, _params) {
-    throw RpcError.notImplemented("residentservice.update");
-  },
-  async delete(_ctx, _params) {
-    throw RpcError.notImplemented("residentservice.delete");
-  },
-  async updateSubscription(_ctx, _params) {
-    throw RpcError.notImplemented("residentservice.update_subscription");
-  },
-  async getCard(_ctx, _params) {
-    throw RpcError.notImplemented("residentservice.get_card");
-  },
-  async setAnonymity(_ctx, _params) {
-    throw RpcError.notImplemented("residentservice.set_anonymity");
-  },
+  list,
+  create,
+  get,
+  update,
+  delete: remove,
+  updateSubscription,
+  getCard,
+  setAnonymity,
+  suspend,
+  reinstate,
 };

@@ -7,6 +7,7 @@ import {
   type EmailReceipt,
   type EmailWriter,
 } from "./provider.ts";
+import { linksIn } from "./templates.ts";
 
 /**
  * The default provider: nothing leaves the machine; the outbox table is the mailbox (`npm run cli -- outbox`).
@@ -43,7 +44,7 @@ export class SandboxEmailProvider implements EmailProvider {
     }
     writer.em.create(EmailOutboxEntity, row);
     // Nothing leaves the machine, so a newcomer finds the message here (the sandbox only; never a real provider).
-    const links = message.bodyText.match(/https?:\/\/\S+/g) ?? [];
+    const links = linksIn(message.bodyText);
     writer.log.info({ to: message.to, subject: message.subject, template: message.template, links }, "sandbox email");
     return { outboxId, providerMessageId: `sandbox-${outboxId}` };
   }

@@ -1,5 +1,10 @@
 import type { EmailMessage } from "./provider.ts";
 
+/** The http(s) links in a rendered body, in order (the sandbox logs them; the outbox lists them). */
+export function linksIn(bodyText: string): string[] {
+  return bodyText.match(/https?:\/\/\S+/g) ?? [];
+}
+
 /** Rendered emails: plain text, the link first, the raw token repeated for clients that break long links. */
 export function verifyEmailMessage(to: string, baseUrl: string, token: string, validHours: number): EmailMessage {
   const link = `${baseUrl}/verify-email?token=${encodeURIComponent(token)}`;

@@ -1,8 +1,15 @@
 import type { Config } from "../../config.ts";
-import type { RecoveryIdentityProvider } from "./provider.ts";
+import type { KycIdentityProvider, RecoveryIdentityProvider } from "./provider.ts";
 import { SandboxIdentityProvider } from "./sandbox.ts";
+import { SandboxKycProvider } from "./sandbox-kyc.ts";
 
-export type { RecoveryIdentityProvider, RecoveryVerdict, ReverificationSession } from "./provider.ts";
+export type {
+  KycIdentityProvider,
+  KycVerificationSession,
+  RecoveryIdentityProvider,
+  RecoveryVerdict,
+  ReverificationSession,
+} from "./provider.ts";
 export { IdentityProviderError } from "./provider.ts";
 
 const sandbox = new SandboxIdentityProvider();
@@ -10,4 +17,11 @@ const sandbox = new SandboxIdentityProvider();
 /** The configured identity provider for 2FA recovery; the sandbox is the only one so far. */
 export function recoveryIdentityProvider(_config: Config): RecoveryIdentityProvider {
   return sandbox;
+}
+
+const sandboxKyc = new SandboxKycProvider();
+
+/** The configured identity provider for KYC; the sandbox is the only one so far. */
+export function kycIdentityProvider(_config: Config): KycIdentityProvider {
+  return sandboxKyc;
 }

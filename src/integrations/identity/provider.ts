@@ -35,3 +35,31 @@ export interface RecoveryVerdict {
   reason?: string | null;
   occurred_at: string;
 }
+
+// ---- KYC: a resident's first identity verification (kycservice) ----
+
+/** What the platform asks of an identity provider to verify a resident. */
+export interface KycVerificationRequest {
+  residentId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  /** Where the provider sends the user back when done (https), if the client gave one. */
+  callbackUrl: string | null;
+  now: Date;
+}
+
+export interface KycVerificationSession {
+  /** Provider session reference; its webhook names it (KycSession.kycprovider_scan_ref). */
+  scanRef: string;
+  /** Where the user verifies. */
+  url: string;
+  /** The checks the provider will run, for example basic or full. */
+  verificationLevel: string | null;
+}
+
+/** Throws IdentityProviderError when the provider cannot open a session. */
+export interface KycIdentityProvider {
+  readonly name: string;
+  startVerification(request: KycVerificationRequest): Promise<KycVerificationSession>;
+}
