@@ -197,6 +197,11 @@ describe("approve and reject", () => {
     expect(await mayActFor(ada, approved.linked_dr_id ?? "")).toBe(true);
     const { client: bob } = await userWithResident(t, "bob@example.org");
     expect(await mayActFor(bob, approved.linked_dr_id ?? "")).toBe(false);
+    // The resident services honour the same proxy: the submitter reads the company's resident, bob does not.
+    const seen = await ada.callOk("residentservice.get", { resident_id: approved.linked_dr_id ?? "" });
+    expect(seen.resident_id).toBe(approved.linked_dr_id);
+    const hidden = await bob.rpc("residentservice.get", { resident_id: approved.linked_dr_id });
+    expect(hidden.error).toMatchObject({ code: -32003 });
     const audit = await sql(t, `select action, target_ref, target_type, allowed from "user_audit_log"`);
     expect(audit).toEqual([{ action: "other", target_ref: r.registration_id, target_type: "other", allowed: true }]);
     const actions = await sql(t, `select action, target_id, details from "admin_action" order by sid`);

@@ -295,6 +295,12 @@ describe("approve_registration", () => {
       request_id: requestId,
     });
     expect(status).toMatchObject({ status: "approved", created_entity_id: r.created_entity_id });
+    // The partner reads its onboarded resident through its reseller key; another partner cannot.
+    const mine = await acme.callOk("residentservice.get", { resident_id: r.created_entity_id ?? "" });
+    expect(mine).toMatchObject({ resident_id: r.created_entity_id, partner_id: acme.partnerId, user_id: null });
+    const other = await newPartner(t, admin, { name: "Other" });
+    const theirs = await other.rpc("residentservice.get", { resident_id: r.created_entity_id });
+    expect(theirs.error).toMatchObject({ code: -32003 });
   });
 
   test("a company request is stored approved with no entity yet (the companies issue creates it)", async () => {
