@@ -123,11 +123,15 @@ export async function partnerWithKey(t: TestApp, admin: Client, name = "Acme Res
 }
 
 /** A RegistrationRequest row of a partner (its operations belong to another part of issue 14). */
+let requests = 0;
+
 export async function insertRequest(t: TestApp, partnerId: string, status = "pending"): Promise<string> {
+  // A client email of its own: a partner has at most one open request per client email and type.
+  requests += 1;
   const row = await insertRow(t.app.runtime.orm, "RegistrationRequest", {
     partner_id: partnerId,
     request_type: "resident",
-    client_email: "client@example.org",
+    client_email: `client${requests}@example.org`,
     client_name: "Client Person",
     reseller_signature: "sig",
     status,
