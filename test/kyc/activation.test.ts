@@ -44,7 +44,10 @@ describe("KYC completion and activation", () => {
     const row = await residentRow(t, r.resident_id);
     expect(row?.["status"]).toBe("active");
     expect(await flowStatus()).toEqual(["registration_complete"]);
-    expect(await ada.callOk("registrationservice.check_kyc_complete", {})).toMatchObject({ kyc_complete: true, kyc_status: "completed" });
+    expect(await ada.callOk("registrationservice.check_kyc_complete", {})).toMatchObject({
+      kyc_complete: true,
+      kyc_status: "completed",
+    });
   });
 
   test("without the payment the resident stays pending and the flow records kyc_complete", async () => {
