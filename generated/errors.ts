@@ -228,7 +228,7 @@ export const SERVICE_ERRORS = {
   UserAuditLogService: { UserAuditLogError: ["AdminOnly", "InvalidInput", "Forbidden", "NotFound"] },
   VerificationService: {
     VerificationError: ["NotFound", "InvalidInput", "RateLimited", "NotOwner"],
-    LinkError: ["NotFound", "Expired", "AlreadyUsed", "InvalidState", "NotOwner", "InvalidInput", "Forbidden"],
+    LinkError: ["NotFound", "Expired", "AlreadyUsed", "InvalidState", "NotOwner", "InvalidInput"],
   },
 } as const;
 
