@@ -186,6 +186,22 @@ describe("documentservice.submit_signed", () => {
     expect(await count(t, "document_signature", "entity_id = ?", [resident])).toBe(1);
   });
 
+  test("generic CRUD shows a recorded signature to its submitter only, and never writes one", async () => {
+    const { resident, kp } = await residentWithKey(ada);
+    const hash = documentHash("crud view");
+    const r = await submit(ada, resident, hash, kp.sign(hash));
+    if (!("result" in r)) throw new Error(JSON.stringify(r));
+    const sid = r.result.signature_id;
+    expect((await ada.rpc("documentsignature.get", { sid })).result).toMatchObject({ receipt_id: r.result.receipt_id });
+    expect((await bob.rpc("documentsignature.get", { sid })).error).toMatchObject({ code: -32003 });
+    // Every field is server-managed: set refuses them (-32602), and an append-only record has no delete.
+    const before = await count(t, "document_signature");
+    const set = await ada.rpc("documentsignature.set", { data: JSON.stringify({ document_hash: hash }) });
+    expect(set.error?.code).toBe(-32602);
+    expect(await count(t, "document_signature")).toBe(before);
+    expect((await ada.rpc("documentsignature.delete", { sid })).error?.code).toBe(-32601);
+  });
+
   test("a recorded signature cannot be changed or deleted, even in the database", async () => {
     const { resident, kp } = await residentWithKey(ada);
     const hash = documentHash("immutable");
