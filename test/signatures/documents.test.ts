@@ -1,16 +1,17 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { type Client, startTestApp, type TestApp } from "../support/app.ts";
+import type { Client, TestApp } from "../support/app.ts";
 import { count, errorOf, sql } from "../support/helpers.ts";
 import { insertRow } from "../support/rows.ts";
 import {
   documentHash,
   insertCompany,
   insertProxy,
-  insertResident,
   insertRole,
   malleableTwin,
+  member,
   newKeypair,
   signingRows,
+  startSigningApp,
   type TestKeypair,
 } from "./support.ts";
 
@@ -19,16 +20,17 @@ let ada: Client;
 let bob: Client;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startSigningApp();
   ada = await t.register("ada@example.org");
   bob = await t.register("bob@example.org");
 });
 
-async function residentWithKey(client: Client): Promise<{ resident: string; kp: TestKeypair }> {
-  const resident = await insertResident(t, client.userId);
+/** A new member whose resident holds a fresh key. */
+async function residentWithKey(): Promise<{ client: Client; resident: string; kp: TestKeypair }> {
+  const { client, resident } = await member(t);
   const kp = newKeypair();
   await storeKey(client, resident, kp);
-  return { resident, kp };
+  return { client, resident, kp };
 }
 
 async function storeKey(
@@ -56,7 +58,7 @@ const submit = (client: Client, resident: string, document_hash: string, signatu
 
 describe("documentservice.submit_signed", () => {
   test("records a verified signature with a non-guessable receipt naming the key version", async () => {
-    const { resident, kp } = await residentWithKey(ada);
+    const { client: ada, resident, kp } = await residentWithKey();
     const hash = documentHash("lease agreement v3");
     const r = await submit(ada, resident, hash, kp.sign(hash));
     if (!("result" in r)) throw new Error(JSON.stringify(r));
@@ -75,7 +77,7 @@ describe("documentservice.submit_signed", () => {
   });
 
   test("submitting the same signature again answers the first receipt and records nothing more", async () => {
-    const { resident, kp } = await residentWithKey(ada);
+    const { client: ada, resident, kp } = await residentWithKey();
     const hash = documentHash("invoice 42");
     const sig = kp.sign(hash);
     const first = await submit(ada, resident, hash, sig);
@@ -86,7 +88,7 @@ describe("documentservice.submit_signed", () => {
   });
 
   test("a signature that does not verify with the current key is InvalidSignature; nothing is recorded", async () => {
-    const { resident, kp } = await residentWithKey(ada);
+    const { client: ada, resident, kp } = await residentWithKey();
     const hash = documentHash("memorandum");
     const before = await signingRows(t);
     for (const signature of [kp.sign(documentHash("another")), newKeypair().sign(hash)]) {
@@ -99,7 +101,7 @@ describe("documentservice.submit_signed", () => {
   });
 
   test("after a key rotation the old key no longer signs", async () => {
-    const { resident, kp } = await residentWithKey(ada);
+    const { client: ada, resident, kp } = await residentWithKey();
     await storeKey(ada, resident, newKeypair());
     const hash = documentHash("after rotation");
     expect(errorOf(await submit(ada, resident, hash, kp.sign(hash)))).toMatchObject({
@@ -108,7 +110,7 @@ describe("documentservice.submit_signed", () => {
   });
 
   test("malformed and non-canonical signatures or hashes are InvalidInput; nothing is recorded", async () => {
-    const { resident, kp } = await residentWithKey(ada);
+    const { client: ada, resident, kp } = await residentWithKey();
     const hash = documentHash("x");
     const sig = kp.sign(hash);
     const before = await signingRows(t);
@@ -129,7 +131,7 @@ describe("documentservice.submit_signed", () => {
   });
 
   test("an entity without a key is KeypairError NotFound", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     const hash = documentHash("y");
     expect(errorOf(await submit(ada, resident, hash, newKeypair().sign(hash)))).toMatchObject({
       code: -32003,
@@ -138,12 +140,13 @@ describe("documentservice.submit_signed", () => {
   });
 
   test("a proxy may not sign for the resident (NotOwner), a stranger does not see it (NotFound)", async () => {
-    const { resident, kp } = await residentWithKey(ada);
-    await insertProxy(t, await insertResident(t, bob.userId), resident);
+    const { resident, kp } = await residentWithKey();
+    const proxy = await member(t);
+    await insertProxy(t, proxy.resident, resident);
     const carol = await t.register("carol@example.org");
     const hash = documentHash("z");
     const before = await signingRows(t);
-    expect(errorOf(await submit(bob, resident, hash, kp.sign(hash)))).toMatchObject({
+    expect(errorOf(await submit(proxy.client, resident, hash, kp.sign(hash)))).toMatchObject({
       code: -32002,
       data: { type: "SignError", variant: "NotOwner" },
     });
@@ -158,9 +161,10 @@ describe("documentservice.submit_signed", () => {
     const company = await insertCompany(t, ada.userId);
     const kp = newKeypair();
     await storeKey(ada, company, kp, "company");
-    await insertRole(t, company, await insertResident(t, bob.userId), "director");
-    const carol = await t.register("carol3@example.org");
-    await insertRole(t, company, await insertResident(t, carol.userId), "shareholder");
+    const director = await member(t);
+    await insertRole(t, company, director.resident, "director");
+    const shareholder = await member(t);
+    await insertRole(t, company, shareholder.resident, "shareholder");
     const hash = documentHash("board resolution");
     const params = {
       entity_type: "company" as const,
@@ -169,15 +173,17 @@ describe("documentservice.submit_signed", () => {
       document_hash: hash,
       signature: kp.sign(hash),
     };
-    expect(await bob.callOk("documentservice.submit_signed", params)).toMatchObject({ entity_type: "company" });
-    expect(errorOf(await carol.call("documentservice.submit_signed", params))).toMatchObject({
+    expect(await director.client.callOk("documentservice.submit_signed", params)).toMatchObject({
+      entity_type: "company",
+    });
+    expect(errorOf(await shareholder.client.call("documentservice.submit_signed", params))).toMatchObject({
       code: -32002,
       data: { variant: "NotOwner" },
     });
   });
 
   test("concurrent submissions of one signature record it once and answer one receipt", async () => {
-    const { resident, kp } = await residentWithKey(ada);
+    const { client: ada, resident, kp } = await residentWithKey();
     const hash = documentHash("raced");
     const sig = kp.sign(hash);
     const replies = await Promise.all(Array.from({ length: 8 }, () => submit(ada, resident, hash, sig)));
@@ -187,7 +193,7 @@ describe("documentservice.submit_signed", () => {
   });
 
   test("generic CRUD shows a recorded signature to its submitter only, and never writes one", async () => {
-    const { resident, kp } = await residentWithKey(ada);
+    const { client: ada, resident, kp } = await residentWithKey();
     const hash = documentHash("crud view");
     const r = await submit(ada, resident, hash, kp.sign(hash));
     if (!("result" in r)) throw new Error(JSON.stringify(r));
@@ -203,7 +209,7 @@ describe("documentservice.submit_signed", () => {
   });
 
   test("a recorded signature cannot be changed or deleted, even in the database", async () => {
-    const { resident, kp } = await residentWithKey(ada);
+    const { client: ada, resident, kp } = await residentWithKey();
     const hash = documentHash("immutable");
     await submit(ada, resident, hash, kp.sign(hash));
     await expect(
@@ -217,7 +223,7 @@ describe("documentservice.submit_signed", () => {
 
 describe("documentservice.verify", () => {
   test("tries the current key, then the history, and names the version that matched", async () => {
-    const { resident, kp: v1 } = await residentWithKey(ada);
+    const { client: ada, resident, kp: v1 } = await residentWithKey();
     const oldHash = documentHash("signed under v1");
     const oldSig = v1.sign(oldHash);
     await submit(ada, resident, oldHash, oldSig);
@@ -263,7 +269,7 @@ describe("documentservice.verify", () => {
   });
 
   test("a signer that never had a key: valid false, no_key; an unknown signer: NotFound", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { resident } = await member(t);
     const hash = documentHash("n");
     const sig = newKeypair().sign(hash);
     expect(
@@ -284,7 +290,7 @@ describe("documentservice.verify", () => {
   });
 
   test("a non-canonical signature is InvalidInput", async () => {
-    const { resident, kp } = await residentWithKey(ada);
+    const { resident, kp } = await residentWithKey();
     const hash = documentHash("m");
     const r = await bob.call("documentservice.verify", {
       signature: malleableTwin(kp.sign(hash)),
@@ -298,8 +304,7 @@ describe("documentservice.verify", () => {
 
 describe("documentservice.get_key_status", () => {
   test("reports the caller's own resident's key", async () => {
-    const carol = await t.register("carol-status@example.org");
-    const resident = await insertResident(t, carol.userId);
+    const { client: carol, resident } = await member(t);
     expect(await carol.callOk("documentservice.get_key_status", {})).toEqual({
       entity_type: "resident",
       entity_id: resident,

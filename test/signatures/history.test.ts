@@ -1,25 +1,24 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { type Client, startTestApp, type TestApp } from "../support/app.ts";
+import type { Client, TestApp } from "../support/app.ts";
 import { errorOf, sql } from "../support/helpers.ts";
 import { insertRow } from "../support/rows.ts";
 import {
   documentHash,
   insertCompany,
   insertProxy,
-  insertResident,
   insertRole,
   malleableTwin,
+  member,
   newKeypair,
+  startSigningApp,
   type TestKeypair,
 } from "./support.ts";
 
 let t: TestApp;
-let ada: Client;
 let bob: Client;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  ada = await t.register("ada@example.org");
+  t = await startSigningApp();
   bob = await t.register("bob@example.org");
 });
 
@@ -34,7 +33,7 @@ async function store(client: Client, entity_type: "resident" | "company", entity
 
 describe("publickeyhistoryservice.get_history and get_by_version", () => {
   test("every key the resident held, newest first, with validity windows; never a private key", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     const keys = [newKeypair(), newKeypair(), newKeypair()];
     const times: string[] = [];
     for (const kp of keys) {
@@ -64,7 +63,7 @@ describe("publickeyhistoryservice.get_history and get_by_version", () => {
   });
 
   test("an entity without keys has an empty history at version 0; an unknown version is NotFound", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     expect(
       await ada.callOk("publickeyhistoryservice.get_history", { entity_type: "resident", entity_id: resident }),
     ).toEqual({ entity_type: "resident", entity_id: resident, current_version: 0, items: [] });
@@ -79,11 +78,11 @@ describe("publickeyhistoryservice.get_history and get_by_version", () => {
   });
 
   test("readable by the owner, a proxy, company members and administrators; NotFound for anyone else", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     await store(ada, "resident", resident, newKeypair());
     const company = await insertCompany(t, ada.userId);
     await store(ada, "company", company, newKeypair());
-    const bobs = await insertResident(t, bob.userId);
+    const { client: bob, resident: bobs } = await member(t);
     await insertProxy(t, bobs, resident);
     await insertRole(t, company, bobs, "shareholder");
     const admin = await t.admin();
@@ -113,7 +112,7 @@ describe("publickeyhistoryservice.get_history and get_by_version", () => {
   });
 
   test("concurrent stores on one resident get distinct versions and leave one open history entry", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     const replies = await Promise.all(Array.from({ length: 6 }, () => store(ada, "resident", resident, newKeypair())));
     expect(replies.map((r) => r.keypair_version).sort()).toEqual([1, 2, 3, 4, 5, 6]);
     const rows = await sql(
@@ -126,7 +125,7 @@ describe("publickeyhistoryservice.get_history and get_by_version", () => {
   });
 
   test("the database refuses rewriting or deleting history; only closing valid_to once", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     await store(ada, "resident", resident, newKeypair());
     await store(ada, "resident", resident, newKeypair());
     const closed = `entity_id = '${resident}' and version = 1`;
@@ -144,7 +143,7 @@ describe("publickeyhistoryservice.get_history and get_by_version", () => {
 
 describe("publickeyhistoryservice.verify_with_history", () => {
   test("a signature recorded under an earlier key verifies with that key after rotation", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     const v1 = newKeypair();
     await store(ada, "resident", resident, v1);
     const hash = documentHash("signed in January");
@@ -179,7 +178,7 @@ describe("publickeyhistoryservice.verify_with_history", () => {
   });
 
   test("a recorded key that differs from the history's key of its version is key_mismatch", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     const real = newKeypair();
     await store(ada, "resident", resident, real);
     const forged = newKeypair();
@@ -208,7 +207,7 @@ describe("publickeyhistoryservice.verify_with_history", () => {
   });
 
   test("a signature that was not recorded for the entity, or an unknown entity, is VerifyError NotFound", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     const kp = newKeypair();
     await store(ada, "resident", resident, kp);
     const sig = kp.sign(documentHash("never submitted"));
@@ -223,7 +222,7 @@ describe("publickeyhistoryservice.verify_with_history", () => {
   });
 
   test("a key version missing from the history is KeypairError NotFound", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     const kp = newKeypair();
     await store(ada, "resident", resident, kp);
     const hash = documentHash("version 7");
@@ -250,7 +249,7 @@ describe("publickeyhistoryservice.verify_with_history", () => {
   });
 
   test("malformed or non-canonical signatures are InvalidInput", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { resident } = await member(t);
     const kp = newKeypair();
     const sig = kp.sign(documentHash("q"));
     for (const signature of [sig.slice(4), `${sig.slice(2)}zz`, malleableTwin(sig)]) {

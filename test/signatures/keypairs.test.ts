@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { type Client, startTestApp, type TestApp } from "../support/app.ts";
+import type { Client, TestApp } from "../support/app.ts";
 import { errorOf, sql } from "../support/helpers.ts";
 import {
   documentHash,
@@ -8,9 +8,11 @@ import {
   insertResident,
   insertRole,
   malleableTwin,
+  member,
   newKeypair,
   SMALL_ORDER_KEY,
   signingRows,
+  startSigningApp,
 } from "./support.ts";
 
 let t: TestApp;
@@ -18,7 +20,7 @@ let ada: Client;
 let bob: Client;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startSigningApp();
   ada = await t.register("ada@example.org");
   bob = await t.register("bob@example.org");
 });
@@ -34,7 +36,7 @@ async function residentKeys(residentId: string) {
 
 describe("keypairservice.store_client_keypair", () => {
   test("the owner stores a keypair: version 1, the key appended to the history, the blob kept verbatim", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     const kp = newKeypair();
     const r = await ada.callOk("keypairservice.store_client_keypair", {
       entity_type: "resident",
@@ -64,7 +66,7 @@ describe("keypairservice.store_client_keypair", () => {
   });
 
   test("replacing the key bumps keypair_version, closes the old history entry and appends the new one", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     const first = newKeypair();
     const second = newKeypair();
     const store = (kp: ReturnType<typeof newKeypair>) =>
@@ -94,7 +96,7 @@ describe("keypairservice.store_client_keypair", () => {
 
   test("a key stored before the history existed is kept in it when replaced", async () => {
     const legacy = newKeypair();
-    const resident = await insertResident(t, ada.userId, {
+    const { client: ada, resident } = await member(t, {
       public_key: legacy.publicKey,
       encrypted_private_key: legacy.encrypted,
       keypair_version: 1,
@@ -117,8 +119,8 @@ describe("keypairservice.store_client_keypair", () => {
   });
 
   test("a proxy, an administrator and a stranger may not store a resident's key; nothing changes", async () => {
-    const target = await insertResident(t, ada.userId);
-    const bobs = await insertResident(t, bob.userId);
+    const { client: ada, resident: target } = await member(t);
+    const { client: bob, resident: bobs } = await member(t);
     await insertProxy(t, bobs, target);
     const admin = await t.admin();
     const kp = newKeypair();
@@ -184,9 +186,8 @@ describe("keypairservice.store_client_keypair", () => {
 
   test("a company's owner, founder and director store its key; a plain member may not; a stranger sees nothing", async () => {
     const company = await insertCompany(t, ada.userId);
-    const bobs = await insertResident(t, bob.userId);
-    const carol = await t.register("carol2@example.org");
-    const carols = await insertResident(t, carol.userId);
+    const { client: bob, resident: bobs } = await member(t);
+    const { client: carol, resident: carols } = await member(t);
     await insertRole(t, company, bobs, "director");
     await insertRole(t, company, carols, "shareholder");
     const dave = await t.register("dave@example.org");
@@ -220,7 +221,7 @@ describe("keypairservice.store_client_keypair", () => {
       ["non-canonical encoding (y = p)", `ed${"ff".repeat(30)}7f`],
     ];
     test.each(cases)("%s", async (_name, publicKey) => {
-      const resident = await insertResident(t, ada.userId);
+      const { client: ada, resident } = await member(t);
       const before = await signingRows(t);
       const r = await ada.call("keypairservice.store_client_keypair", {
         entity_type: "resident",
@@ -258,7 +259,7 @@ describe("keypairservice.store_client_keypair", () => {
       ["over 4 KiB", `${nonce}:${"cd".repeat(2036)}`],
     ];
     test.each(cases)("%s", async (_name, blob) => {
-      const resident = await insertResident(t, ada.userId);
+      const { client: ada, resident } = await member(t);
       const r = await ada.call("keypairservice.store_client_keypair", {
         entity_type: "resident",
         entity_id: resident,
@@ -276,7 +277,7 @@ describe("keypairservice.store_client_keypair", () => {
       const longest = `${"ab".repeat(12)}:${"cd".repeat((4096 - 26) / 2)}`;
       expect(longest.length).toBe(4095);
       for (const ok of [longest, `${"ab".repeat(32)}:${"cd".repeat(48)}`, `${"AB".repeat(12)}:${"CD".repeat(48)}`]) {
-        const resident = await insertResident(t, ada.userId);
+        const { client: ada, resident } = await member(t);
         await ada.callOk("keypairservice.store_client_keypair", {
           entity_type: "resident",
           entity_id: resident,
@@ -291,7 +292,7 @@ describe("keypairservice.store_client_keypair", () => {
 
 describe("keypairservice.get_encrypted_private_key", () => {
   test("the owner gets the blob verbatim; proxies, administrators and strangers get NotFound", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     const kp = newKeypair();
     await ada.callOk("keypairservice.store_client_keypair", {
       entity_type: "resident",
@@ -307,9 +308,10 @@ describe("keypairservice.get_encrypted_private_key", () => {
       encrypted_private_key: kp.encrypted,
       keypair_version: 1,
     });
-    await insertProxy(t, await insertResident(t, bob.userId), resident);
+    const proxy = await member(t);
+    await insertProxy(t, proxy.resident, resident);
     const admin = await t.admin();
-    for (const other of [bob, admin]) {
+    for (const other of [proxy.client, admin]) {
       expect(errorOf(await other.call("keypairservice.get_encrypted_private_key", params))).toMatchObject({
         code: -32003,
         data: { type: "KeypairError", variant: "NotFound" },
@@ -318,7 +320,7 @@ describe("keypairservice.get_encrypted_private_key", () => {
   });
 
   test("NotFound when no keypair is stored", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     const r = await ada.call("keypairservice.get_encrypted_private_key", {
       entity_type: "resident",
       entity_id: resident,
@@ -327,7 +329,7 @@ describe("keypairservice.get_encrypted_private_key", () => {
   });
 
   test("generic CRUD never returns the encrypted private key", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     const kp = newKeypair();
     await ada.callOk("keypairservice.store_client_keypair", {
       entity_type: "resident",
@@ -348,8 +350,9 @@ describe("keypairservice.verify_signature", () => {
   const hash = documentHash("the articles of association");
 
   beforeAll(async () => {
-    resident = await insertResident(t, ada.userId);
-    await ada.callOk("keypairservice.store_client_keypair", {
+    const owner = await member(t);
+    resident = owner.resident;
+    await owner.client.callOk("keypairservice.store_client_keypair", {
       entity_type: "resident",
       entity_id: resident,
       public_key: kp.publicKey,
@@ -388,7 +391,7 @@ describe("keypairservice.verify_signature", () => {
   });
 
   test("a signer without a key: valid false, no_key", async () => {
-    const keyless = await insertResident(t, bob.userId);
+    const { client: bob, resident: keyless } = await member(t);
     expect(await verify(bob, kp.sign(hash), hash, keyless)).toMatchObject({
       result: { valid: false, reason: "no_key", public_key: null, key_version: null },
     });

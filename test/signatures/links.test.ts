@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { sha256Hex } from "../../src/auth/tokens.ts";
-import { type Client, startTestApp, type TestApp } from "../support/app.ts";
+import type { Client, TestApp } from "../support/app.ts";
 import { count, errorOf, sql } from "../support/helpers.ts";
-import { insertCompany, insertProxy, insertResident, insertRole } from "./support.ts";
+import { insertCompany, insertProxy, insertResident, insertRole, member, startSigningApp } from "./support.ts";
 
 /** Verification links: create, use (verify_by_token), expiry, single use, revoke, list, delete inactive. */
 
@@ -13,7 +13,7 @@ let resident: string;
 
 beforeAll(async () => {
   // Links live hours: sessions outlive the clock moves of this file.
-  t = await startTestApp({ accessTokenTtlS: 30 * 24 * 3600 });
+  t = await startSigningApp({ accessTokenTtlS: 30 * 24 * 3600 });
   ada = await t.register("ada@example.org");
   bob = await t.register("bob@example.org");
   resident = await insertResident(t, ada.userId, { first_name: "Ada", last_name: "Lovelace" });
@@ -86,12 +86,13 @@ describe("verificationservice.create_verification_link", () => {
   });
 
   test("only the owner: a proxy and an administrator get NotOwner, a stranger NotFound; nothing is written", async () => {
-    const target = await insertResident(t, ada.userId);
-    await insertProxy(t, await insertResident(t, bob.userId), target);
+    const { client: ada, resident: target } = await member(t);
+    const proxy = await member(t);
+    await insertProxy(t, proxy.resident, target);
     const admin = await t.admin();
     const carol = await t.register("carol@example.org");
     const before = await count(t, "verification_link");
-    for (const client of [bob, admin]) {
+    for (const client of [proxy.client, admin]) {
       expect(errorOf(await create(client, { entity_id: target }))).toMatchObject({
         code: -32002,
         data: { type: "LinkError", variant: "NotOwner" },
@@ -104,12 +105,13 @@ describe("verificationservice.create_verification_link", () => {
 
   test("a company's owner and directors make links; a shareholder may not", async () => {
     const company = await insertCompany(t, ada.userId);
-    await insertRole(t, company, await insertResident(t, bob.userId), "director");
-    const carol = await t.register("carol-co@example.org");
-    await insertRole(t, company, await insertResident(t, carol.userId), "shareholder");
+    const director = await member(t);
+    await insertRole(t, company, director.resident, "director");
+    const shareholder = await member(t);
+    await insertRole(t, company, shareholder.resident, "shareholder");
     await createOk(ada, { entity_type: "company", entity_id: company });
-    await createOk(bob, { entity_type: "company", entity_id: company });
-    expect(errorOf(await create(carol, { entity_type: "company", entity_id: company }))).toMatchObject({
+    await createOk(director.client, { entity_type: "company", entity_id: company });
+    expect(errorOf(await create(shareholder.client, { entity_type: "company", entity_id: company }))).toMatchObject({
       code: -32002,
       data: { variant: "NotOwner" },
     });
@@ -196,7 +198,7 @@ describe("verificationservice.verify_by_token", () => {
   });
 
   test("a link whose resident is gone is NotFound", async () => {
-    const gone = await insertResident(t, ada.userId);
+    const { client: ada, resident: gone } = await member(t);
     const link = await createOk(ada, { entity_id: gone });
     await sql(t, `delete from "digital_resident" where resident_id = ?`, [gone]);
     expect(errorOf(await t.call("verificationservice.verify_by_token", { token: link.token }))).toMatchObject({
@@ -231,8 +233,7 @@ describe("revoke, list and delete", () => {
   });
 
   test("the list shows the caller's links newest first with their status now, a page at a time", async () => {
-    const carol = await t.register("carol-list@example.org");
-    const own = await insertResident(t, carol.userId);
+    const { client: carol, resident: own } = await member(t);
     const made: string[] = [];
     for (let i = 0; i < 5; i++) {
       made.push((await createOk(carol, { entity_id: own, expires_in_hours: i + 1, label: `link ${i}` })).link_id);
@@ -264,8 +265,7 @@ describe("revoke, list and delete", () => {
   });
 
   test("delete_inactive_links removes expired, used and revoked links only, once", async () => {
-    const dave = await t.register("dave@example.org");
-    const own = await insertResident(t, dave.userId);
+    const { client: dave, resident: own } = await member(t);
     const active = await createOk(dave, { entity_id: own, expires_in_hours: 100 });
     const expiring = await createOk(dave, { entity_id: own, expires_in_hours: 1 });
     const used = await createOk(dave, { entity_id: own, single_use: true });

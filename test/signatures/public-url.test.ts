@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { publicVerifyKey, publicVerifySignatureValid } from "../../src/domain/public-verify-url.ts";
-import { type Client, startTestApp, type TestApp } from "../support/app.ts";
+import type { Client, TestApp } from "../support/app.ts";
 import { errorOf, sql } from "../support/helpers.ts";
-import { insertCompany, insertProxy, insertResident, insertRole } from "./support.ts";
+import { insertCompany, insertProxy, insertRole, member, startSigningApp } from "./support.ts";
 
 let t: TestApp;
 let ada: Client;
 let bob: Client;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startSigningApp();
   ada = await t.register("ada@example.org");
   bob = await t.register("bob@example.org");
 });
@@ -24,7 +24,7 @@ async function externalId(table: string, column: string, id: string): Promise<st
 
 describe("verificationservice.public_verify_url", () => {
   test("the owner gets a server-signed URL on the resident's external id, the same each time", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     const ext = await externalId("digital_resident", "resident_id", resident);
     const r = await ada.callOk("verificationservice.public_verify_url", { entity_type: "individual", id: resident });
     expect(r.external_id).toBe(ext);
@@ -45,14 +45,14 @@ describe("verificationservice.public_verify_url", () => {
   });
 
   test("the URL opens the resident: its external id is a lookup key for verify_individual", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { resident } = await member(t);
     const ext = await externalId("digital_resident", "resident_id", resident);
     const r = await t.callOk("verificationservice.verify_individual", { resident_id: ext, requester_tier: 1 });
     expect(r.resident_id).toBe(resident);
   });
 
   test("a legacy row without an external id has no URL", async () => {
-    const legacy = await insertResident(t, ada.userId, { external_id: null });
+    const { client: ada, resident: legacy } = await member(t, { external_id: null });
     expect(
       await ada.callOk("verificationservice.public_verify_url", { entity_type: "individual", id: legacy }),
     ).toEqual({
@@ -68,9 +68,10 @@ describe("verificationservice.public_verify_url", () => {
     const ext = await externalId("zone_company", "company_id", company);
     const r = await ada.callOk("verificationservice.public_verify_url", { entity_type: "company", id: company });
     expect(r.verify_url).toContain(`/verify/company/${ext}?sig=`);
-    await insertRole(t, company, await insertResident(t, bob.userId), "director");
+    const director = await member(t);
+    await insertRole(t, company, director.resident, "director");
     const admin = await t.admin();
-    for (const client of [bob, admin]) {
+    for (const client of [director.client, admin]) {
       expect(errorOf(await url(client, "company", company))).toMatchObject({
         code: -32002,
         data: { type: "VerificationError", variant: "NotOwner" },
@@ -84,9 +85,10 @@ describe("verificationservice.public_verify_url", () => {
   });
 
   test("a proxy is not the owner (NotOwner); a stranger and an unknown id get NotFound", async () => {
-    const resident = await insertResident(t, ada.userId);
-    await insertProxy(t, await insertResident(t, bob.userId), resident);
-    expect(errorOf(await url(bob, "individual", resident))).toMatchObject({
+    const { client: ada, resident } = await member(t);
+    const proxy = await member(t);
+    await insertProxy(t, proxy.resident, resident);
+    expect(errorOf(await url(proxy.client, "individual", resident))).toMatchObject({
       code: -32002,
       data: { variant: "NotOwner" },
     });
@@ -96,13 +98,13 @@ describe("verificationservice.public_verify_url", () => {
   });
 
   test("only the formatted id names the entity here, not its external id", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     const ext = await externalId("digital_resident", "resident_id", resident);
     expect(errorOf(await url(ada, "individual", ext))).toMatchObject({ code: -32003 });
   });
 
   test("another entity_type is InvalidInput; another caller_user_id is refused by caller binding", async () => {
-    const resident = await insertResident(t, ada.userId);
+    const { client: ada, resident } = await member(t);
     for (const entity_type of ["resident", "Individual", ""]) {
       expect(errorOf(await url(ada, entity_type, resident))).toMatchObject({
         code: -32006,

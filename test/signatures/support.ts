@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import * as ed from "@noble/ed25519";
 import "../../src/domain/ed25519.ts"; // configures SHA-512 for @noble/ed25519's synchronous API
-import type { TestApp } from "../support/app.ts";
+import type { Config } from "../../src/config.ts";
+import { limits } from "../identity/support.ts";
+import { type Client, startTestApp, type TestApp } from "../support/app.ts";
 import { count } from "../support/helpers.ts";
 import { insertRow } from "../support/rows.ts";
 
@@ -157,4 +159,24 @@ export async function signingRows(t: TestApp): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const table of tables) out[table] = await count(t, table);
   return out;
+}
+
+let members = 0;
+
+/**
+ * A signed-in user with its personal resident: a user has at most one (the database's partial unique index), so
+ * each test that needs an owner makes one.
+ */
+export async function member(
+  t: TestApp,
+  extra: Record<string, unknown> = {},
+): Promise<{ client: Client; resident: string }> {
+  members += 1;
+  const client = await t.register(`member${members}@example.org`);
+  return { client, resident: await insertResident(t, client.userId, extra) };
+}
+
+/** A test app whose per-address limit does not stop the many registrations of a file. */
+export function startSigningApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  return startTestApp({ rateLimits: limits({ perAddressPerMinute: 10_000 }), ...overrides });
 }

@@ -1,7 +1,15 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { type Client, startTestApp, type TestApp } from "../support/app.ts";
+import type { Client, TestApp } from "../support/app.ts";
 import { count, errorOf, sql } from "../support/helpers.ts";
-import { insertCompany, insertResident, insertRole, insertVerifiedKyc, newKeypair } from "./support.ts";
+import {
+  insertCompany,
+  insertResident,
+  insertRole,
+  insertVerifiedKyc,
+  member,
+  newKeypair,
+  startSigningApp,
+} from "./support.ts";
 
 /** verify_individual and verify_company: the tier the server derives, what each shows, what anonymity masks. */
 
@@ -10,13 +18,18 @@ let ada: Client;
 let bob: Client;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startSigningApp();
   ada = await t.register("ada@example.org");
   bob = await t.register("bob@example.org");
 });
 
-async function linkFor(entity_type: "resident" | "company", entity_id: string, single_use = false): Promise<string> {
-  const r = await ada.callOk("verificationservice.create_verification_link", {
+async function linkFor(
+  owner: Client,
+  entity_type: "resident" | "company",
+  entity_id: string,
+  single_use = false,
+): Promise<string> {
+  const r = await owner.callOk("verificationservice.create_verification_link", {
     entity_type,
     entity_id,
     expires_in_hours: 24,
@@ -94,7 +107,7 @@ describe("verificationservice.verify_individual", () => {
   });
 
   test("tier 3 with a link token (even anonymous): full name and KYC level and date", async () => {
-    const token = await linkFor("resident", resident);
+    const token = await linkFor(ada, "resident", resident);
     const r = await t.callOk("verificationservice.verify_individual", {
       resident_id: resident,
       requester_tier: 3,
@@ -119,13 +132,13 @@ describe("verificationservice.verify_individual", () => {
   });
 
   test("without a completed KYC session the identity is not verified, and neither is the resident", async () => {
-    const pending = await insertResident(t, bob.userId, { status: "pending" });
+    const { resident: pending } = await member(t, { status: "pending" });
     const r = await t.callOk("verificationservice.verify_individual", { resident_id: pending, requester_tier: 1 });
     expect(r).toMatchObject({ status: "pending", identity_verified: false, verified: false });
   });
 
   test("anonymity masks tiers 1 and 2 but never tier-3 link access", async () => {
-    const shy = await insertResident(t, ada.userId, {
+    const { client: ada, resident: shy } = await member(t, {
       anonymity_enabled: true,
       first_name: "Grace",
       last_name: "Hopper",
@@ -134,7 +147,7 @@ describe("verificationservice.verify_individual", () => {
     expect(tier1).toMatchObject({ tier: 1, anonymity_applied: true, external_id: null, display_name: null });
     const tier2 = await bob.callOk("verificationservice.verify_individual", { resident_id: shy, requester_tier: 2 });
     expect(tier2).toMatchObject({ tier: 2, anonymity_applied: true, external_id: null, display_name: null });
-    const token = await linkFor("resident", shy);
+    const token = await linkFor(ada, "resident", shy);
     const tier3 = await t.callOk("verificationservice.verify_individual", {
       resident_id: shy,
       requester_tier: 3,
@@ -163,8 +176,8 @@ describe("verificationservice.verify_individual", () => {
   });
 
   test("a link made for another entity, or an unknown token, is LinkError NotFound", async () => {
-    const other = await insertResident(t, ada.userId);
-    const token = await linkFor("resident", other);
+    const { client: ada, resident: other } = await member(t);
+    const token = await linkFor(ada, "resident", other);
     for (const link_token of [token, "fzl_nonsense"]) {
       const r = await t.call("verificationservice.verify_individual", {
         resident_id: resident,
@@ -176,7 +189,7 @@ describe("verificationservice.verify_individual", () => {
   });
 
   test("a single-use link is spent by a tier-3 lookup only", async () => {
-    const token = await linkFor("resident", resident, true);
+    const token = await linkFor(ada, "resident", resident, true);
     const lowered = await t.callOk("verificationservice.verify_individual", {
       resident_id: resident,
       requester_tier: 2,
@@ -210,7 +223,7 @@ describe("verificationservice.verify_company", () => {
       license: { license_type: "trading", granted_at: "2026-02-02T00:00:00.000Z" },
       subscription_end_date: new Date("2026-12-01T00:00:00.000Z"),
     });
-    const director = await insertResident(t, bob.userId, { first_name: "Charles", last_name: "Babbage" });
+    const { resident: director } = await member(t, { first_name: "Charles", last_name: "Babbage" });
     await insertRole(t, company, director, "director");
     await insertRole(t, company, "FZ-2026-RA888888", "director", { holder_name: "External Director Ltd" });
     await insertRole(t, company, director, "director", {
@@ -250,7 +263,7 @@ describe("verificationservice.verify_company", () => {
   });
 
   test("tier 3: the current directors' display names", async () => {
-    const token = await linkFor("company", company);
+    const token = await linkFor(ada, "company", company);
     const r = await t.callOk("verificationservice.verify_company", {
       company_id: company,
       requester_tier: 3,
@@ -287,7 +300,8 @@ describe("verificationservice.verify_company", () => {
   test("an unknown company is NotFound; a resident's link does not open a company", async () => {
     const r = await t.call("verificationservice.verify_company", { company_id: "FZ-2026-Y999999", requester_tier: 1 });
     expect(errorOf(r)).toMatchObject({ code: -32003, data: { type: "VerificationError" } });
-    const residentLink = await linkFor("resident", await insertResident(t, ada.userId));
+    const other = await member(t);
+    const residentLink = await linkFor(other.client, "resident", other.resident);
     const wrong = await t.call("verificationservice.verify_company", {
       company_id: company,
       requester_tier: 3,

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, test } from "vitest";
-import { type Client, type RpcReply, startTestApp, type TestApp } from "../support/app.ts";
-import { insertResident, malleableTwin, newKeypair, SMALL_ORDER_KEY } from "./support.ts";
+import type { Client, RpcReply, TestApp } from "../support/app.ts";
+import { insertResident, malleableTwin, member, newKeypair, SMALL_ORDER_KEY, startSigningApp } from "./support.ts";
 
 /**
  * The public vectors over HTTP: every Wycheproof case whose message is 32 bytes (a message this API can carry as
@@ -26,21 +26,21 @@ const vectors: Vector[] = file.testGroups
 
 let t: TestApp;
 let ada: Client;
-/** A resident holding each vector's public key. */
-const holders = new Map<string, string>();
+/** A resident holding each vector's public key, and its owner. */
+const holders = new Map<string, { owner: Client; resident: string }>();
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startSigningApp();
   ada = await t.register("ada@example.org");
   for (const pk of new Set(vectors.map((v) => v.pk))) {
-    const resident = await insertResident(t, ada.userId);
-    await ada.callOk("keypairservice.store_client_keypair", {
+    const { client: owner, resident } = await member(t);
+    await owner.callOk("keypairservice.store_client_keypair", {
       entity_type: "resident",
       entity_id: resident,
       public_key: pk,
       encrypted_private_key: newKeypair().encrypted,
     });
-    holders.set(pk, resident);
+    holders.set(pk, { owner, resident });
   }
 });
 
@@ -65,7 +65,9 @@ describe("Wycheproof vectors with a 32-byte message, over HTTP", () => {
   });
 
   test.each(vectors)("tcId $tcId ($result) verifies as the vector says everywhere", async (v) => {
-    const signer = holders.get(v.pk) ?? "";
+    const holder = holders.get(v.pk);
+    if (!holder) throw new Error(`no holder of ${v.pk}`);
+    const { owner, resident: signer } = holder;
     const verifyParams = { signature: v.sig, document_hash: v.msg, signer_id: signer, signer_type: "resident" };
     for (const method of ["keypairservice.verify_signature", "documentservice.verify"]) {
       const r = await ada.rpc(method, verifyParams);
@@ -73,7 +75,7 @@ describe("Wycheproof vectors with a 32-byte message, over HTTP", () => {
       if (v.result === "valid") expect(r.result).toMatchObject({ valid: true, public_key: v.pk, reason: null });
       else expect(r.result?.valid ?? false).toBe(false);
     }
-    const submitted = await ada.rpc("documentservice.submit_signed", {
+    const submitted = await owner.rpc("documentservice.submit_signed", {
       entity_type: "resident",
       entity_id: signer,
       document_type: "other",
