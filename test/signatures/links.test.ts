@@ -37,6 +37,12 @@ function create(client: Client, params: LinkParams = {}) {
   });
 }
 
+/** A link's use count and stored status. */
+async function uses(linkId: string): Promise<{ n: number; status: string }> {
+  const [row] = await sql(t, `select use_count::int as n, status from "verification_link" where sid = ?`, [linkId]);
+  return row;
+}
+
 async function createOk(client: Client, params: LinkParams = {}) {
   const r = await create(client, params);
   if (!("result" in r)) throw new Error(JSON.stringify(r));
@@ -182,6 +188,7 @@ describe("verificationservice.verify_by_token", () => {
       code: -32005,
       data: { type: "LinkError", variant: "Expired" },
     });
+    expect(await uses(link.link_id)).toEqual({ n: 1, status: "active" });
   });
 
   test("a revoked link is InvalidState; an unknown token NotFound", async () => {
@@ -191,6 +198,7 @@ describe("verificationservice.verify_by_token", () => {
       code: -32005,
       data: { type: "LinkError", variant: "InvalidState" },
     });
+    expect(await uses(link.link_id)).toEqual({ n: 0, status: "revoked" });
     expect(errorOf(await t.call("verificationservice.verify_by_token", { token: "fzl_unknown" }))).toMatchObject({
       code: -32003,
       data: { type: "LinkError", variant: "NotFound" },
