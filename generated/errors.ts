@@ -228,7 +228,7 @@ export const SERVICE_ERRORS = {
   UserAuditLogService: { UserAuditLogError: ["AdminOnly", "InvalidInput", "Forbidden", "NotFound"] },
   VerificationService: {
     VerificationError: ["NotFound", "InvalidInput", "RateLimited", "NotOwner"],
-    LinkError: ["NotFound", "Expired", "AlreadyUsed", "InvalidState", "NotOwner", "InvalidInput"],
+    LinkError: ["NotFound", "Expired", "AlreadyUsed", "InvalidState", "NotOwner", "InvalidInput", "QuotaExceeded"],
   },
 } as const;
 

@@ -7940,14 +7940,10 @@ export interface VerificationLinkSummary {
   created_at: string;
 }
 /**
- * The caller's links, newest first, a page at a time.
+ * The caller's links, newest first (at most 100).
  */
 export interface VerificationLinksResult {
   items: VerificationLinkSummary[];
-  /**
-   * Cursor of the next page; null at the end.
-   */
-  next_cursor: string | null;
 }
 /**
  * Links deleted.
@@ -11876,14 +11872,6 @@ export interface VerificationServiceListVerificationLinksParams {
    * The user's id; filled from the caller when omitted, refused (-32002) when it names someone else.
    */
   user_id: string;
-  /**
-   * Links per page, 1 to 100; default 50.
-   */
-  limit?: number;
-  /**
-   * next_cursor of the previous page.
-   */
-  cursor?: string;
 }
 export interface VerificationServiceDeleteInactiveLinksParams {
   /**

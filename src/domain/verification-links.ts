@@ -5,6 +5,17 @@ import { type Refusal, refuse } from "./refusal.ts";
 
 export const LINK_HOURS = { min: 1, max: 8760 };
 export const MAX_LABEL_CHARS = 100;
+/** Links a user holds at most, whatever their status: the list stays bounded; delete_inactive_links makes room. */
+export const MAX_LINKS_PER_USER = 100;
+
+/** A new link is refused when the user already holds the most. */
+export function linkQuotaRefusal(held: number): Refusal<"QuotaExceeded"> | null {
+  if (held < MAX_LINKS_PER_USER) return null;
+  return refuse("QuotaExceeded", `at most ${MAX_LINKS_PER_USER} links; delete inactive ones to make room`, {
+    limit: MAX_LINKS_PER_USER,
+    window: "links",
+  });
+}
 
 /** When a link made now for `hours` expires; 1 hour to one year. */
 export function linkExpiry(hours: number, now: Date): Date | Refusal<"InvalidInput"> {

@@ -1,7 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { VerificationLinkEntity, type VerificationLinkRow } from "../../generated/entities.ts";
 import type { VerificationLinkStatus } from "../../generated/types.ts";
-import { dateOf, type FromSql, sqlRows } from "../db/sql.ts";
+import { countRows, dateOf, type FromSql, sqlRows } from "../db/sql.ts";
 
 /**
  * The VerificationLink table: tier-3 links, the token stored as SHA-256 only. A stored `active` link past its
@@ -21,6 +21,15 @@ export function insertLink(
   });
 }
 
+/**
+ * The number of links the user holds, counted under a transaction-scoped advisory lock per user: concurrent
+ * creations of one user are counted one after the other, so the quota holds exactly.
+ */
+export async function lockedLinkCount(em: EntityManager, userId: string): Promise<number> {
+  await sqlRows(em, "select pg_advisory_xact_lock(hashtext(?))", [`verification_link:${userId}`]);
+  return countRows(em, `select count(*) as n from "verification_link" where user_id = ?`, [userId]);
+}
+
 export function findLinkByTokenHash(em: EntityManager, tokenHash: string): Promise<VerificationLinkRow | null> {
   return em.findOne(VerificationLinkEntity, { token_hash: tokenHash }, { disableIdentityMap: true });
 }
@@ -30,16 +39,11 @@ export function findUserLink(em: EntityManager, userId: string, linkId: string):
   return em.findOne(VerificationLinkEntity, { sid: linkId, user_id: userId }, { disableIdentityMap: true });
 }
 
-/** The user's links, newest first, after `beforeSid` (a cursor), at most `limit`. */
-export function listUserLinks(
-  em: EntityManager,
-  userId: string,
-  beforeSid: string | undefined,
-  limit: number,
-): Promise<VerificationLinkRow[]> {
+/** The user's links, newest first, at most `limit` (a user holds at most MAX_LINKS_PER_USER). */
+export function listUserLinks(em: EntityManager, userId: string, limit: number): Promise<VerificationLinkRow[]> {
   return em.find(
     VerificationLinkEntity,
-    { user_id: userId, ...(beforeSid !== undefined ? { sid: { $lt: beforeSid } } : {}) },
+    { user_id: userId },
     { orderBy: { sid: "desc" }, limit, disableIdentityMap: true },
   );
 }

@@ -240,36 +240,58 @@ describe("revoke, list and delete", () => {
     await t.callOk("verificationservice.verify_by_token", { token: link.token });
   });
 
-  test("the list shows the caller's links newest first with their status now, a page at a time", async () => {
+  test("the list shows the caller's links newest first with their status now", async () => {
     const { client: carol, resident: own } = await member(t);
     const made: string[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 3; i++) {
       made.push((await createOk(carol, { entity_id: own, expires_in_hours: i + 1, label: `link ${i}` })).link_id);
       t.clock.advance(1);
     }
     t.clock.advance(3600);
-    const page1 = await carol.callOk("verificationservice.list_verification_links", { limit: 3 });
-    expect(page1.items.map((l) => l.link_id)).toEqual([made[4], made[3], made[2]]);
-    expect(page1.items.map((l) => l.status)).toEqual(["active", "active", "active"]);
-    expect(page1.next_cursor).not.toBeNull();
-    const page2 = await carol.callOk("verificationservice.list_verification_links", {
-      limit: 3,
-      cursor: page1.next_cursor ?? "",
-    });
-    expect(page2.items.map((l) => [l.link_id, l.status])).toEqual([
-      [made[1], "active"],
-      [made[0], "expired"],
+    const list = await carol.callOk("verificationservice.list_verification_links", {});
+    expect(list.items.map((l) => [l.link_id, l.status, l.label])).toEqual([
+      [made[2], "active", "link 2"],
+      [made[1], "active", "link 1"],
+      [made[0], "expired", "link 0"],
     ]);
-    expect(page2.next_cursor).toBeNull();
-    expect(errorOf(await carol.call("verificationservice.list_verification_links", { cursor: "nope" }))).toMatchObject({
-      code: -32006,
-      data: { variant: "InvalidInput" },
-    });
     expect(
       errorOf(await carol.call("verificationservice.list_verification_links", { user_id: ada.userId })),
-    ).toMatchObject({
-      code: -32002,
-    });
+    ).toMatchObject({ code: -32002 });
+  });
+
+  test("a user holds at most 100 links, exactly, also when creating concurrently; deleting inactive ones makes room", async () => {
+    const { client: erin, resident: own } = await member(t);
+    // 97 links already held (one expired), inserted at once.
+    await sql(
+      t,
+      `insert into "verification_link" (sid, user_id, entity_type, entity_id, label, token_hash, status, single_use,
+         expires_at, use_count, created_at, updated_at)
+       select gen_random_uuid()::text, ?, 'resident', ?, null, md5(i::text || ?), 'active', false,
+         case when i = 1 then ?::timestamptz else ?::timestamptz end, 0, ?::timestamptz, ?::timestamptz
+       from generate_series(1, 97) as i`,
+      [
+        erin.userId,
+        own,
+        erin.userId,
+        "2026-01-01T00:00:00Z",
+        "2027-01-01T00:00:00Z",
+        "2026-01-01T00:00:00Z",
+        "2026-01-01T00:00:00Z",
+      ],
+    );
+    const replies = await Promise.all(Array.from({ length: 6 }, () => create(erin, { entity_id: own })));
+    expect(replies.filter((r) => "result" in r)).toHaveLength(3);
+    for (const r of replies.filter((r) => "error" in r)) {
+      expect(errorOf(r)).toMatchObject({
+        code: -32008,
+        data: { type: "LinkError", variant: "QuotaExceeded", limit: 100 },
+      });
+    }
+    expect(await count(t, "verification_link", "user_id = ?", [erin.userId])).toBe(100);
+    expect((await erin.callOk("verificationservice.list_verification_links", {})).items).toHaveLength(100);
+    expect(await erin.callOk("verificationservice.delete_inactive_links", {})).toMatchObject({ deleted_count: 1 });
+    await createOk(erin, { entity_id: own });
+    expect(errorOf(await create(erin, { entity_id: own }))).toMatchObject({ data: { variant: "QuotaExceeded" } });
   });
 
   test("delete_inactive_links removes expired, used and revoked links only, once", async () => {

@@ -4,13 +4,19 @@ import { newToken, sha256Hex } from "../../auth/tokens.ts";
 import { accessRefusal } from "../../domain/entity-access.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { isRefusal } from "../../domain/refusal.ts";
-import { linkExpiry, linkLabel, linkStatus } from "../../domain/verification-links.ts";
-import { cursorPage, decodeCursor } from "../../repos/paging.ts";
+import {
+  linkExpiry,
+  linkLabel,
+  linkQuotaRefusal,
+  linkStatus,
+  MAX_LINKS_PER_USER,
+} from "../../domain/verification-links.ts";
 import {
   deleteInactiveLinks,
   findUserLink,
   insertLink,
   listUserLinks,
+  lockedLinkCount,
   revokeLink,
 } from "../../repos/verification-links.ts";
 import { requireCaller } from "../../rpc/caller.ts";
@@ -24,7 +30,6 @@ const linkError = errorsFor("VerificationService", "LinkError");
 
 /** Link tokens: 32 random bytes; only their SHA-256 is stored. */
 const LINK_TOKEN_PREFIX = "fzl_";
-const DEFAULT_LIST_LIMIT = 50;
 
 export function linkUrl(baseUrl: string, token: string): string {
   return `${baseUrl}/verify?token=${encodeURIComponent(token)}`;
@@ -65,10 +70,13 @@ export async function createVerificationLink(
   if (!found) throw linkError.notFound(params.entity_type);
   const denied = accessRefusal(found.access, "manages", params.entity_type);
   if (denied) throw linkError(denied.refusal, denied.message);
+  const userId = requireCaller(ctx).userId;
+  const full = linkQuotaRefusal(await lockedLinkCount(ctx.em, userId));
+  if (full) throw linkError(full.refusal, full.message, full.details);
   const token = newToken(LINK_TOKEN_PREFIX);
   const row = insertLink(ctx.em, {
     sid: uuidv7(now),
-    user_id: requireCaller(ctx).userId,
+    user_id: userId,
     entity_type: params.entity_type,
     entity_id: found.entity.entity_id,
     label,
@@ -97,23 +105,10 @@ export async function revokeVerificationLink(ctx: RpcContext, { link_id }: { lin
   };
 }
 
-export async function listVerificationLinks(
-  ctx: RpcContext,
-  {
-    user_id,
-    limit = DEFAULT_LIST_LIMIT,
-    cursor,
-  }: { user_id: string; limit?: number | undefined; cursor?: string | undefined },
-) {
-  const after = decodeCursor(cursor, 1, () => linkError("InvalidInput", "unknown cursor", { field: "cursor" }));
-  const rows = await listUserLinks(ctx.em, user_id, after?.[0], limit + 1);
+export async function listVerificationLinks(ctx: RpcContext, { user_id }: { user_id: string }) {
+  const rows = await listUserLinks(ctx.em, user_id, MAX_LINKS_PER_USER);
   const now = ctx.now();
-  return cursorPage(
-    rows,
-    limit,
-    (row) => [row.sid],
-    (row) => toSummary(row, now),
-  );
+  return { items: rows.map((row) => toSummary(row, now)) };
 }
 
 export async function deleteInactiveVerificationLinks(ctx: RpcContext, { user_id }: { user_id: string }) {
