@@ -1,7 +1,13 @@
 import { describe, expect, test } from "vitest";
 import { accessRefusal, companyAccess, ownsPair, residentAccess } from "../../src/domain/entity-access.ts";
 import { heldKeys } from "../../src/domain/keypairs.ts";
-import { linkExpiry, linkLabel, linkStatus, linkUseRefusal } from "../../src/domain/verification-links.ts";
+import {
+  linkExpiry,
+  linkLabel,
+  linkQuotaRefusal,
+  linkStatus,
+  linkUseRefusal,
+} from "../../src/domain/verification-links.ts";
 import { directorNames, displayName, effectiveTier, subscriptionStatus } from "../../src/domain/verification-tiers.ts";
 
 /** The pure rules behind keys, links and tiers (src/domain), without a database. */
@@ -110,6 +116,11 @@ describe("verification links", () => {
     expect(linkLabel("é".repeat(100))).toBe("é".repeat(100));
     expect(linkLabel("x".repeat(101))).toMatchObject({ refusal: "InvalidInput" });
     expect(linkLabel("tab\there")).toMatchObject({ refusal: "InvalidInput" });
+  });
+
+  test("a user may hold 100 links: the 100th is made, a 101st refused", () => {
+    expect(linkQuotaRefusal(99)).toBeNull();
+    expect(linkQuotaRefusal(100)).toMatchObject({ refusal: "QuotaExceeded", details: { limit: 100 } });
   });
 
   test("a stored active link reads expired from its expiry on; each ended status has its refusal", () => {
