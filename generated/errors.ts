@@ -73,7 +73,7 @@ export const SERVICE_ERRORS = {
   },
   DocumentAudienceService: { DocumentAudienceError: ["NotFound", "InvalidInput"] },
   DocumentService: {
-    SignError: ["NotFound", "NotOwner", "InvalidSignature", "InvalidInput"],
+    SignError: ["NotFound", "NotOwner", "InvalidSignature", "InvalidInput", "InvalidState"],
     KeypairError: ["NotFound"],
     VerifyError: ["NotFound", "InvalidInput"],
   },

@@ -2737,7 +2737,10 @@ export function buildRegistry<Ctx>(
           idempotent: true,
           amountParam: null,
         },
-        errors: { SignError: ["NotFound", "NotOwner", "InvalidSignature", "InvalidInput"], KeypairError: ["NotFound"] },
+        errors: {
+          SignError: ["NotFound", "NotOwner", "InvalidSignature", "InvalidInput", "InvalidState"],
+          KeypairError: ["NotFound"],
+        },
         result: "SignResult",
         paramNames: ["entity_type", "entity_id", "document_type", "document_hash", "signature"],
         aliases: [],

@@ -1,4 +1,5 @@
 import { type Refusal, refuse } from "./refusal.ts";
+import { type OwnerPair, ownsResident } from "./resident-access.ts";
 
 /**
  * Who may do what with a resident's or company's keys, signatures and verification links (docs/decisions.md
@@ -13,22 +14,9 @@ export interface CallerFacts {
   admin: boolean;
 }
 
-/** The ownership pair of a resident or company row. */
-export interface OwnerPair {
-  user_id: string | null;
-  partner_id: string | null;
-}
-
-/**
- * Ownership compares the pair (user_id, partner_id), never user_id alone: partner ids must be equal (absent matches
- * only absent), then the user must be the caller, or, for a partner-onboarded row without a user, the caller is one
- * of that partner's keys. So two absent user ids never match across partners, and a personal caller never owns a
- * partner's row.
- */
+/** Ownership is the pair (user_id, partner_id), the same rule for companies as for residents (resident-access.ts). */
 export function ownsPair(owner: OwnerPair, caller: CallerFacts): boolean {
-  if ((owner.partner_id ?? null) !== caller.partnerId) return false;
-  if (owner.user_id === caller.userId) return true;
-  return owner.user_id === null && caller.partnerId !== null;
+  return ownsResident(caller, owner);
 }
 
 /** visible: may learn it exists; manages: keys, signatures, links; owns: the owner itself (public verify URL). */

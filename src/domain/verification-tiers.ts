@@ -1,13 +1,12 @@
 import type { DigitalResidentRow, ZoneCompanyRow } from "../../generated/entities.ts";
-import type {
-  CompanyVerificationResult,
-  IndividualVerificationResult,
-  SubscriptionStatus,
-} from "../../generated/types.ts";
+import type { CompanyVerificationResult, IndividualVerificationResult } from "../../generated/types.ts";
 import { type Refusal, refuse } from "./refusal.ts";
+import { effectiveStatus } from "./resident-status.ts";
+import { subscriptionStatus } from "./subscriptions.ts";
 
 /**
- * Tiered public verification (ARCHITECTURE "Server-derived"): the server derives the tier from the request, 1 for
+ * Tiered public verification (ARCHITECTURE "Server-derived"; subscription and resident status as of now come from subscriptions.ts and
+ * resident-status.ts): the server derives the tier from the request, 1 for
  * an anonymous caller, 2 for a signed-in one, 3 with a valid link token for the entity; the requester_tier param
  * can only lower it. What each tier shows, and what anonymity masks (tiers 1 and 2, never tier 3), is decided here.
  */
@@ -25,17 +24,6 @@ export function effectiveTier(
   }
   const derived: Tier = validLink ? 3 : signedIn ? 2 : 1;
   return Math.min(derived, requested) as Tier;
-}
-
-/** A subscription expiring within this many days reads `expiring`. */
-export const EXPIRING_WITHIN_DAYS = 30;
-
-/** Subscription status from the dates, at read time (never stored): none, active, expiring, suspended (lapsed). */
-export function subscriptionStatus(end: Date | null, now: Date): SubscriptionStatus {
-  if (end === null) return "none";
-  const left = end.getTime() - now.getTime();
-  if (left <= 0) return "suspended";
-  return left <= EXPIRING_WITHIN_DAYS * 24 * 3600 * 1000 ? "expiring" : "active";
 }
 
 /** First name and last initial: "Ada L.". */
@@ -78,12 +66,13 @@ export function individualView(
   const masked = r.anonymity_enabled && tier < 3;
   const t2 = tier >= 2;
   const t3 = tier === 3;
+  const status = effectiveStatus(r, now);
   return {
     resident_id: r.resident_id,
     tier,
     anonymity_applied: masked,
-    verified: r.status === "active" && identity !== null,
-    status: r.status,
+    verified: status === "active" && identity !== null,
+    status,
     resident_type: r.resident_type,
     external_id: masked ? null : r.external_id,
     identity_verified: identity !== null,

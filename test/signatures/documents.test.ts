@@ -130,6 +130,31 @@ describe("documentservice.submit_signed", () => {
     expect(await signingRows(t)).toEqual(before);
   });
 
+  test("a resident signs only while active: pending, lapsed and suspended residents are InvalidState", async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ["pending", { status: "pending" }, "pending"],
+      [
+        "lapsed (active, end passed, not swept yet)",
+        { subscription_end_date: new Date("2026-11-23T09:59:59.999Z") },
+        "expired",
+      ],
+      ["suspended", { status: "suspended" }, "suspended"],
+    ];
+    for (const [name, extra, status] of cases) {
+      const { client, resident } = await member(t, extra);
+      const kp = newKeypair();
+      // Storing a keypair is a registration step: a pending resident may (suspended ones too, here).
+      await storeKey(client, resident, kp);
+      const hash = documentHash(name);
+      const before = await signingRows(t);
+      expect(errorOf(await submit(client, resident, hash, kp.sign(hash))), name).toMatchObject({
+        code: -32005,
+        data: { type: "SignError", variant: "InvalidState", status },
+      });
+      expect(await signingRows(t)).toEqual(before);
+    }
+  });
+
   test("an entity without a key is KeypairError NotFound", async () => {
     const { client: ada, resident } = await member(t);
     const hash = documentHash("y");

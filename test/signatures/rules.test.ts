@@ -8,7 +8,7 @@ import {
   linkStatus,
   linkUseRefusal,
 } from "../../src/domain/verification-links.ts";
-import { directorNames, displayName, effectiveTier, subscriptionStatus } from "../../src/domain/verification-tiers.ts";
+import { directorNames, displayName, effectiveTier } from "../../src/domain/verification-tiers.ts";
 
 /** The pure rules behind keys, links and tiers (src/domain), without a database. */
 
@@ -73,18 +73,6 @@ describe("tiers", () => {
 
   test.each([0, 4, 1.5, -1, Number.NaN])("requester_tier %s is refused", (asked) => {
     expect(effectiveTier(true, true, asked)).toMatchObject({ refusal: "InvalidInput" });
-  });
-
-  test("subscription status from the end date: none, active, expiring within 30 days, suspended after the end", () => {
-    const now = new Date("2026-11-23T10:00:00.000Z");
-    const plus = (ms: number) => new Date(now.getTime() + ms);
-    const day = 24 * 3600 * 1000;
-    expect(subscriptionStatus(null, now)).toBe("none");
-    expect(subscriptionStatus(plus(30 * day + 1), now)).toBe("active");
-    expect(subscriptionStatus(plus(30 * day), now)).toBe("expiring");
-    expect(subscriptionStatus(plus(1), now)).toBe("expiring");
-    expect(subscriptionStatus(now, now)).toBe("suspended");
-    expect(subscriptionStatus(plus(-day), now)).toBe("suspended");
   });
 
   test("display names are first name and last initial", () => {

@@ -137,6 +137,15 @@ describe("verificationservice.verify_individual", () => {
     expect(r).toMatchObject({ status: "pending", identity_verified: false, verified: false });
   });
 
+  test("an active resident whose subscription ended reads expired at once, and is not verified", async () => {
+    const { client, resident: lapsed } = await member(t, {
+      subscription_end_date: new Date("2026-11-23T10:00:00.000Z"),
+    });
+    await insertVerifiedKyc(t, client.userId, lapsed);
+    const r = await t.callOk("verificationservice.verify_individual", { resident_id: lapsed, requester_tier: 1 });
+    expect(r).toMatchObject({ status: "expired", identity_verified: true, verified: false });
+  });
+
   test("anonymity masks tiers 1 and 2 but never tier-3 link access", async () => {
     const { client: ada, resident: shy } = await member(t, {
       anonymity_enabled: true,

@@ -1,8 +1,9 @@
 import type { EntityType } from "../../../generated/types.ts";
-import { companyRoles, ownedResidentIds } from "../../auth/access.ts";
+import { companyRoles } from "../../auth/access.ts";
 import { type CallerFacts, companyAccess, type EntityAccess, residentAccess } from "../../domain/entity-access.ts";
 import { type HeldKey, heldKeys } from "../../domain/keypairs.ts";
 import { holdsActiveProxy } from "../../repos/company-access.ts";
+import { ownedResidentIdsOf } from "../../repos/digital-residents.ts";
 import { type EntityKeys, findEntityKeys, replaceEntityKeys } from "../../repos/entity-keys.ts";
 import { appendKey, closeOpenKey, findKeyVersion, listKeyHistory } from "../../repos/public-key-history.ts";
 import { requireCaller } from "../../rpc/caller.ts";
@@ -32,7 +33,7 @@ export async function accessTo(
   }
   const quick = residentAccess(entity, facts, false);
   if (quick.visible) return quick;
-  const owned = await ownedResidentIds(ctx.em, caller);
+  const owned = await ownedResidentIdsOf(ctx.em, caller);
   const proxy = owned.length > 0 && (await holdsActiveProxy(ctx.em, entity.entity_id, owned, now));
   return residentAccess(entity, facts, proxy);
 }

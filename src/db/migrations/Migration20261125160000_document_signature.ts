@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261125124134_document_signature extends Migration {
+export class Migration20261125160000_document_signature extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`create table "document_signature" ("sid" text not null, "user_id" text not null, "partner_id" text null, "entity_type" text not null, "entity_id" text not null, "document_type" text not null, "document_hash" text not null, "signature" text not null, "public_key" text not null, "key_version" bigint not null, "receipt_id" text not null, "signed_at" timestamptz(3) not null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, constraint "document_signature_pkey" primary key ("sid"));`);
