@@ -26,9 +26,14 @@ const RESIDENT_FIELDS = [
   "subscription_end_date",
   "public_key",
   "keypair_version",
+  "kyc_provider_id",
 ] as const;
 
-export type ResidentForVerification = VerifiedResident & { user_id: string | null; partner_id: string | null };
+export type ResidentForVerification = VerifiedResident & {
+  user_id: string | null;
+  partner_id: string | null;
+  kyc_provider_id: string;
+};
 
 /** A resident by its formatted id or its external_id (the public verify URL carries only that). */
 export function findResidentForVerification(

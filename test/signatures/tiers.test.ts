@@ -137,6 +137,12 @@ describe("verificationservice.verify_individual", () => {
     expect(r).toMatchObject({ status: "pending", identity_verified: false, verified: false });
   });
 
+  test("a provider reference without a session also counts as a verified identity (no level or date)", async () => {
+    const { resident: referenced } = await member(t, { kyc_provider_id: "sbx-ref-1" });
+    const r = await bob.callOk("verificationservice.verify_individual", { resident_id: referenced, requester_tier: 2 });
+    expect(r).toMatchObject({ identity_verified: true, verified: true });
+  });
+
   test("an active resident whose subscription ended reads expired at once, and is not verified", async () => {
     const { client, resident: lapsed } = await member(t, {
       subscription_end_date: new Date("2026-11-23T10:00:00.000Z"),

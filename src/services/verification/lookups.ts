@@ -75,12 +75,15 @@ async function tierFor(
   return tier;
 }
 
+/** The identity is verified by a completed KYC session (level and date from it) or the provider reference it left. */
 async function individualAt(
   ctx: RpcContext,
   r: ResidentForVerification,
   tier: Tier,
 ): Promise<IndividualVerificationResult> {
-  return individualView(r, await latestIdentityCheck(ctx.em, r.resident_id), tier, ctx.now());
+  const session = await latestIdentityCheck(ctx.em, r.resident_id);
+  const identity = session ?? (r.kyc_provider_id !== "" ? { verification_level: null, verified_at: null } : null);
+  return individualView(r, identity, tier, ctx.now());
 }
 
 async function companyAt(ctx: RpcContext, c: CompanyForVerification, tier: Tier): Promise<CompanyVerificationResult> {
