@@ -20,6 +20,7 @@ import type {
   DecisionOutcome,
   DividendStatus,
   DocumentKind,
+  DocumentType,
   EntityDraftStatus,
   EntityDraftType,
   EntityType,
@@ -945,6 +946,63 @@ export const DocumentAudienceEntity = new EntitySchema<DocumentAudienceRow>({
     { name: "document_audience_company_id_index", properties: ["company_id"] },
   ],
   uniques: [],
+});
+
+/** A stored DocumentSignature (table `document_signature`). */
+export interface DocumentSignatureRow {
+  [OptionalProps]?: "created_at" | "updated_at";
+  sid: string;
+  user_id: string;
+  partner_id: string | null;
+  entity_type: EntityType;
+  entity_id: string;
+  document_type: DocumentType;
+  document_hash: string;
+  signature: string;
+  public_key: string;
+  key_version: number;
+  receipt_id: string;
+  signed_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const DocumentSignatureEntity = new EntitySchema<DocumentSignatureRow>({
+  name: "DocumentSignature",
+  tableName: "document_signature",
+  properties: {
+    sid: { type: "string", columnType: "text", primary: true },
+    user_id: { type: "string", columnType: "text" },
+    partner_id: { type: "string", columnType: "text", nullable: true },
+    entity_type: { type: "string", columnType: "text" },
+    entity_id: { type: "string", columnType: "text" },
+    document_type: { type: "string", columnType: "text" },
+    document_hash: { type: "string", columnType: "text" },
+    signature: { type: "string", columnType: "text" },
+    public_key: { type: "string", columnType: "text" },
+    key_version: { type: new BigIntType("number"), columnType: "bigint" },
+    receipt_id: { type: "string", columnType: "text" },
+    signed_at: { type: "datetime", columnType: "timestamptz(3)" },
+    created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
+  },
+  indexes: [
+    { name: "document_signature_user_id_index", properties: ["user_id"] },
+    { name: "document_signature_entity_id_index", properties: ["entity_id"] },
+    { name: "document_signature_document_hash_index", properties: ["document_hash"] },
+  ],
+  uniques: [
+    { name: "document_signature_receipt_id_unique", properties: ["receipt_id"] },
+    {
+      name: "document_signature_entity_type_entity_id_signature_unique",
+      properties: ["entity_type", "entity_id", "signature"],
+    },
+  ],
 });
 
 /** A stored EmailOutbox (table `email_outbox`). */
@@ -3525,6 +3583,7 @@ export interface RowOf {
   DividendDistribution: DividendDistributionRow;
   DividendPayment: DividendPaymentRow;
   DocumentAudience: DocumentAudienceRow;
+  DocumentSignature: DocumentSignatureRow;
   EmailOutbox: EmailOutboxRow;
   EmailVerificationToken: EmailVerificationTokenRow;
   EntityDraft: EntityDraftRow;
@@ -3595,6 +3654,7 @@ export const ENTITIES = [
   DividendDistributionEntity,
   DividendPaymentEntity,
   DocumentAudienceEntity,
+  DocumentSignatureEntity,
   EmailOutboxEntity,
   EmailVerificationTokenEntity,
   EntityDraftEntity,
@@ -3663,6 +3723,7 @@ export const ENTITY_BY_RECORD = {
   DividendDistribution: DividendDistributionEntity,
   DividendPayment: DividendPaymentEntity,
   DocumentAudience: DocumentAudienceEntity,
+  DocumentSignature: DocumentSignatureEntity,
   EmailOutbox: EmailOutboxEntity,
   EmailVerificationToken: EmailVerificationTokenEntity,
   EntityDraft: EntityDraftEntity,

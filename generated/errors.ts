@@ -73,7 +73,7 @@ export const SERVICE_ERRORS = {
   },
   DocumentAudienceService: { DocumentAudienceError: ["NotFound", "InvalidInput"] },
   DocumentService: {
-    SignError: ["NotFound", "NotOwner", "InvalidSignature", "InvalidInput"],
+    SignError: ["NotFound", "NotOwner", "InvalidSignature", "InvalidInput", "InvalidState"],
     KeypairError: ["NotFound"],
     VerifyError: ["NotFound", "InvalidInput"],
   },
@@ -227,7 +227,7 @@ export const SERVICE_ERRORS = {
   UserAuditLogService: { UserAuditLogError: ["AdminOnly", "InvalidInput", "Forbidden", "NotFound"] },
   VerificationService: {
     VerificationError: ["NotFound", "InvalidInput", "RateLimited", "NotOwner"],
-    LinkError: ["NotFound", "Expired", "AlreadyUsed", "InvalidState", "NotOwner", "InvalidInput", "Forbidden"],
+    LinkError: ["NotFound", "Expired", "AlreadyUsed", "InvalidState", "NotOwner", "InvalidInput", "QuotaExceeded"],
   },
 } as const;
 

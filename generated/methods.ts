@@ -177,6 +177,9 @@ import type {
   DocumentServiceGetKeyStatusParams,
   DocumentServiceSubmitSignedParams,
   DocumentServiceVerifyParams,
+  DocumentSignature,
+  DocumentSignatureFindResult,
+  DocumentSignatureNewTemplate,
   DraftResult,
   DraftStatusResult,
   DraftsListResult,
@@ -1946,6 +1949,11 @@ export interface MethodMap {
   "documentaudience.set": { params: CrudSetParams; result: DocumentAudience; callerBound: never };
   "documentaudience.list": { params: CrudListParams; result: SidListResult; callerBound: never };
   "documentaudience.find": { params: CrudFindParams; result: DocumentAudienceFindResult; callerBound: never };
+  "documentsignature.new": { params: CrudNewParams; result: DocumentSignatureNewTemplate; callerBound: never };
+  "documentsignature.get": { params: CrudGetParams; result: DocumentSignature; callerBound: never };
+  "documentsignature.set": { params: CrudSetParams; result: DocumentSignature; callerBound: never };
+  "documentsignature.list": { params: CrudListParams; result: SidListResult; callerBound: never };
+  "documentsignature.find": { params: CrudFindParams; result: DocumentSignatureFindResult; callerBound: never };
   "emailverificationtoken.new": {
     params: CrudNewParams;
     result: EmailVerificationTokenNewTemplate;

@@ -1260,6 +1260,52 @@ export interface DocumentAudience {
   updated_at: string;
 }
 /**
+ * A document signature recorded by documentservice.submit_signed: an Ed25519 signature over the 32 raw bytes of document_hash, verified with the signer's key of that moment, with its receipt. Append-only; publickeyhistoryservice.verify_with_history re-verifies it with the key version it names. Designed: the seed names the operation, not the record.
+ */
+export interface DocumentSignature {
+  /**
+   * Opaque, time-ordered identifier (UUIDv7).
+   */
+  sid: string;
+  /**
+   * The user who submitted it.
+   */
+  user_id: string;
+  /**
+   * Set when a reseller key submitted it (ownership is the pair user_id, partner_id).
+   */
+  partner_id: string | null;
+  entity_type: EntityType;
+  /**
+   * Formatted resident or company id of the signer.
+   */
+  entity_id: string;
+  document_type: DocumentType;
+  /**
+   * Lowercase hex SHA-256 of the document; its 32 raw bytes are the signed message.
+   */
+  document_hash: string;
+  /**
+   * Ed25519 signature, 128 lowercase hex.
+   */
+  signature: string;
+  /**
+   * The key it verified with.
+   */
+  public_key: string;
+  /**
+   * keypair_version of that key.
+   */
+  key_version: number;
+  /**
+   * Unique, non-guessable receipt id.
+   */
+  receipt_id: string;
+  signed_at: string;
+  created_at: string;
+  updated_at: string;
+}
+/**
  * An outgoing email (designed): rendered message queued for the email provider.
  */
 export interface EmailOutbox {
@@ -7789,7 +7835,7 @@ export interface IndividualVerificationResult {
    */
   tier: number;
   /**
-   * True when the name was masked because anonymity is on (tiers 1 and 2).
+   * True when identifying fields were masked because anonymity is on (tiers 1 and 2).
    */
   anonymity_applied: boolean;
   /**
@@ -7798,6 +7844,9 @@ export interface IndividualVerificationResult {
   verified: boolean;
   status: ResidentStatus;
   resident_type: ResidentType | null;
+  /**
+   * Tiers 1+; null when masked or never minted.
+   */
   external_id: string | null;
   identity_verified: boolean;
   /**
@@ -7813,7 +7862,7 @@ export interface IndividualVerificationResult {
    */
   last_name: string | null;
   /**
-   * Tier 2+.
+   * Tier 2+: when the resident was registered.
    */
   member_since: string | null;
   /**
@@ -7851,11 +7900,11 @@ export interface CompanyVerificationResult {
    */
   tier: number;
   /**
-   * True when the name was masked because anonymity is on (tiers 1 and 2).
+   * True when identifying fields were masked because anonymity is on (tiers 1 and 2).
    */
   anonymity_applied: boolean;
   /**
-   * Active, not voided, subscription not suspended.
+   * Active, not voided, subscription not lapsed (suspended).
    */
   verified: boolean;
   status: CompanyStatus;
@@ -7865,13 +7914,16 @@ export interface CompanyVerificationResult {
    * An administrator-granted licence is present.
    */
   licensed: boolean;
+  /**
+   * Tiers 1+; null when masked or never minted.
+   */
   external_id: string | null;
   /**
    * Tier 2+; null when masked.
    */
   name: string | null;
   /**
-   * Tier 2+.
+   * Tier 2+; null when masked.
    */
   registration_number: string | null;
   /**
@@ -7891,7 +7943,7 @@ export interface CompanyVerificationResult {
    */
   keypair_version: number | null;
   /**
-   * Tier 3: display names of the current directors.
+   * Tier 3: display names (first name and last initial) of the current directors.
    */
   directors: string[] | null;
   checked_at: string;
@@ -7951,7 +8003,7 @@ export interface VerificationLinkSummary {
   created_at: string;
 }
 /**
- * The caller's links, newest first.
+ * The caller's links, newest first (at most 100).
  */
 export interface VerificationLinksResult {
   items: VerificationLinkSummary[];
@@ -8217,6 +8269,14 @@ export interface DividendPaymentFindResult {
 export interface DocumentAudienceNewTemplate {}
 export interface DocumentAudienceFindResult {
   items: DocumentAudience[];
+  next_cursor: string | null;
+}
+/**
+ * Template for a new DocumentSignature: every writable field with its default or null.
+ */
+export interface DocumentSignatureNewTemplate {}
+export interface DocumentSignatureFindResult {
+  items: DocumentSignature[];
   next_cursor: string | null;
 }
 /**
@@ -11838,7 +11898,7 @@ export interface UserAuditLogServiceListForTargetParams {
 }
 export interface VerificationServiceVerifyIndividualParams {
   /**
-   * Formatted resident id.
+   * Formatted resident id, or the resident's external_id (what the public verify URL carries).
    */
   resident_id: string;
   /**
@@ -11852,7 +11912,7 @@ export interface VerificationServiceVerifyIndividualParams {
 }
 export interface VerificationServiceVerifyCompanyParams {
   /**
-   * Formatted company or cooperative id.
+   * Formatted company or cooperative id, or its external_id (what the public verify URL carries).
    */
   company_id: string;
   /**

@@ -26,20 +26,6 @@ export function visibleKycStatus(session: { status: KycStatus; expires_at: Date 
   return kycExpired(session, now) ? "expired" : session.status;
 }
 
-/**
- * Ownership is the pair (user_id, partner_id): the partners must be the same (both null for personal residents), and
- * the user the caller, except that a reseller key owns its partner's residents that have no user (partner-onboarded).
- * Two absent user ids never match across partners.
- */
-export function ownsResident(
-  caller: { userId: string; partnerId: string | null },
-  resident: { user_id: string | null; partner_id: string | null },
-): boolean {
-  if ((resident.partner_id ?? null) !== caller.partnerId) return false;
-  if (resident.user_id === caller.userId) return true;
-  return resident.user_id === null && caller.partnerId !== null;
-}
-
 /** An Ed25519 public key as API.md has it: 64 lowercase hex, strictly decoded (RFC 8032), not of small order. */
 export function publicKeyRefusal(hex: string, storedKey: string | null): Refusal<"InvalidInput"> | null {
   const bad = (message: string) => refuse("InvalidInput", message, { field: "public_key" });

@@ -5,11 +5,17 @@ import { sqlRows } from "../db/sql.ts";
 
 /** The DigitalResident table: the reads identity and access need (the resident services own the rest). */
 
-/** Resident ids owned by the pair (user_id, partner_id): a personal caller never owns a partner's resident. */
+/**
+ * Resident ids owned by the pair (user_id, partner_id), as src/domain/resident-access.ts `ownsResident` says: a
+ * personal caller never owns a partner's resident, and a reseller key also owns its partner's residents that have
+ * no user (partner-onboarded).
+ */
 export async function ownedResidentIds(em: EntityManager, userId: string, partnerId: string | null): Promise<string[]> {
   const rows = await em.find(
     DigitalResidentEntity,
-    { user_id: userId, partner_id: partnerId },
+    partnerId === null
+      ? { user_id: userId, partner_id: null }
+      : { partner_id: partnerId, $or: [{ user_id: userId }, { user_id: null }] },
     { fields: ["resident_id"], disableIdentityMap: true },
   );
   return rows.map((r) => r.resident_id);

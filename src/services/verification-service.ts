@@ -1,31 +1,25 @@
 import type { VerificationServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import {
+  createVerificationLink,
+  deleteInactiveVerificationLinks,
+  listVerificationLinks,
+  revokeVerificationLink,
+} from "./verification/links.ts";
+import { verifyByToken, verifyCompany, verifyIndividual } from "./verification/lookups.ts";
+import { publicVerifyUrlOf } from "./verification/public-url.ts";
 
-/** VerificationService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/**
+ * VerificationService: tiered public verification (src/domain/verification-tiers.ts) and the verification links
+ * owners share; one file per use case under src/services/verification/.
+ */
 export const verificationService: VerificationServiceHandlers<RpcContext> = {
-  async verifyIndividual(_ctx, _params) {
-    throw RpcError.notImplemented("verificationservice.verify_individual");
-  },
-  async verifyCompany(_ctx, _params) {
-    throw RpcError.notImplemented("verificationservice.verify_company");
-  },
-  async createVerificationLink(_ctx, _params) {
-    throw RpcError.notImplemented("verificationservice.create_verification_link");
-  },
-  async revokeVerificationLink(_ctx, _params) {
-    throw RpcError.notImplemented("verificationservice.revoke_verification_link");
-  },
-  async listVerificationLinks(_ctx, _params) {
-    throw RpcError.notImplemented("verificationservice.list_verification_links");
-  },
-  async deleteInactiveLinks(_ctx, _params) {
-    throw RpcError.notImplemented("verificationservice.delete_inactive_links");
-  },
-  async verifyByToken(_ctx, _params) {
-    throw RpcError.notImplemented("verificationservice.verify_by_token");
-  },
-  async publicVerifyUrl(_ctx, _params) {
-    throw RpcError.notImplemented("verificationservice.public_verify_url");
-  },
+  verifyIndividual,
+  verifyCompany,
+  createVerificationLink,
+  revokeVerificationLink,
+  listVerificationLinks,
+  deleteInactiveLinks: deleteInactiveVerificationLinks,
+  verifyByToken,
+  publicVerifyUrl: publicVerifyUrlOf,
 };

@@ -6,7 +6,6 @@ import {
   callbackUrlRefusal,
   fieldsToCapture,
   kycExpired,
-  ownsResident,
   personalDataRefusal,
   startRefusal,
   verdictTransition,
@@ -20,6 +19,7 @@ import {
   sealArtifact,
 } from "../../src/domain/kyc-artifacts.ts";
 import { isRefusal } from "../../src/domain/refusal.ts";
+import { ownsResident } from "../../src/domain/resident-access.ts";
 import { sandboxKycOutcome } from "../../src/integrations/identity/sandbox-kyc.ts";
 
 // The pure KYC rules of src/domain/kyc.ts and kyc-artifacts.ts, without a database.

@@ -1,7 +1,8 @@
 import type { KycSessionRow } from "../../../generated/entities.ts";
 import type { KycSessionResult, KycStatusResult } from "../../../generated/types.ts";
-import { ownsResident, visibleKycStatus } from "../../domain/kyc.ts";
+import { visibleKycStatus } from "../../domain/kyc.ts";
 import { isRefusal, type Refusal } from "../../domain/refusal.ts";
+import { ownsResident } from "../../domain/resident-access.ts";
 import { effectiveStatus } from "../../domain/resident-status.ts";
 import { findResident } from "../../repos/digital-residents.ts";
 import { findKycResident, recordVerifiedIdentity } from "../../repos/kyc-residents.ts";

@@ -1,14 +1,8 @@
 import type { KycSessionRow } from "../../../generated/entities.ts";
 import type { KycServiceHandlers } from "../../../generated/handlers/index.ts";
 import { uuidv7 } from "../../domain/ids.ts";
-import {
-  callbackUrlRefusal,
-  isOpen,
-  kycExpired,
-  ownsResident,
-  publicKeyRefusal,
-  startRefusal,
-} from "../../domain/kyc.ts";
+import { callbackUrlRefusal, isOpen, kycExpired, publicKeyRefusal, startRefusal } from "../../domain/kyc.ts";
+import { ownsResident } from "../../domain/resident-access.ts";
 import {
   IdentityProviderError,
   type KycVerificationSession,
