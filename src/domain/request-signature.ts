@@ -1,15 +1,11 @@
 import { createHash } from "node:crypto";
-import * as ed from "@noble/ed25519";
+import { type Ed25519Failure, lowercaseHex, PUBLIC_KEY_BYTES, SIGNATURE_BYTES, verifyEd25519 } from "./ed25519.ts";
 
 /**
  * Signatures over canonical request payloads (reseller registration requests and their approval). A payload is a
  * JSON array of strings, nulls and arrays of strings, serialised as RFC 8785 (JCS) text, which for these values is
  * exactly `JSON.stringify`; the signed message is the 32 raw bytes of its SHA-256 (API.md "Values": signatures are
- * over a 32-byte hash). Verification is strict RFC 8032 through @noble/ed25519's `zip215: false` branch: canonical
- * point encodings, S below the group order, no small-order keys.
- *
- * Kept apart from src/domain/ed25519.ts (the project's verifier with the RFC 8032 and Wycheproof vectors, written on
- * another branch): fold `verifyRequestSignature` into it when both have landed.
+ * over a 32-byte hash). The cryptography is the project's one strict verification, src/domain/ed25519.ts.
  */
 
 export type PayloadValue = string | null | readonly string[];
@@ -24,30 +20,18 @@ export function payloadDigest(payload: string): Uint8Array {
   return new Uint8Array(createHash("sha256").update(payload, "utf8").digest());
 }
 
-/** Lowercase hex of exactly `bytes` bytes, or null. */
-function hexBytes(value: string, bytes: number): Uint8Array | null {
-  if (value.length !== bytes * 2 || !/^[0-9a-f]*$/.test(value)) return null;
-  return Uint8Array.from(Buffer.from(value, "hex"));
-}
+export type SignatureVerdict = "valid" | Ed25519Failure;
 
-export type SignatureVerdict = "valid" | "malformed_public_key" | "malformed_signature" | "bad_signature";
-
-/**
- * Strict verification of a 128-hex signature over `message` with a 64-hex public key. Non-canonical encodings, a
- * malleable S (>= L) and small-order keys all answer `bad_signature` (noble's strict branch refuses them).
- */
-export async function verifyRequestSignature(
+/** Strict verification of a 128-hex signature over `message` with a 64-hex public key; non-hex is malformed. */
+export function verifyRequestSignature(
   publicKeyHex: string,
   message: Uint8Array,
   signatureHex: string,
-): Promise<SignatureVerdict> {
-  const key = hexBytes(publicKeyHex, 32);
-  if (!key) return "malformed_public_key";
-  const signature = hexBytes(signatureHex, 64);
-  if (!signature) return "malformed_signature";
-  try {
-    return (await ed.verifyAsync(signature, message, key, { zip215: false })) ? "valid" : "bad_signature";
-  } catch {
-    return "bad_signature";
-  }
+): SignatureVerdict {
+  const key = lowercaseHex(publicKeyHex, PUBLIC_KEY_BYTES, "public_key");
+  if (!(key instanceof Uint8Array)) return "malformed_public_key";
+  const signature = lowercaseHex(signatureHex, SIGNATURE_BYTES, "signature");
+  if (!(signature instanceof Uint8Array)) return "malformed_signature";
+  const verdict = verifyEd25519(key, message, signature);
+  return verdict.valid ? "valid" : verdict.reason;
 }

@@ -67,7 +67,8 @@ describe("submit_registration_request", () => {
     const short = { ...good, reseller_signature: good.reseller_signature.slice(2) };
     const other = await newPartner(t, admin, { name: "Other" });
     const foreign = { ...good, reseller_signature: other.sign({ ...tamperedFields(good) }) };
-    for (const params of [tampered, malformed, short, foreign]) {
+    const malleable = { ...good, reseller_signature: withSPlusL(good.reseller_signature) };
+    for (const params of [tampered, malformed, short, foreign, malleable]) {
       const r = await submit(params);
       expect("error" in r && r.error).toMatchObject({
         code: -32006,
@@ -77,7 +78,7 @@ describe("submit_registration_request", () => {
     expect(await count(t, "registration_request")).toBe(0);
     const audit = await auditRows();
     expect(audit.map((a) => [a.action, a.allowed])).toEqual(
-      Array(4).fill(["partner_registration_request_submit", false]),
+      Array(5).fill(["partner_registration_request_submit", false]),
     );
   });
 
@@ -180,6 +181,15 @@ describe("submit_registration_request", () => {
     expect(await count(t, "registration_request")).toBe(0);
   });
 });
+
+/** The same signature with S + L (the group order): valid under a lax verifier, refused by a strict one. */
+function withSPlusL(signatureHex: string): string {
+  const bytes = Buffer.from(signatureHex, "hex");
+  const s = BigInt(`0x${Buffer.from(bytes.subarray(32)).reverse().toString("hex")}`);
+  const bumped = s + 2n ** 252n + 27742317777372353535851937790883648493n;
+  const le = Buffer.from(bumped.toString(16).padStart(64, "0"), "hex").reverse();
+  return Buffer.concat([bytes.subarray(0, 32), le]).toString("hex");
+}
 
 function tamperedFields(p: ReturnType<typeof signedSubmit>) {
   return {

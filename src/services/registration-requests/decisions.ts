@@ -69,7 +69,7 @@ async function requireAdminSignature(ctx: RpcContext, d: Decision, signature: st
     });
   }
   const payload = approvalPayload(d.row.sid, signedFieldsOf(d.row), d.row.reseller_signature, d.email);
-  const verdict = await verifyRequestSignature(key, payloadDigest(payload), signature);
+  const verdict = verifyRequestSignature(key, payloadDigest(payload), signature);
   if (verdict !== "valid") {
     throw adminRegistrationError("InvalidSignature", SIGNATURE_MESSAGES[verdict], { reason: verdict });
   }

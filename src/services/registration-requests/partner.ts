@@ -57,12 +57,8 @@ function accepted<T>(result: T | Refusal<"InvalidInput">): T {
 }
 
 /** Throws InvalidSignature unless `signature` is the partner's over `payload`. */
-async function requireResellerSignature(
-  partner: PartnerConfigurationRow,
-  payload: string,
-  signature: string,
-): Promise<void> {
-  const verdict = await resellerSignatureVerdict(partner, payload, signature);
+function requireResellerSignature(partner: PartnerConfigurationRow, payload: string, signature: string): void {
+  const verdict = resellerSignatureVerdict(partner, payload, signature);
   if (verdict !== "valid") throw requestError("InvalidSignature", SIGNATURE_MESSAGES[verdict], { reason: verdict });
 }
 
@@ -120,7 +116,7 @@ export const submitRegistrationRequest: Handlers["submitRegistrationRequest"] = 
     signed_contract_ids: accepted(contractIds(p.signed_contract_ids)),
   };
   const signedPayload = resellerPayload(fields);
-  await requireResellerSignature(partner, signedPayload, p.reseller_signature);
+  requireResellerSignature(partner, signedPayload, p.reseller_signature);
   if (fields.request_type === "company" && !partner.allow_company_creation) {
     throw requestError("Forbidden", "the partner may not create companies (allow_company_creation is off)");
   }

@@ -29,19 +29,21 @@ export function signedFieldsOf(row: RegistrationRequestRow): SignedRequestFields
 }
 
 /** The partner's signature over a canonical payload text, checked with its registered signing key. */
-export async function resellerSignatureVerdict(
+export function resellerSignatureVerdict(
   partner: Pick<PartnerConfigurationRow, "signing_public_key">,
   payload: string,
   signature: string,
-): Promise<SignatureVerdict | "no_signing_key"> {
+): SignatureVerdict | "no_signing_key" {
   if (!partner.signing_public_key) return "no_signing_key";
   return verifyRequestSignature(partner.signing_public_key, payloadDigest(payload), signature);
 }
 
 export const SIGNATURE_MESSAGES: Record<Exclude<SignatureVerdict, "valid"> | "no_signing_key", string> = {
   no_signing_key: "no signing key is registered for the partner, so its signature cannot be verified",
-  malformed_public_key: "the registered signing key is not a 64-hex Ed25519 public key",
+  malformed_public_key: "the registered signing key is not a 64-hex canonical Ed25519 public key",
+  small_order_public_key: "the registered signing key is a small-order point and verifies nothing",
   malformed_signature: "the signature must be 128 lowercase hex characters",
+  non_canonical_signature: "the signature is not canonical (S must be below the group order and R a canonical point)",
   bad_signature: "the signature does not verify over the request's canonical payload",
 };
 
