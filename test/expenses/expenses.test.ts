@@ -199,6 +199,22 @@ describe("expenseservice.update", () => {
     await refusedNoWrite(update(dirA.client, { amount: 1 }, s.sid), -32005, "InvalidState");
   });
 
+  test("an administrator's submit and delete record AdminActions", async () => {
+    const e = await draft(dirA.client, company);
+    await admin.callOk("expenseservice.submit", { expense_id: e.sid });
+    const d = await draft(dirA.client, company);
+    await admin.callOk("expenseservice.delete", { fzc_id: company, expense_id: d.sid });
+    const rows = await sql(t, `select action, target_id from "admin_action" where target_id in (?, ?) order by sid`, [
+      e.sid,
+      d.sid,
+    ]);
+    expect(rows).toEqual([
+      { action: "submit_expense", target_id: e.sid },
+      { action: "delete_expense", target_id: d.sid },
+    ]);
+    expect(await count(t, "admin_action", "target_id in (?, ?) and action like '%expense'", [e.sid, d.sid])).toBe(2);
+  });
+
   test("an administrator's edit records an AdminAction", async () => {
     const e = await draft(dirA.client, company);
     await admin.callOk("expenseservice.update", { expense_id: e.sid, data: { amount: 3 } });
@@ -327,6 +343,18 @@ describe("expenseservice.approve and reject", () => {
       -32006,
       "SelfApproval",
     );
+  });
+
+  test("a resident holding the founder role decides; a director's ordinary call writes no AdminAction", async () => {
+    const e = await submitted(dirA.client);
+    const founder = await person(t, company, "founder");
+    const before = await count(t, "admin_action");
+    const a = await founder.client.callOk("expenseservice.approve", {
+      expense_id: e.sid,
+      approved_by: founder.resident,
+    });
+    expect(a).toMatchObject({ status: "approved", approved_by: founder.resident });
+    expect(await count(t, "admin_action")).toBe(before);
   });
 
   test("a proxy holder acts for a director who did not submit", async () => {
