@@ -3436,6 +3436,7 @@ export interface ZoneExpenseRow {
   rejected_by: string | null;
   rejection_reason: string | null;
   decided_at: Date | null;
+  submitted_by: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -3459,6 +3460,7 @@ export const ZoneExpenseEntity = new EntitySchema<ZoneExpenseRow>({
     rejected_by: { type: "string", columnType: "text", nullable: true },
     rejection_reason: { type: "string", columnType: "text", nullable: true },
     decided_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
+    submitted_by: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
     updated_at: {
       type: "datetime",

@@ -89,7 +89,9 @@ export const SERVICE_ERRORS = {
       "InsufficientFunds",
     ],
   },
-  ExpenseService: { InvoiceError: ["NotFound", "Forbidden", "InvalidInput", "InvalidAmount", "InvalidState"] },
+  ExpenseService: {
+    InvoiceError: ["NotFound", "Forbidden", "InvalidInput", "InvalidAmount", "InvalidState", "SelfApproval"],
+  },
   FrontendErrorService: { RpcError: ["RateLimited", "InvalidInput"] },
   GovernanceService: {
     GovernanceError: [

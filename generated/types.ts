@@ -2883,6 +2883,10 @@ export interface ZoneExpense {
    * When approved or rejected (designed).
    */
   decided_at: string | null;
+  /**
+   * User id of the caller who submitted it (designed; the submitter may not approve or reject it).
+   */
+  submitted_by: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -5025,9 +5029,12 @@ export interface CreateExpenseData {
   receipt_number: string;
   vendor_name: string;
   description: string;
+  /**
+   * Major units, at most 2 decimals, more than 0 (otherwise -32006 InvalidAmount).
+   */
   amount: number;
   /**
-   * ISO 4217 code.
+   * ISO 4217 code the deployment knows (AED, CHF, EUR, GBP, KES, TZS, USD); another well-formed code is -32006 InvalidInput.
    */
   currency: string;
   /**
@@ -5047,9 +5054,12 @@ export interface UpdateExpenseData {
   receipt_number?: string;
   vendor_name?: string;
   description?: string;
+  /**
+   * Major units, at most 2 decimals, more than 0 (otherwise -32006 InvalidAmount).
+   */
   amount?: number;
   /**
-   * ISO 4217 code.
+   * ISO 4217 code the deployment knows (AED, CHF, EUR, GBP, KES, TZS, USD); another well-formed code is -32006 InvalidInput.
    */
   currency?: string;
   /**

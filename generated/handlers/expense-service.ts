@@ -23,7 +23,7 @@ export interface ExpenseServiceHandlers<Ctx> {
   get(ctx: Ctx, params: ExpenseServiceGetParams): Promise<ExpenseResult>;
   /** `expenseservice.update`: Edit a draft expense — x-auth: user */
   update(ctx: Ctx, params: ExpenseServiceUpdateParams): Promise<ExpenseResult>;
-  /** `expenseservice.delete`: Delete a draft or rejected expense — x-auth: company:director */
+  /** `expenseservice.delete`: Delete a draft expense — x-auth: company:director */
   delete(ctx: Ctx, params: ExpenseServiceDeleteParams): Promise<DeleteResult>;
   /** `expenseservice.submit`: Submit an expense for approval — x-auth: user */
   submit(ctx: Ctx, params: ExpenseServiceSubmitParams): Promise<ExpenseResult>;

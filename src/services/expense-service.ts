@@ -1,31 +1,239 @@
+import type { ZoneExpenseRow } from "../../generated/entities.ts";
 import type { ExpenseServiceHandlers } from "../../generated/handlers/index.ts";
-import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import type { ExpenseResult } from "../../generated/types.ts";
+import { companyRoles, satisfiesCompanyRole } from "../auth/access.ts";
+import {
+  draftOnlyRefusal,
+  EXPENSE_AUDIENCE_RULE,
+  EXPENSE_CLASSIFICATION,
+  EXPENSE_MOVES,
+  type ExpenseFields,
+  type ExpenseMove,
+  expenseChanges,
+  mayDecide,
+  moveRefusal,
+  rejectionReason,
+  selfDecisionRefusal,
+} from "../domain/expenses.ts";
+import { uuidv7 } from "../domain/ids.ts";
+import { isRefusal, type Refusal } from "../domain/refusal.ts";
+import { recordAdminAction } from "../repos/admin-actions.ts";
+import { currentCompanyRoles } from "../repos/company-access.ts";
+import { findResident } from "../repos/digital-residents.ts";
+import { closeAudience, writeAudience } from "../repos/document-audiences.ts";
+import * as expenses from "../repos/expenses.ts";
+import { requireCaller } from "../rpc/caller.ts";
+import { isAdminSession, type RpcContext } from "../rpc/context.ts";
+import { errorsFor } from "../rpc/service-errors.ts";
 
-/** ExpenseService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/*
+ * ExpenseService (issue 15): company expenses, `draft -> submitted -> approved | rejected`. Handlers follow
+ * docs/handler-pattern.md: load (src/repos/expenses.ts), decide (src/domain/expenses.ts), apply (conditional
+ * updates whose affected count decides a race), map (ExpenseResult, InvoiceError as the seed says).
+ * list/create/delete carry fzc_id, so the dispatcher checks the company role; get/update/submit/approve/reject take
+ * only the expense id, so the company comes from the expense and the role is checked here (src/auth/access.ts).
+ * Administrators in a session pass the role checks as the dispatcher lets them; their writes record an AdminAction.
+ */
+
+const invoiceError = errorsFor("ExpenseService", "InvoiceError");
+
+function refused(r: Refusal<"InvalidInput" | "InvalidState" | "InvalidAmount" | "SelfApproval">): Error {
+  return invoiceError(r.refusal, r.message, r.details);
+}
+
+function toExpenseResult(row: ZoneExpenseRow): ExpenseResult {
+  return {
+    sid: row.sid,
+    fzc_id: row.fzc_id,
+    receipt_number: row.receipt_number,
+    vendor_name: row.vendor_name,
+    description: row.description,
+    amount: row.amount,
+    currency: row.currency,
+    category: row.category,
+    receipt_url: row.receipt_url,
+    expense_date: row.expense_date.toISOString(),
+    status: row.status,
+    approved_by: row.approved_by,
+    rejected_by: row.rejected_by,
+    rejection_reason: row.rejection_reason,
+    decided_at: row.decided_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** The expense, or NotFound; with `fzcId`, an expense of another company is NotFound too. */
+async function loadExpense(ctx: RpcContext, expenseId: string, fzcId?: string): Promise<ZoneExpenseRow> {
+  const row = await expenses.findExpense(ctx.em, expenseId);
+  if (!row || (fzcId !== undefined && row.fzc_id !== fzcId)) throw invoiceError.notFound("expense");
+  return row;
+}
+
+/**
+ * The caller's standing in the expense's company: no current role is NotFound (no existence leak), a member without
+ * the director role is Forbidden. Answers "admin" for an administrator's session (which passes, as the dispatcher's
+ * company check lets it).
+ */
+async function requireCompanyRole(
+  ctx: RpcContext,
+  fzcId: string,
+  required: "member" | "director",
+): Promise<"member" | "admin"> {
+  const caller = requireCaller(ctx);
+  if (isAdminSession(caller)) return "admin";
+  const held = await companyRoles(ctx.em, caller, fzcId, ctx.now());
+  if (held === null || held.length === 0) throw invoiceError.notFound("expense");
+  if (!satisfiesCompanyRole(held, required)) {
+    throw invoiceError("Forbidden", `needs the ${required} role in the expense's company`);
+  }
+  return "member";
+}
+
+/** An administrator's write on a company's expense, recorded (the dispatcher let the session through). */
+function recordIfAdmin(ctx: RpcContext, action: string, row: ZoneExpenseRow, details: Record<string, unknown>) {
+  if (!isAdminSession(requireCaller(ctx))) return;
+  recordAdminAction(ctx, {
+    action,
+    targetType: "expense",
+    targetId: row.sid,
+    details: { fzc_id: row.fzc_id, ...details },
+  });
+}
+
+/**
+ * approve / reject: the deciding resident (the dispatcher checked the caller owns it or holds its proxy) must be a
+ * current director (or founder) of the expense's company, and not the submitter.
+ */
+async function checkDecider(ctx: RpcContext, row: ZoneExpenseRow, residentId: string): Promise<void> {
+  const caller = requireCaller(ctx);
+  const now = ctx.now();
+  const deciderRoles = await currentCompanyRoles(ctx.em, row.fzc_id, [residentId], now);
+  if (!mayDecide(deciderRoles)) {
+    const own = await companyRoles(ctx.em, caller, row.fzc_id, now);
+    if ((own === null || own.length === 0) && deciderRoles.length === 0) throw invoiceError.notFound("expense");
+    throw invoiceError("Forbidden", "the deciding resident is not a current director of the expense's company");
+  }
+  const resident = await findResident(ctx.em, residentId);
+  const self = selfDecisionRefusal(row.submitted_by, caller.userId, resident?.user_id ?? null);
+  if (self) throw refused(self);
+}
+
+/** The conditional move; a lost race (the expense left `from` meanwhile) is InvalidState, nothing written. */
+async function move(
+  ctx: RpcContext,
+  row: ZoneExpenseRow,
+  name: ExpenseMove,
+  fields: expenses.ExpenseMoveFields,
+): Promise<ExpenseResult> {
+  const bad = moveRefusal(row.status, name);
+  if (bad) throw refused(bad);
+  const { from, to } = EXPENSE_MOVES[name];
+  const now = ctx.now();
+  if (!(await expenses.moveExpense(ctx.em, row.sid, from, to, fields, now))) {
+    throw invoiceError("InvalidState", `the expense is no longer ${from}`);
+  }
+  return toExpenseResult({ ...row, ...fields, status: to, updated_at: now });
+}
+
 export const expenseService: ExpenseServiceHandlers<RpcContext> = {
-  async list(_ctx, _params) {
-    throw RpcError.notImplemented("expenseservice.list");
+  async list(ctx, { fzc_id }) {
+    const rows = await expenses.listExpenses(ctx.em, fzc_id);
+    return { items: rows.map(toExpenseResult) };
   },
-  async create(_ctx, _params) {
-    throw RpcError.notImplemented("expenseservice.create");
+
+  async create(ctx, { fzc_id, data }) {
+    // The dispatcher checked the director role; an administrator passes it, so the company must exist.
+    if ((await companyRoles(ctx.em, requireCaller(ctx), fzc_id, ctx.now())) === null) {
+      throw invoiceError.notFound("company");
+    }
+    const fields = expenseChanges(data);
+    if (isRefusal(fields)) throw refused(fields);
+    const now = ctx.now();
+    const complete = { receipt_url: null, ...fields } as ExpenseFields;
+    const row = expenses.insertExpense(ctx.em, {
+      sid: uuidv7(now),
+      fzc_id,
+      ...complete,
+      status: "draft",
+      submitted_by: null,
+      approved_by: null,
+      rejected_by: null,
+      rejection_reason: null,
+      decided_at: null,
+      created_at: now,
+      updated_at: now,
+    });
+    writeAudience(
+      ctx.em,
+      {
+        documentRef: row.sid,
+        documentType: "expense",
+        companyId: fzc_id,
+        classification: EXPENSE_CLASSIFICATION,
+        rule: EXPENSE_AUDIENCE_RULE,
+        relevantFrom: now,
+        createdBy: requireCaller(ctx).userId,
+      },
+      now,
+    );
+    recordIfAdmin(ctx, "create_expense", row, { amount: row.amount, currency: row.currency });
+    return toExpenseResult(row);
   },
-  async get(_ctx, _params) {
-    throw RpcError.notImplemented("expenseservice.get");
+
+  async get(ctx, { expense_id }) {
+    const row = await loadExpense(ctx, expense_id);
+    await requireCompanyRole(ctx, row.fzc_id, "member");
+    return toExpenseResult(row);
   },
-  async update(_ctx, _params) {
-    throw RpcError.notImplemented("expenseservice.update");
+
+  async update(ctx, { expense_id, data }) {
+    const row = await loadExpense(ctx, expense_id);
+    await requireCompanyRole(ctx, row.fzc_id, "director");
+    const notDraft = draftOnlyRefusal(row.status, "updated");
+    if (notDraft) throw refused(notDraft);
+    const changes = expenseChanges(data);
+    if (isRefusal(changes)) throw refused(changes);
+    const now = ctx.now();
+    if (!(await expenses.updateDraft(ctx.em, row.sid, changes, now))) {
+      throw invoiceError("InvalidState", "the expense is no longer a draft");
+    }
+    recordIfAdmin(ctx, "update_expense", row, { fields: Object.keys(changes) });
+    return toExpenseResult({ ...row, ...changes, updated_at: now });
   },
-  async delete(_ctx, _params) {
-    throw RpcError.notImplemented("expenseservice.delete");
+
+  async delete(ctx, { fzc_id, expense_id }) {
+    const row = await loadExpense(ctx, expense_id, fzc_id);
+    const notDraft = draftOnlyRefusal(row.status, "deleted");
+    if (notDraft) throw refused(notDraft);
+    if (!(await expenses.deleteDraft(ctx.em, row.sid))) {
+      throw invoiceError("InvalidState", "the expense is no longer a draft");
+    }
+    const now = ctx.now();
+    await closeAudience(ctx.em, "expense", row.sid, now, EXPENSE_AUDIENCE_RULE, requireCaller(ctx).userId);
+    recordIfAdmin(ctx, "delete_expense", row, {});
+    return { sid: row.sid, deleted: true };
   },
-  async submit(_ctx, _params) {
-    throw RpcError.notImplemented("expenseservice.submit");
+
+  async submit(ctx, { expense_id }) {
+    const row = await loadExpense(ctx, expense_id);
+    await requireCompanyRole(ctx, row.fzc_id, "director");
+    const result = await move(ctx, row, "submit", { submitted_by: requireCaller(ctx).userId });
+    recordIfAdmin(ctx, "submit_expense", row, {});
+    return result;
   },
-  async approve(_ctx, _params) {
-    throw RpcError.notImplemented("expenseservice.approve");
+
+  async approve(ctx, { expense_id, approved_by }) {
+    const row = await loadExpense(ctx, expense_id);
+    await checkDecider(ctx, row, approved_by);
+    return move(ctx, row, "approve", { approved_by, decided_at: ctx.now() });
   },
-  async reject(_ctx, _params) {
-    throw RpcError.notImplemented("expenseservice.reject");
+
+  async reject(ctx, { expense_id, rejected_by, reason }) {
+    const row = await loadExpense(ctx, expense_id);
+    await checkDecider(ctx, row, rejected_by);
+    const clean = rejectionReason(reason);
+    if (isRefusal(clean)) throw refused(clean);
+    return move(ctx, row, "reject", { rejected_by, rejection_reason: clean, decided_at: ctx.now() });
   },
 };

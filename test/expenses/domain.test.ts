@@ -1,0 +1,93 @@
+import { describe, expect, test } from "vitest";
+import {
+  draftOnlyRefusal,
+  EXPENSE_CURRENCIES,
+  expenseAmount,
+  expenseChanges,
+  expenseCurrency,
+  MAX_REJECTION_REASON,
+  mayDecide,
+  moveRefusal,
+  rejectionReason,
+  selfDecisionRefusal,
+} from "../../src/domain/expenses.ts";
+import { MAX_MONEY } from "../../src/domain/money.ts";
+
+const STATES = ["draft", "submitted", "approved", "rejected"] as const;
+
+describe("expense state machine", () => {
+  test("each move starts from exactly one state", () => {
+    const allowed = { submit: "draft", approve: "submitted", reject: "submitted" } as const;
+    for (const [m, from] of Object.entries(allowed) as [keyof typeof allowed, string][]) {
+      for (const s of STATES) {
+        const r = moveRefusal(s, m);
+        if (s === from) expect(r).toBeNull();
+        else expect(r).toMatchObject({ refusal: "InvalidState", details: { status: s, required: from } });
+      }
+    }
+  });
+
+  test("only drafts are edited or deleted", () => {
+    for (const s of STATES) {
+      const r = draftOnlyRefusal(s, "updated");
+      if (s === "draft") expect(r).toBeNull();
+      else expect(r?.refusal).toBe("InvalidState");
+    }
+  });
+});
+
+describe("expense amounts and fields", () => {
+  test("exact cents: the smallest and largest amounts pass, zero/negative/3 decimals/too large refused", () => {
+    expect(expenseAmount(0.01)).toBe(0.01);
+    expect(expenseAmount(12.5)).toBe(12.5);
+    expect(expenseAmount(MAX_MONEY)).toBe(MAX_MONEY);
+    for (const bad of [0, -0.01, -5, 0.001, 1.005, 10.123, MAX_MONEY + 1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(expenseAmount(bad)).toMatchObject({ refusal: "InvalidAmount" });
+    }
+  });
+
+  test("currencies: the deployment's codes only", () => {
+    for (const c of EXPENSE_CURRENCIES) expect(expenseCurrency(c)).toBe(c);
+    expect(expenseCurrency("XYZ")).toMatchObject({ refusal: "InvalidInput", details: { field: "currency" } });
+    expect(expenseCurrency("USDT")).toMatchObject({ refusal: "InvalidInput" });
+  });
+
+  test("changes: texts trimmed, blank required texts refused, blank receipt_url is none, absent stays absent", () => {
+    expect(expenseChanges({})).toEqual({});
+    expect(expenseChanges({ vendor_name: "  Acme  ", receipt_url: "  ", description: " x " })).toEqual({
+      vendor_name: "Acme",
+      receipt_url: null,
+      description: "x",
+    });
+    for (const field of ["receipt_number", "vendor_name", "category"] as const) {
+      expect(expenseChanges({ [field]: "   " })).toMatchObject({ refusal: "InvalidInput", details: { field } });
+    }
+    expect(expenseChanges({ amount: 0, currency: "XYZ" })).toMatchObject({ refusal: "InvalidAmount" });
+    expect(expenseChanges({ expense_date: "2026-05-01T00:00:00.000Z" })).toEqual({
+      expense_date: new Date("2026-05-01T00:00:00.000Z"),
+    });
+  });
+
+  test("rejection reason: not blank, at most the cap (edge exact)", () => {
+    expect(rejectionReason("  too dear ")).toBe("too dear");
+    expect(rejectionReason(" \n ")).toMatchObject({ refusal: "InvalidInput" });
+    expect(rejectionReason("r".repeat(MAX_REJECTION_REASON))).toBe("r".repeat(MAX_REJECTION_REASON));
+    expect(rejectionReason("r".repeat(MAX_REJECTION_REASON + 1))).toMatchObject({ refusal: "InvalidInput" });
+  });
+});
+
+describe("who decides", () => {
+  test("directors and founders decide; other roles do not", () => {
+    expect(mayDecide(["director"])).toBe(true);
+    expect(mayDecide(["founder"])).toBe(true);
+    expect(mayDecide(["shareholder", "founding_member", "platinum_member"])).toBe(false);
+    expect(mayDecide([])).toBe(false);
+  });
+
+  test("the submitter decides nothing, as caller or as the owner of the deciding resident", () => {
+    expect(selfDecisionRefusal("u1", "u2", "u2")).toBeNull();
+    expect(selfDecisionRefusal(null, "u1", "u1")).toBeNull();
+    expect(selfDecisionRefusal("u1", "u1", "u2")).toMatchObject({ refusal: "SelfApproval" });
+    expect(selfDecisionRefusal("u1", "u2", "u1")).toMatchObject({ refusal: "SelfApproval" });
+  });
+});
