@@ -97,3 +97,58 @@ export function pagingRefusal(page: number, pageSize: number): Refusal<"InvalidI
     return refuse("InvalidInput", "page_size is 1 to 100 (0 means 20)", { field: "page_size" });
   return null;
 }
+
+/** Bonus credits expire this many months after they were granted, for what is left of them. */
+export const BONUS_EXPIRY_MONTHS = 12;
+
+/** When a bonus granted at `grantedAt` expires (calendar months in UTC; 29 February rolls to 1 March). */
+export function bonusExpiresAt(grantedAt: Date): Date {
+  const at = new Date(grantedAt.getTime());
+  at.setUTCMonth(at.getUTCMonth() + BONUS_EXPIRY_MONTHS);
+  return at;
+}
+
+export interface LedgerEntry {
+  sid: string;
+  tx_type: "top_up" | "deduction" | "refund" | "bonus" | "expiry";
+  amount: Cents;
+  created_at: Date;
+  /** For an expiry row: the bonus row it expired. */
+  reference_id: string | null;
+  status: string;
+}
+
+export interface BonusExpiry {
+  bonusSid: string;
+  amount: Cents;
+}
+
+/**
+ * Which bonus grants expire at `now`, and for how much: every credit is a lot, oldest first; each deduction spends
+ * the oldest lots with something left (first in, first out) and an expiry row closes its bonus lot. A bonus lot
+ * at least BONUS_EXPIRY_MONTHS old with something left and no expiry row yet expires for what is left. `entries`
+ * are one wallet's completed rows, oldest first. Running it again after the expiries are written answers nothing.
+ */
+export function bonusExpiries(entries: readonly LedgerEntry[], now: Date): BonusExpiry[] {
+  const lots: { sid: string; left: Cents; bonusAt: Date | null }[] = [];
+  for (const e of entries) {
+    if (e.status !== "completed") continue;
+    if (e.tx_type === "top_up" || e.tx_type === "refund" || e.tx_type === "bonus") {
+      lots.push({ sid: e.sid, left: e.amount, bonusAt: e.tx_type === "bonus" ? e.created_at : null });
+    } else if (e.tx_type === "expiry") {
+      const lot = lots.find((l) => l.sid === e.reference_id);
+      if (lot) lot.left = 0;
+    } else {
+      let owed = e.amount;
+      for (const lot of lots) {
+        if (owed === 0) break;
+        const take = Math.min(lot.left, owed);
+        lot.left -= take;
+        owed -= take;
+      }
+    }
+  }
+  return lots
+    .filter((l) => l.bonusAt !== null && l.left > 0 && bonusExpiresAt(l.bonusAt) <= now)
+    .map((l) => ({ bonusSid: l.sid, amount: l.left }));
+}

@@ -68,3 +68,20 @@ export async function lockWallet(em: EntityManager, userId: string, now: Date): 
   await ensureWallet(em, userId, now);
   await sqlRows(em, `select 1 from "credit_balance" where user_id = ? for update`, [userId]);
 }
+
+/** Takes expired bonus credits off a wallet (not spending: lifetime_spent stays); the balance after, or null. */
+export async function expireFromWallet(
+  em: EntityManager,
+  userId: string,
+  amount: Cents,
+  now: Date,
+): Promise<Cents | null> {
+  const rows = await sqlRows<{ balance: string }>(
+    em,
+    `update "credit_balance" set balance = balance - ?, updated_at = ?
+     where user_id = ? and balance >= ? returning balance::text as balance`,
+    [money(amount), now, userId, money(amount)],
+  );
+  const row = rows[0];
+  return row ? toCents(Number(row.balance)) : null;
+}

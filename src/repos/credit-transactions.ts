@@ -101,3 +101,20 @@ export async function pageOfLedger(
   );
   return { rows, total };
 }
+
+/** One wallet's ledger oldest first, for the expiry rule (amounts as cents). */
+export async function walletLedger(em: EntityManager, userId: string): Promise<CreditTransactionRow[]> {
+  return em.find(CreditTransactionEntity, { user_id: userId }, { orderBy: { created_at: "asc", sid: "asc" } });
+}
+
+/** Wallets holding a bonus granted at or before `grantedBefore` that no expiry row closed yet. */
+export async function walletsWithExpiringBonus(em: EntityManager, grantedBefore: Date): Promise<string[]> {
+  const rows = await sqlRows<{ user_id: string }>(
+    em,
+    `select distinct b.user_id from "credit_transaction" b
+     where b.tx_type = 'bonus' and b.status = 'completed' and b.created_at <= ?
+       and not exists (select 1 from "credit_transaction" x where x.tx_type = 'expiry' and x.reference_id = b.sid)`,
+    [grantedBefore],
+  );
+  return rows.map((r) => r.user_id);
+}
