@@ -19,6 +19,8 @@ const OWNER_QUERIES: Record<string, string> = {
                    join "partner_configuration" p on p.sid = a.partner_id where a.sid = ?`,
   invoice: `select sender_user_id as user_id, null as partner_id from "zone_invoice" where sid = ?`,
   ai_call: `select user_id, null as partner_id from "credit_transaction" where external_call_id = ?`,
+  // Credit ledger (issue 15): a wallet is named by its user's id (it may not exist yet when a grant is denied).
+  wallet: `select sid as user_id, null as partner_id from "user" where sid = ?`,
 };
 
 export interface OwnerPair {

@@ -318,3 +318,16 @@ describe("debit_ai_query", () => {
     expect(await count(t, "credit_transaction")).toBe(0);
   });
 });
+
+describe("audit targets", () => {
+  test("a wallet's and an AI call's audit rows are visible to their owner, NotFound to others", async () => {
+    await fund(admin, ada.userId, 1);
+    await aiDebit(t, { user_id: ada.userId, amount: 0.5, external_call_id: "call-9", description: "q" });
+    for (const target_ref of [ada.userId, "call-9"]) {
+      const mine = await ada.rpc("userauditlogservice.list_for_target", { target_ref, limit: 0 });
+      expect(mine.result.items).toHaveLength(1);
+      const theirs = await bob.rpc("userauditlogservice.list_for_target", { target_ref, limit: 0 });
+      expect(theirs.error).toMatchObject({ code: -32003 });
+    }
+  });
+});
