@@ -6,6 +6,7 @@ import { addBonus, refund } from "./credit-service/admin-credits.ts";
 import { getBalance, listTransactions } from "./credit-service/balance.ts";
 import { debitAiQuery } from "./credit-service/debit-ai-query.ts";
 import { deduct } from "./credit-service/deduct.ts";
+import { getOnboardingStatus } from "./credit-service/onboarding.ts";
 import { topUp } from "./credit-service/top-up.ts";
 
 const PRICING_RESULT = { ...CREDIT_PRICING, resident_plans: RESIDENT_PLANS.map((p) => residentPlanPrice(p)) };
@@ -25,9 +26,7 @@ export const creditService: CreditServiceHandlers<RpcContext> = {
   async getPricing() {
     return PRICING_RESULT;
   },
-  async getOnboardingStatus(_ctx, _params) {
-    throw RpcError.notImplemented("creditservice.get_onboarding_status");
-  },
+  getOnboardingStatus,
   async initiateTopup(_ctx, _params) {
     throw RpcError.notImplemented("creditservice.initiate_topup");
   },
