@@ -693,7 +693,14 @@ export const CreditTransactionEntity = new EntitySchema<CreditTransactionRow>({
     { name: "credit_transaction_description_index", properties: ["description"] },
     { name: "credit_transaction_reference_id_index", properties: ["reference_id"] },
   ],
-  uniques: [{ name: "credit_transaction_external_call_id_unique", properties: ["external_call_id"] }],
+  uniques: [
+    { name: "credit_transaction_external_call_id_unique", properties: ["external_call_id"] },
+    {
+      name: "credit_transaction_top_up_payment_unique",
+      expression:
+        'create unique index "credit_transaction_top_up_payment_unique" on "credit_transaction" ("reference_id") where "tx_type" = \'top_up\'',
+    },
+  ],
 });
 
 /** A stored DigitalResident (table `digital_resident`). */

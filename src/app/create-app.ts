@@ -8,6 +8,7 @@ import { openDatabase } from "../db/database.ts";
 import { closeOrm } from "../db/orm.ts";
 import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
 import type { Runtime } from "../rpc/runtime.ts";
+import { startCreditExpirySweep } from "../services/credit-service/expiry-sweep.ts";
 import { startResidentExpirySweep } from "../services/resident-service/expiry-sweep.ts";
 import { clientAddress, readCredentials } from "./credentials.ts";
 import { createLogger } from "./logging.ts";
@@ -91,6 +92,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   for (const domain of DOMAINS) app.all(`/${CONTEXT}/${domain}/rpc`, endpoint(domain));
   const mcp = await mountMcp(app, runtime);
   const residentSweep = startResidentExpirySweep(runtime);
+  const creditSweep = startCreditExpirySweep(runtime);
 
   return {
     hono: app,
@@ -99,6 +101,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     fetch: (request) => Promise.resolve(app.fetch(request)),
     close: async () => {
       residentSweep.stop();
+      creditSweep.stop();
       await mcp.close();
       if (!options.orm) await closeOrm(orm);
     },

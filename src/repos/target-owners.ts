@@ -22,6 +22,8 @@ const OWNER_QUERIES: Record<string, string> = {
   // A reseller request belongs to its partner: the pair (the partner's wallet user, partner_id) its reseller keys carry.
   registration_request: `select p.wallet_user_id as user_id, r.partner_id from "registration_request" r
     join "partner_configuration" p on p.sid = r.partner_id where r.sid = ?`,
+  // Credit ledger (issue 15): a wallet is named by its user's id (it may not exist yet when a grant is denied).
+  wallet: `select sid as user_id, null as partner_id from "user" where sid = ?`,
 };
 
 export interface OwnerPair {

@@ -187,3 +187,34 @@ export async function dispatch(entry: Entry, ctx: RpcContext, rawParams: unknown
     throw err;
   }
 }
+
+/**
+ * A call the server makes itself (an `x-internal` method such as creditservice.debit_ai_query, on behalf of
+ * `ctx.caller`): no x-auth, internal or caller-binding check (the server chose the params), but the params schema,
+ * the call's transaction, declared errors, result validation and the audit row as for any call.
+ */
+export async function dispatchInternal(
+  entry: Entry,
+  ctx: RpcContext,
+  rawParams: Record<string, unknown>,
+): Promise<unknown> {
+  const params: Record<string, unknown> = { ...rawParams };
+  try {
+    if (!entry.validateParams(params)) {
+      const errors = ajvErrors(entry.validateParams.errors);
+      throw RpcError.invalidParams(describe(errors), errors);
+    }
+    return await inCallTransaction(ctx, entry.mcp.readOnly, async () => {
+      const result = await invokeDeclared(entry, ctx, () => entry.invoke(ctx, params));
+      if (ctx.config.validateResults && !entry.validateResult(result)) {
+        ctx.log.error({ method: entry.name, errors: entry.validateResult.errors }, "result does not match its schema");
+        throw RpcError.internal();
+      }
+      await audit(entry, ctx, params, { result });
+      return result;
+    });
+  } catch (err) {
+    if (err instanceof RpcError) await audit(entry, ctx, params, { error: err });
+    throw err;
+  }
+}

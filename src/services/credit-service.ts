@@ -2,35 +2,31 @@ import type { CreditServiceHandlers } from "../../generated/handlers/index.ts";
 import { CREDIT_PRICING, RESIDENT_PLANS, residentPlanPrice } from "../domain/pricing.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
+import { addBonus, refund } from "./credit-service/admin-credits.ts";
+import { getBalance, listTransactions } from "./credit-service/balance.ts";
+import { debitAiQuery } from "./credit-service/debit-ai-query.ts";
+import { deduct } from "./credit-service/deduct.ts";
+import { getOnboardingStatus } from "./credit-service/onboarding.ts";
+import { topUp } from "./credit-service/top-up.ts";
 
 const PRICING_RESULT = { ...CREDIT_PRICING, resident_plans: RESIDENT_PLANS.map((p) => residentPlanPrice(p)) };
 
-/** CreditService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/**
+ * CreditService (issue 15): the wallet ledger. Reads in credit-service/balance.ts, the caller's debit in deduct.ts,
+ * administrator credits in admin-credits.ts, top-ups from confirmed payments in top-up.ts, AI query billing in
+ * debit-ai-query.ts; rules in src/domain/ledger.ts. Codegen adds a stub here for each new method.
+ */
 export const creditService: CreditServiceHandlers<RpcContext> = {
-  async getBalance(_ctx, _params) {
-    throw RpcError.notImplemented("creditservice.get_balance");
-  },
-  async topUp(_ctx, _params) {
-    throw RpcError.notImplemented("creditservice.top_up");
-  },
-  async deduct(_ctx, _params) {
-    throw RpcError.notImplemented("creditservice.deduct");
-  },
-  async addBonus(_ctx, _params) {
-    throw RpcError.notImplemented("creditservice.add_bonus");
-  },
-  async refund(_ctx, _params) {
-    throw RpcError.notImplemented("creditservice.refund");
-  },
-  async listTransactions(_ctx, _params) {
-    throw RpcError.notImplemented("creditservice.list_transactions");
-  },
+  getBalance,
+  topUp,
+  deduct,
+  addBonus,
+  refund,
+  listTransactions,
   async getPricing() {
     return PRICING_RESULT;
   },
-  async getOnboardingStatus(_ctx, _params) {
-    throw RpcError.notImplemented("creditservice.get_onboarding_status");
-  },
+  getOnboardingStatus,
   async initiateTopup(_ctx, _params) {
     throw RpcError.notImplemented("creditservice.initiate_topup");
   },
@@ -43,7 +39,5 @@ export const creditService: CreditServiceHandlers<RpcContext> = {
   async activateResident(_ctx, _params) {
     throw RpcError.notImplemented("creditservice.activate_resident");
   },
-  async debitAiQuery(_ctx, _params) {
-    throw RpcError.notImplemented("creditservice.debit_ai_query");
-  },
+  debitAiQuery,
 };

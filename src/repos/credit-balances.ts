@@ -1,0 +1,87 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { CreditBalanceEntity, type CreditBalanceRow } from "../../generated/entities.ts";
+import { affected, sqlRows } from "../db/sql.ts";
+import { uuidv7 } from "../domain/ids.ts";
+import { type Cents, fromCents, toCents } from "../domain/money.ts";
+
+/**
+ * The CreditBalance table: one wallet per user. Balances move only here, each by one conditional update that
+ * returns the new balance (the row lock it takes orders concurrent moves of one wallet: no lost update).
+ */
+
+/** Money as a numeric literal the database reads exactly. */
+const money = (cents: Cents): string => fromCents(cents).toFixed(2);
+
+/** Creates the user's zero wallet unless it exists (one statement: concurrent first reads make one row). */
+export async function ensureWallet(em: EntityManager, userId: string, now: Date): Promise<void> {
+  await affected(
+    em,
+    `insert into "credit_balance" (sid, user_id, balance, lifetime_earned, lifetime_spent, auto_topup_enabled,
+       auto_topup_amount, auto_topup_threshold, created_at, updated_at)
+     values (?, ?, 0, 0, 0, false, 0, 0, ?, ?) on conflict (user_id) do nothing`,
+    [uuidv7(now), userId, now, now],
+  );
+}
+
+export function findWallet(em: EntityManager, userId: string): Promise<CreditBalanceRow | null> {
+  return em.findOne(CreditBalanceEntity, { user_id: userId }, { refresh: true });
+}
+
+/**
+ * Debits `amount` cents when the balance covers it: the balance after, or null when it does not (nothing
+ * written). A missing wallet holds nothing.
+ */
+export async function debitWallet(em: EntityManager, userId: string, amount: Cents, now: Date): Promise<Cents | null> {
+  const rows = await sqlRows<{ balance: string }>(
+    em,
+    `update "credit_balance" set balance = balance - ?, lifetime_spent = lifetime_spent + ?, updated_at = ?
+     where user_id = ? and balance >= ? returning balance::text as balance`,
+    [money(amount), money(amount), now, userId, money(amount)],
+  );
+  const row = rows[0];
+  return row ? toCents(Number(row.balance)) : null;
+}
+
+/** Credits `amount` cents (creating the wallet if needed): the balance after. */
+export async function creditWallet(
+  em: EntityManager,
+  userId: string,
+  amount: Cents,
+  now: Date,
+  options: { topUp?: boolean } = {},
+): Promise<Cents> {
+  await ensureWallet(em, userId, now);
+  const rows = await sqlRows<{ balance: string }>(
+    em,
+    `update "credit_balance" set balance = balance + ?, lifetime_earned = lifetime_earned + ?, updated_at = ?
+       ${options.topUp ? ", last_top_up_at = ?" : ""}
+     where user_id = ? returning balance::text as balance`,
+    options.topUp ? [money(amount), money(amount), now, now, userId] : [money(amount), money(amount), now, userId],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`wallet of ${userId} vanished`);
+  return toCents(Number(row.balance));
+}
+
+/** Locks the user's wallet row until the call's transaction ends (serializes checks across ledger rows). */
+export async function lockWallet(em: EntityManager, userId: string, now: Date): Promise<void> {
+  await ensureWallet(em, userId, now);
+  await sqlRows(em, `select 1 from "credit_balance" where user_id = ? for update`, [userId]);
+}
+
+/** Takes expired bonus credits off a wallet (not spending: lifetime_spent stays); the balance after, or null. */
+export async function expireFromWallet(
+  em: EntityManager,
+  userId: string,
+  amount: Cents,
+  now: Date,
+): Promise<Cents | null> {
+  const rows = await sqlRows<{ balance: string }>(
+    em,
+    `update "credit_balance" set balance = balance - ?, updated_at = ?
+     where user_id = ? and balance >= ? returning balance::text as balance`,
+    [money(amount), now, userId, money(amount)],
+  );
+  const row = rows[0];
+  return row ? toCents(Number(row.balance)) : null;
+}

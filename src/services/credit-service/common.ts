@@ -1,0 +1,91 @@
+import type { CreditBalanceRow, CreditTransactionRow } from "../../../generated/entities.ts";
+import type { CreditBalanceResult, CreditTransactionResult } from "../../../generated/types.ts";
+import { uuidv7 } from "../../domain/ids.ts";
+import { type Cents, fromCents } from "../../domain/money.ts";
+import type { Refusal } from "../../domain/refusal.ts";
+import { creditWallet } from "../../repos/credit-balances.ts";
+import { insertLedgerRow, type LedgerRow } from "../../repos/credit-transactions.ts";
+import type { RpcContext } from "../../rpc/context.ts";
+import { errorsFor } from "../../rpc/service-errors.ts";
+
+export const creditError = errorsFor("CreditService", "CreditError");
+
+type CreditVariant = Parameters<typeof creditError>[0];
+
+/** A ledger rule's refusal as the declared CreditError variant. */
+export function refused(r: Refusal<CreditVariant>): Error {
+  return creditError(r.refusal, r.message, r.details);
+}
+
+export function toTransactionResult(row: LedgerRow | CreditTransactionRow): CreditTransactionResult {
+  return {
+    sid: row.sid,
+    user_id: row.user_id,
+    tx_type: row.tx_type,
+    amount: row.amount,
+    balance_after: row.balance_after,
+    currency: "USD",
+    description: row.description,
+    reference_type: row.reference_type,
+    reference_id: row.reference_id,
+    external_call_id: row.external_call_id,
+    status: row.status,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export function toBalanceResult(row: CreditBalanceRow): CreditBalanceResult {
+  return {
+    user_id: row.user_id,
+    balance: row.balance,
+    currency: "USD",
+    lifetime_earned: row.lifetime_earned,
+    lifetime_spent: row.lifetime_spent,
+    last_top_up_at: row.last_top_up_at ? row.last_top_up_at.toISOString() : null,
+    auto_topup_enabled: row.auto_topup_enabled,
+    auto_topup_amount: row.auto_topup_amount,
+    auto_topup_threshold: row.auto_topup_threshold,
+    has_payment_method: row.cardpsp_payment_method_id !== null,
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export interface Posting {
+  userId: string;
+  amount: Cents;
+  description: string;
+  referenceType: LedgerRow["reference_type"];
+  referenceId: string | null;
+  externalCallId?: string | null;
+}
+
+/** A completed ledger row for a posting, before its balance_after is known. */
+export function ledgerRow(ctx: RpcContext, txType: LedgerRow["tx_type"], p: Posting, balanceAfter: Cents): LedgerRow {
+  const now = ctx.now();
+  return {
+    sid: uuidv7(now),
+    user_id: p.userId,
+    tx_type: txType,
+    amount: fromCents(p.amount),
+    balance_after: fromCents(balanceAfter),
+    currency: "USD",
+    description: p.description,
+    reference_type: p.referenceType,
+    reference_id: p.referenceId,
+    external_call_id: p.externalCallId ?? null,
+    status: "completed",
+    created_at: now,
+  };
+}
+
+/** Credits a wallet and writes its ledger row, in the call's transaction. */
+export async function postCredit(
+  ctx: RpcContext,
+  txType: "top_up" | "bonus" | "refund",
+  p: Posting,
+): Promise<CreditTransactionResult> {
+  const balanceAfter = await creditWallet(ctx.em, p.userId, p.amount, ctx.now(), { topUp: txType === "top_up" });
+  const row = ledgerRow(ctx, txType, p, balanceAfter);
+  await insertLedgerRow(ctx.em, row);
+  return toTransactionResult(row);
+}
