@@ -33,6 +33,7 @@ import {
   startMain,
   trySetPriority,
 } from "./lib/children.ts";
+import { DEBIT_BODY, isDeduction, prepareDebitUsers, rotatingAuth } from "./lib/debit.ts";
 import { describe, type Figures, type LoadSettings, type LoadSpec, runLoad, waitForQuiet } from "./lib/load.ts";
 import { profileAll } from "./lib/profiling.ts";
 import { machineInfo, printTargets, type Runs, ratios, targets } from "./lib/report.ts";
@@ -141,6 +142,16 @@ async function main(): Promise<void> {
     arg: { databaseUrl, schema: SCHEMA },
     env: { PGAPPNAME: "bench-bare-pg" },
   });
+  const bareDebit = await startChild("bare pg debit", "bare-pg-debit.ts", {
+    arg: { databaseUrl, schema: SCHEMA },
+    env: { PGAPPNAME: "bench-bare-pg-debit" },
+  });
+  const debitUsers = await prepareDebitUsers(`${app.url}/rpc`, databaseUrl, SCHEMA);
+  const hotAuth = { authorization: `Bearer ${debitUsers.hot}` };
+  for (const server of [app, bareDebit]) {
+    const sample = await call(`${server.url}/rpc`, DEBIT_BODY, hotAuth);
+    if (!isDeduction(sample.text)) throw new Error(`${server.name} does not answer a deduction: ${sample.text}`);
+  }
   const rawSample = await call(`${raw.url}/rpc`, trivialBody);
   const honoSample = await call(`${hono.url}/rpc`, trivialBody);
   const pgSample = await call(`${barePg.url}/rpc`, getBody, auth);
@@ -187,7 +198,27 @@ async function main(): Promise<void> {
       expectBody: get.text,
       pgBackends: backendsOf(databaseUrl, appEnv("info")["PGAPPNAME"]!),
     },
+    ...debitSpecs(),
   } satisfies Record<keyof Runs, LoadSpec>;
+
+  function debitSpecs() {
+    const debit = (name: string, server: typeof app, pgName: string, hot: boolean): LoadSpec => ({
+      name,
+      server,
+      path: "/rpc",
+      body: DEBIT_BODY,
+      ...(hot ? { headers: hotAuth } : { headersPerRequest: rotatingAuth(debitUsers.spread) }),
+      verifyBody: isDeduction,
+      pgBackends: backendsOf(databaseUrl, pgName),
+    });
+    const ours = appEnv("info")["PGAPPNAME"]!;
+    return {
+      debitSpreadBare: debit("bare pg debit, spread", bareDebit, "bench-bare-pg-debit", false),
+      debitSpread: debit("deduct, spread", app, ours, false),
+      debitHotBare: debit("bare pg debit, hot", bareDebit, "bench-bare-pg-debit", true),
+      debitHot: debit("deduct, hot wallet", app, ours, true),
+    };
+  }
 
   const runs = {} as Runs;
   for (const key of Object.keys(specs) as (keyof Runs)[]) runs[key] = await measure(specs[key]);
@@ -203,6 +234,9 @@ async function main(): Promise<void> {
   );
   log(
     `by CPU per request (what the ratios would be if each server had a core to itself): trivial/raw ${q.byCpu.trivialOverRaw}, batch ${q.byCpu.batchCallsOverSingleCalls}, get/bare pg ${q.byCpu.getOverBarePg}`,
+  );
+  log(
+    `        deduct/bare pg debit: spread ${q.debitSpreadOverBare} (by CPU ${q.byCpu.debitSpreadOverBare}), hot wallet ${q.debitHotOverBare} (by CPU ${q.byCpu.debitHotOverBare})`,
   );
   log(printTargets(list));
 
@@ -222,6 +256,7 @@ async function main(): Promise<void> {
       trivialParams: TRIVIAL_PARAMS,
       trivialNote,
       get: "digitalresident.get (generic CRUD, session token)",
+      debit: "creditservice.deduct 0.01 (session tokens; spread: 20 wallets round robin; hot: one wallet)",
     },
     runs,
     ratios: q,
@@ -246,7 +281,7 @@ async function main(): Promise<void> {
       log,
     });
   }
-  for (const child of [raw, hono, barePg, app]) await child.stop();
+  for (const child of [raw, hono, barePg, bareDebit, app]) await child.stop();
   results.wallSeconds = Math.round((Date.now() - started) / 1000);
   writeFileSync(join(RESULTS, "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
   log(`\nwrote bench/results/latest.json (whole run ${results.wallSeconds} s)`);

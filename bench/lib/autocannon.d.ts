@@ -24,6 +24,10 @@ declare module "autocannon" {
     headers?: Record<string, string>;
     body?: string;
     expectBody?: string;
+    /** A mismatch when it answers false. */
+    verifyBody?: (body: string) => boolean;
+    /** Cycled per connection; setupRequest may change each request before it is sent. */
+    requests?: { setupRequest?: (req: { headers?: Record<string, string> }) => object }[];
     timeout?: number;
     title?: string;
   }

@@ -12,7 +12,11 @@ export interface LoadSpec {
   body: string;
   headers?: Record<string, string>;
   /** The exact body every answer must have (anything else counts as a mismatch). */
-  expectBody: string;
+  expectBody?: string;
+  /** For answers that differ call by call (a debit's ledger row): what each must satisfy, else a mismatch. */
+  verifyBody?: (body: string) => boolean;
+  /** Headers chosen per request (a debit spread over wallets rotates session tokens), over `headers`. */
+  headersPerRequest?: () => Record<string, string>;
   /** JSON-RPC calls per HTTP request (100 for the batch). */
   callsPerRequest?: number;
   /** PIDs of the PostgreSQL backends serving this server (read after the warm-up, when its pool is full). */
@@ -73,6 +77,10 @@ function machineTicks(): { busy: number; total: number } {
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
+function rotate(pick: () => Record<string, string>) {
+  return (req: { headers?: Record<string, string> }) => ({ ...req, headers: { ...req.headers, ...pick() } });
+}
+
 export async function runLoad(spec: LoadSpec, settings: LoadSettings): Promise<Figures> {
   const options = {
     url: spec.server.url + spec.path,
@@ -81,8 +89,10 @@ export async function runLoad(spec: LoadSpec, settings: LoadSettings): Promise<F
     pipelining: 1,
     headers: { "content-type": "application/json", ...spec.headers },
     body: spec.body,
-    expectBody: spec.expectBody,
     timeout: 10,
+    ...(spec.expectBody === undefined ? {} : { expectBody: spec.expectBody }),
+    ...(spec.verifyBody ? { verifyBody: spec.verifyBody } : {}),
+    ...(spec.headersPerRequest ? { requests: [{ setupRequest: rotate(spec.headersPerRequest) }] } : {}),
   };
   if (settings.warmupS > 0) await autocannon({ ...options, duration: settings.warmupS });
   const serverCpu = spec.server.cpuSeconds();

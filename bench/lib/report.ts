@@ -17,9 +17,16 @@ export interface Runs {
   batch: Figures;
   barePg: Figures;
   get: Figures;
+  debitSpreadBare: Figures;
+  debitSpread: Figures;
+  debitHotBare: Figures;
+  debitHot: Figures;
 }
 
 const ratio = (a: number, b: number) => (b > 0 ? Math.round((1000 * a) / b) / 1000 : 0);
+
+/** Server plus PostgreSQL CPU per request. */
+const cpuOf = (f: Figures) => f.cpuUsPerRequest.server + f.cpuUsPerRequest.postgres;
 
 export function ratios(r: Runs) {
   return {
@@ -28,6 +35,8 @@ export function ratios(r: Runs) {
     trivialOverHonoEcho: ratio(r.trivial.reqPerS, r.hono.reqPerS),
     batchCallsOverSingleCalls: ratio(r.batch.callsPerS, r.trivial.callsPerS),
     getOverBarePg: ratio(r.get.reqPerS, r.barePg.reqPerS),
+    debitSpreadOverBare: ratio(r.debitSpread.reqPerS, r.debitSpreadBare.reqPerS),
+    debitHotOverBare: ratio(r.debitHot.reqPerS, r.debitHotBare.reqPerS),
     /** The same comparisons by CPU per request (server process; + PostgreSQL for the database pair). */
     byCpu: {
       trivialOverRaw: ratio(r.raw.cpuUsPerRequest.server, r.trivial.cpuUsPerRequest.server),
@@ -36,6 +45,8 @@ export function ratios(r: Runs) {
         r.barePg.cpuUsPerRequest.server + r.barePg.cpuUsPerRequest.postgres,
         r.get.cpuUsPerRequest.server + r.get.cpuUsPerRequest.postgres,
       ),
+      debitSpreadOverBare: ratio(cpuOf(r.debitSpreadBare), cpuOf(r.debitSpread)),
+      debitHotOverBare: ratio(cpuOf(r.debitHotBare), cpuOf(r.debitHot)),
     },
   };
 }
@@ -63,6 +74,18 @@ export function targets(r: Runs): Target[] {
       value: r.get.latencyMs.p99,
       target: "<= 20",
       pass: r.get.latencyMs.p99 <= 20,
+    },
+    {
+      name: "deduct / bare pg debit, spread over 20 wallets",
+      value: q.debitSpreadOverBare,
+      target: ">= 0.5",
+      pass: q.debitSpreadOverBare >= 0.5,
+    },
+    {
+      name: "deduct / bare pg debit, one hot wallet",
+      value: q.debitHotOverBare,
+      target: ">= 0.5",
+      pass: q.debitHotOverBare >= 0.5,
     },
     {
       name: "every answer as expected (no errors, non-2xx, mismatches)",

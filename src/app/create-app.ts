@@ -10,6 +10,7 @@ import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
 import type { Runtime } from "../rpc/runtime.ts";
 import { startCreditExpirySweep } from "../services/credit-service/expiry-sweep.ts";
 import { startResidentExpirySweep } from "../services/resident-service/expiry-sweep.ts";
+import { startRenewalSweep } from "../services/subscriptions/auto-renewal-sweep.ts";
 import { clientAddress, readCredentials } from "./credentials.ts";
 import { createLogger } from "./logging.ts";
 import { openrpcDocuments, openrpcText } from "./openrpc.ts";
@@ -93,6 +94,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const mcp = await mountMcp(app, runtime);
   const residentSweep = startResidentExpirySweep(runtime);
   const creditSweep = startCreditExpirySweep(runtime);
+  const renewalSweep = startRenewalSweep(runtime);
 
   return {
     hono: app,
@@ -102,6 +104,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     close: async () => {
       residentSweep.stop();
       creditSweep.stop();
+      renewalSweep.stop();
       await mcp.close();
       if (!options.orm) await closeOrm(orm);
     },

@@ -1,4 +1,8 @@
-import type { CompanySubscriptionPlan, SubscriptionStatus } from "../../generated/types.ts";
+import type { CompanyStatus, CompanySubscriptionPlan, CompanyType, SubscriptionStatus } from "../../generated/types.ts";
+import { COMPANY_RENEWAL_DISCOUNTS, COMPANY_TYPES } from "./company-pricing.ts";
+import { addMoney, multiplyMoney } from "./money.ts";
+import { RESIDENT_PLANS as RESIDENT_PLAN_PRICES, residentPlanPrice } from "./pricing.ts";
+import { type Refusal, refuse } from "./refusal.ts";
 
 /**
  * Subscription plans and dates (docs/decisions.md "Subscription plans and their mapping"). One table says, per
@@ -110,4 +114,111 @@ export function subscriptionStatus(end: Date | null, now: Date): SubscriptionSta
   if (left <= 0) return "suspended";
   if (left <= EXPIRING_WITHIN_DAYS * DAY_MS) return "expiring";
   return "active";
+}
+
+/*
+ * Renewals (issue 15, docs/decisions.md "Renewals and auto-renewal"): what a renewal costs and when the daily
+ * auto-renewal sweep renews. Prices come from src/domain/pricing.ts (residents) and company-pricing.ts (companies).
+ */
+
+/** A subscription with `auto_renewal` is renewed by the sweep once its end is at most this many days ahead. */
+export const AUTO_RENEWAL_WINDOW_DAYS = 3;
+
+/** Whole days until `end` (0 once passed); null without an end date. */
+export function daysRemaining(end: Date | null, now: Date): number | null {
+  if (end === null) return null;
+  return Math.max(0, Math.floor((end.getTime() - now.getTime()) / DAY_MS));
+}
+
+/** Due for auto-renewal: the end lies ahead, at most AUTO_RENEWAL_WINDOW_DAYS away (the end is exclusive). */
+export function dueForAutoRenewal(end: Date | null, now: Date): boolean {
+  if (end === null) return false;
+  const left = end.getTime() - now.getTime();
+  return left > 0 && left <= AUTO_RENEWAL_WINDOW_DAYS * DAY_MS;
+}
+
+/** The latest end date the sweep renews at `now`. */
+export function autoRenewalHorizon(now: Date): Date {
+  return new Date(now.getTime() + AUTO_RENEWAL_WINDOW_DAYS * DAY_MS);
+}
+
+/** The renewal plan auto-renewal uses: the stored resident or company plan's duration, `1_month` without one. */
+export function autoRenewalPlan(stored: string | null): RenewalPlan {
+  if (stored !== null && (isResidentPlan(stored) || isCompanyPlan(stored))) return renewalPlanOf(stored);
+  return "1_month";
+}
+
+function isCompanyPlan(plan: string): plan is CompanySubscriptionPlan {
+  return PLAN_DURATIONS.some((d) => d.company === plan);
+}
+
+/** A plan code a renewal accepts, or the InvalidInput refusal naming the codes. */
+export function renewalPlanRefusal(plan: string): Refusal<"InvalidInput"> | null {
+  if (isRenewalPlan(plan)) return null;
+  return refuse("InvalidInput", `plan must be one of ${RENEWAL_PLANS.join(", ")}`, { plan });
+}
+
+export interface RenewalPrice {
+  months: number;
+  /** Before the discount. */
+  baseAmount: number;
+  discountRate: number;
+  amount: number;
+}
+
+/** A resident's renewal: the residency monthly fee x months less the duration discount (PricingService's table). */
+export function residentRenewalPrice(plan: RenewalPlan): RenewalPrice {
+  const entry = RESIDENT_PLAN_PRICES.find((p) => p.plan === plan);
+  if (!entry) throw new RangeError(`no residency price for ${plan}`);
+  const price = residentPlanPrice(entry);
+  return {
+    months: price.months,
+    baseAmount: price.base_amount,
+    discountRate: price.discount_rate,
+    amount: price.amount,
+  };
+}
+
+/** What a company's renewal prices from: its type and the fee snapshot taken at registration. */
+export interface CompanyFees {
+  company_type: CompanyType;
+  monthly_fee_rate: number;
+  shareholder_fee_rate: number;
+  shareholder_count: number;
+}
+
+/**
+ * The company's monthly fee: the registration snapshot (`monthly_fee_rate`, else the type's list price) plus the
+ * per-shareholder fee (snapshot rate) for each shareholder beyond those the type includes. No setup fee.
+ */
+export function companyMonthlyFee(c: CompanyFees): number {
+  const type = COMPANY_TYPES[c.company_type];
+  const base = c.monthly_fee_rate > 0 ? c.monthly_fee_rate : type.monthly_fee;
+  const additional = Math.max(0, c.shareholder_count - type.included_shareholders);
+  return addMoney(base, multiplyMoney(c.shareholder_fee_rate, additional));
+}
+
+/** A company's renewal: monthly fee x months x (1 - the company renewal discount of the plan). */
+export function companyRenewalPrice(c: CompanyFees, plan: RenewalPlan): RenewalPrice {
+  const discount = COMPANY_RENEWAL_DISCOUNTS.find((d) => d.plan === plan);
+  if (!discount) throw new RangeError(`no company renewal discount for ${plan}`);
+  const base = multiplyMoney(companyMonthlyFee(c), discount.months);
+  return {
+    months: discount.months,
+    baseAmount: base,
+    discountRate: discount.discount_rate,
+    amount: multiplyMoney(base, 1 - discount.discount_rate),
+  };
+}
+
+/** Only an active company renews (a draft was never subscribed; inactive, suspended and voided ones may not). */
+export function companyRenewalRefusal(status: CompanyStatus): Refusal<"InvalidState"> | null {
+  if (status === "active") return null;
+  return refuse("InvalidState", `only an active company renews its subscription; this one is ${status}`, { status });
+}
+
+/** The start date after a renewal: kept while the period runs on, a new period from now after a lapse. */
+export function renewedStart(start: Date | null, end: Date | null, now: Date): Date {
+  if (start !== null && end !== null && end.getTime() > now.getTime()) return start;
+  return now;
 }

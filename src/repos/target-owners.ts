@@ -17,13 +17,28 @@ const OWNER_QUERIES: Record<string, string> = {
                         left join "partner_configuration" p on p.sid = r.partner_id where r.resident_id = ?`,
   kyc_artifact: `select p.wallet_user_id as user_id, a.partner_id from "kyc_artifact_attestation" a
                    join "partner_configuration" p on p.sid = a.partner_id where a.sid = ?`,
-  invoice: `select sender_user_id as user_id, null as partner_id from "zone_invoice" where sid = ?`,
+  // Invoices (issue 15): the sending user, and for a company's invoice its owner and its current directors and
+  // founders (each as its resident's owner pair). Role windows are read against the database clock.
+  invoice: `select i.sender_user_id as user_id, u.partner_id from "zone_invoice" i
+              join "user" u on u.sid = i.sender_user_id where i.sid = ?
+            union all
+            select c.user_id, c.partner_id from "zone_invoice" i
+              join "zone_company" c on c.company_id = i.fzc_id where i.sid = ?
+            union all
+            select r.user_id, r.partner_id from "zone_invoice" i
+              join "company_role" cr on cr.company_id = i.fzc_id and cr.role in ('director', 'founder')
+                and cr.valid_from <= current_timestamp and (cr.valid_to is null or cr.valid_to > current_timestamp)
+              join "digital_resident" r on r.resident_id = cr.subject_id
+              where i.sid = ? and r.user_id is not null`,
   ai_call: `select user_id, null as partner_id from "credit_transaction" where external_call_id = ?`,
   // A reseller request belongs to its partner: the pair (the partner's wallet user, partner_id) its reseller keys carry.
   registration_request: `select p.wallet_user_id as user_id, r.partner_id from "registration_request" r
     join "partner_configuration" p on p.sid = r.partner_id where r.sid = ?`,
   // Credit ledger (issue 15): a wallet is named by its user's id (it may not exist yet when a grant is denied).
   wallet: `select sid as user_id, null as partner_id from "user" where sid = ?`,
+  // Renewals (issue 15): renew_subscription names the paying user's id; a partner's wallet user is owned with its
+  // partner (the pair its reseller keys carry). Company renewals are audited under `company`.
+  subscription: `select sid as user_id, partner_id from "user" where sid = ?`,
 };
 
 export interface OwnerPair {

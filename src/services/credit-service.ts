@@ -2,6 +2,7 @@ import type { CreditServiceHandlers } from "../../generated/handlers/index.ts";
 import { CREDIT_PRICING, RESIDENT_PLANS, residentPlanPrice } from "../domain/pricing.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
+import { activateResident } from "./credit-service/activate-resident.ts";
 import { addBonus, refund } from "./credit-service/admin-credits.ts";
 import { getBalance, listTransactions } from "./credit-service/balance.ts";
 import { debitAiQuery } from "./credit-service/debit-ai-query.ts";
@@ -36,8 +37,8 @@ export const creditService: CreditServiceHandlers<RpcContext> = {
   async disableAutoTopup(_ctx, _params) {
     throw RpcError.notImplemented("creditservice.disable_auto_topup");
   },
-  async activateResident(_ctx, _params) {
-    throw RpcError.notImplemented("creditservice.activate_resident");
+  async activateResident(ctx, params) {
+    return activateResident(ctx, params);
   },
   debitAiQuery,
 };

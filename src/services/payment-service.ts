@@ -1,6 +1,7 @@
 import type { PaymentServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
+import * as subscriptions from "./subscriptions/handlers.ts";
 
 /** PaymentService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
 export const paymentService: PaymentServiceHandlers<RpcContext> = {
@@ -16,13 +17,13 @@ export const paymentService: PaymentServiceHandlers<RpcContext> = {
   async handlePaymentWebhook(_ctx, _params) {
     throw RpcError.notImplemented("paymentservice.handle_payment_webhook");
   },
-  async initiateRenewal(_ctx, _params) {
-    throw RpcError.notImplemented("paymentservice.initiate_renewal");
+  async initiateRenewal(ctx, params) {
+    return subscriptions.initiateRenewal(ctx, params);
   },
-  async initiateCompanyRenewal(_ctx, _params) {
-    throw RpcError.notImplemented("paymentservice.initiate_company_renewal");
+  async initiateCompanyRenewal(ctx, params) {
+    return subscriptions.initiateCompanyRenewal(ctx, params);
   },
-  async getSubscriptionStatus(_ctx, _params) {
-    throw RpcError.notImplemented("paymentservice.get_subscription_status");
+  async getSubscriptionStatus(ctx, params) {
+    return subscriptions.getSubscriptionStatus(ctx, params);
   },
 };

@@ -1,0 +1,128 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { DigitalResidentRow, ZoneCompanyRow } from "../../../generated/entities.ts";
+import type { SubscriptionInfo } from "../../../generated/types.ts";
+import { type Refusal, refuse } from "../../domain/refusal.ts";
+import { effectiveStatus, statusRefusal } from "../../domain/resident-status.ts";
+import {
+  companyPlanAfterRenewal,
+  companyRenewalPrice,
+  companyRenewalRefusal,
+  type RenewalPlan,
+  renewedEnd,
+  renewedStart,
+  residentPlanAfterRenewal,
+  residentRenewalPrice,
+} from "../../domain/subscriptions.ts";
+import { toSubscriptionInfo } from "./info.ts";
+import { postCompanyMessage, renewCompanyRow, renewResidentRow } from "./store.ts";
+import { debitForRenewal } from "./wallet.ts";
+
+/**
+ * Renewals (docs/decisions.md "Renewals and auto-renewal"): the entity is row-locked by the caller, checked,
+ * priced, the payer's wallet debited, the period extended from max(current end, now), all in the caller's
+ * transaction. Shared by paymentservice.initiate_renewal / initiate_company_renewal and the auto-renewal sweep.
+ * Refusals are values (nothing written); the caller maps them.
+ */
+
+export type RenewalRefusal = Refusal<"InvalidState" | "InsufficientFunds">;
+
+const short = (balance: number, amount: number): RenewalRefusal =>
+  refuse("InsufficientFunds", "the wallet balance is below the renewal price", { balance, amount });
+
+/** Renews a resident (locked, active or expired) for `plan`, paid by `payerId`'s wallet. */
+export async function renewResident(
+  em: EntityManager,
+  resident: DigitalResidentRow,
+  plan: RenewalPlan,
+  payerId: string,
+  now: Date,
+): Promise<SubscriptionInfo | RenewalRefusal> {
+  const denied = statusRefusal(effectiveStatus(resident, now), "renew");
+  if (denied) return denied;
+  const price = residentRenewalPrice(plan);
+  const debit = await debitForRenewal(
+    em,
+    {
+      userId: payerId,
+      amount: price.amount,
+      description: `Residency renewal ${plan} for ${resident.resident_id}`,
+      referenceType: "subscription",
+      referenceId: resident.resident_id,
+    },
+    now,
+  );
+  if ("short" in debit) return short(debit.balance, price.amount);
+  const changes = {
+    subscription_start_date: renewedStart(resident.subscription_start_date, resident.subscription_end_date, now),
+    subscription_end_date: renewedEnd(resident.subscription_end_date, now, plan),
+    subscription_plan: residentPlanAfterRenewal(plan) ?? resident.subscription_plan,
+  };
+  // The row is locked and its status checked above, so this touches it; a 0 would mean a broken lock.
+  if ((await renewResidentRow(em, resident.resident_id, changes, now)) === 0) {
+    throw new Error(`resident ${resident.resident_id} changed under its row lock`);
+  }
+  return toSubscriptionInfo({ type: "resident", id: resident.resident_id, row: { ...resident, ...changes } }, now, {
+    ...debit,
+    amount: price.amount,
+    discountRate: price.discountRate,
+  });
+}
+
+/** Renews a company (locked, active) for `plan`, paid by `payerId`'s wallet; posts the CompanyMessage. */
+export async function renewCompany(
+  em: EntityManager,
+  company: ZoneCompanyRow,
+  plan: RenewalPlan,
+  payerId: string,
+  now: Date,
+): Promise<SubscriptionInfo | RenewalRefusal> {
+  const denied = companyRenewalRefusal(company.status);
+  if (denied) return denied;
+  const price = companyRenewalPrice(
+    {
+      company_type: company.company_type,
+      monthly_fee_rate: company.monthly_fee_rate,
+      shareholder_fee_rate: company.shareholder_fee_rate,
+      shareholder_count: company.shareholders.length,
+    },
+    plan,
+  );
+  const debit = await debitForRenewal(
+    em,
+    {
+      userId: payerId,
+      amount: price.amount,
+      description: `Company renewal ${plan} for ${company.company_id}`,
+      referenceType: "company",
+      referenceId: company.company_id,
+    },
+    now,
+  );
+  if ("short" in debit) return short(debit.balance, price.amount);
+  const changes = {
+    subscription_start_date: renewedStart(company.subscription_start_date, company.subscription_end_date, now),
+    subscription_end_date: renewedEnd(company.subscription_end_date, now, plan),
+    subscription_plan: companyPlanAfterRenewal(plan) ?? company.subscription_plan,
+  };
+  if ((await renewCompanyRow(em, company.company_id, changes, now)) === 0) {
+    throw new Error(`company ${company.company_id} changed under its row lock`);
+  }
+  await postCompanyMessage(
+    em,
+    company.company_id,
+    {
+      title: "Subscription renewed",
+      body:
+        `The subscription of ${company.name} was renewed (${plan}) until ` +
+        `${changes.subscription_end_date.toISOString().slice(0, 10)}; ${price.amount.toFixed(2)} USD were debited ` +
+        "from the paying member's credit wallet. No setup fee was charged.",
+      messageType: "notification",
+    },
+    now,
+  );
+  return toSubscriptionInfo({ type: "company", id: company.company_id, row: { ...company, ...changes } }, now, {
+    ...debit,
+    amount: price.amount,
+    discountRate: price.discountRate,
+  });
+}
