@@ -28,4 +28,10 @@ export const taxService: TaxServiceHandlers<RpcContext> = {
   async listDocuments(_ctx, _params) {
     throw RpcError.notImplemented("taxservice.list_documents");
   },
+  async acceptFiling(_ctx, _params) {
+    throw RpcError.notImplemented("taxservice.accept_filing");
+  },
+  async rejectFiling(_ctx, _params) {
+    throw RpcError.notImplemented("taxservice.reject_filing");
+  },
 };
