@@ -331,3 +331,15 @@ export const REPORT_TITLES = {
 } as const;
 
 export const REPORT_AUDIENCE_RULE = "financial_report_company_members";
+
+/** Any current member may read a company's reports: every member tier. */
+export const REPORT_CLASSIFICATION: readonly string[] = [
+  "director",
+  "founder",
+  "shareholder",
+  "founding_member",
+  "platinum_member",
+];
+
+/** Roles generated_by may hold to generate a report (a founder may act as director). */
+export const REPORT_AUTHOR_ROLES: readonly string[] = ["director", "founder"];

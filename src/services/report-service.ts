@@ -1,25 +1,192 @@
+import type { FinancialReportRow } from "../../generated/entities.ts";
 import type { ReportServiceHandlers } from "../../generated/handlers/index.ts";
-import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import type { FinancialReportResult, FinancialReportSummary, FinancialReportType } from "../../generated/types.ts";
+import { companyRoles } from "../auth/access.ts";
+import { uuidv7 } from "../domain/ids.ts";
+import type { Refusal } from "../domain/refusal.ts";
+import {
+  ACCOUNTS,
+  asOfRefusal,
+  balanceSheet,
+  cashFlow,
+  incomeStatement,
+  periodRefusal,
+  REPORT_AUDIENCE_RULE,
+  REPORT_AUTHOR_ROLES,
+  REPORT_CLASSIFICATION,
+  REPORT_TITLES,
+  trialBalance,
+} from "../domain/reports.ts";
+import { currentCompanyRoles } from "../repos/company-access.ts";
+import { writeAudience } from "../repos/document-audiences.ts";
+import * as reports from "../repos/reports.ts";
+import { requireCaller } from "../rpc/caller.ts";
+import { isAdminSession, type RpcContext } from "../rpc/context.ts";
+import { errorsFor } from "../rpc/service-errors.ts";
 
-/** ReportService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/**
+ * ReportService (issue 15): financial reports computed from the company's books (issued invoices, approved
+ * expenses, confirmed treasury movements; src/domain/reports.ts) and stored as FinancialReport snapshots with a
+ * DocumentAudience row. The dispatcher checked company:director and that the caller may act as generated_by.
+ */
+
+const reportError = errorsFor("ReportService", "ReportError");
+
+const refused = (r: Refusal<"InvalidInput">) => reportError(r.refusal, r.message, r.details);
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+function toSummary(row: Omit<FinancialReportRow, "content">): FinancialReportSummary {
+  return {
+    sid: row.sid,
+    company_id: row.company_id,
+    report_type: row.report_type,
+    title: row.title,
+    period_start: iso(row.period_start),
+    period_end: iso(row.period_end),
+    as_of_date: iso(row.as_of_date),
+    generated_by: row.generated_by,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+function toResult(row: FinancialReportRow): FinancialReportResult {
+  return { ...toSummary(row), content_format: "json", content: row.content };
+}
+
+/** generated_by (which the caller may act as) must itself be a current director of the company. */
+async function requireDirector(ctx: RpcContext, companyId: string, residentId: string): Promise<void> {
+  const roles = await currentCompanyRoles(ctx.em, companyId, [residentId], ctx.now());
+  if (!roles.some((r) => REPORT_AUTHOR_ROLES.includes(r))) {
+    throw reportError("Forbidden", "generated_by is not a current director of the company");
+  }
+}
+
+interface Window {
+  as_of_date: Date | null;
+  period_start: Date | null;
+  period_end: Date | null;
+}
+
+function titleOf(type: FinancialReportType, w: Window): string {
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  if (w.as_of_date) return `${REPORT_TITLES[type]} as of ${w.as_of_date.toISOString()}`;
+  const lastDay = new Date((w.period_end as Date).getTime() - 1);
+  return `${REPORT_TITLES[type]} ${day(w.period_start as Date)} to ${day(lastDay)}`;
+}
+
+/** Loads the books up to the window's end, builds the body, stores the report and its audience. */
+async function generate(
+  ctx: RpcContext,
+  companyId: string,
+  generatedBy: string,
+  type: FinancialReportType,
+  window: Window,
+  build: (facts: Awaited<ReturnType<typeof reports.loadBookFacts>>) => unknown,
+): Promise<FinancialReportResult> {
+  const company = await reports.findCompany(ctx.em, companyId);
+  if (!company) throw reportError.notFound("company");
+  await requireDirector(ctx, companyId, generatedBy);
+  const now = ctx.now();
+  const until = window.as_of_date ?? (window.period_end as Date);
+  const facts = await reports.loadBookFacts(ctx.em, companyId, until);
+  const body = {
+    report_type: type,
+    company_id: companyId,
+    company_name: company.name,
+    as_of_date: iso(window.as_of_date),
+    period_start: iso(window.period_start),
+    period_end: iso(window.period_end),
+    generated_at: now.toISOString(),
+    chart_of_accounts: Object.values(ACCOUNTS),
+    sections: build(facts),
+  };
+  const row = reports.insertReport(ctx.em, {
+    sid: uuidv7(now),
+    company_id: companyId,
+    report_type: type,
+    title: titleOf(type, window),
+    ...window,
+    content: JSON.stringify(body),
+    generated_by: generatedBy,
+    created_at: now,
+    updated_at: now,
+  });
+  writeAudience(
+    ctx.em,
+    {
+      documentRef: row.sid,
+      documentType: "financial_report",
+      companyId,
+      classification: REPORT_CLASSIFICATION,
+      rule: REPORT_AUDIENCE_RULE,
+      relevantFrom: now,
+      createdBy: requireCaller(ctx).userId,
+    },
+    now,
+  );
+  return toResult(row);
+}
+
+function asOf(ctx: RpcContext, raw: string): Window {
+  const as_of_date = new Date(raw);
+  const bad = asOfRefusal(as_of_date, ctx.now());
+  if (bad) throw refused(bad);
+  return { as_of_date, period_start: null, period_end: null };
+}
+
+function period(ctx: RpcContext, start: string, end: string): Window {
+  const period_start = new Date(start);
+  const period_end = new Date(end);
+  const bad = periodRefusal(period_start, period_end, ctx.now());
+  if (bad) throw refused(bad);
+  return { as_of_date: null, period_start, period_end };
+}
+
 export const reportService: ReportServiceHandlers<RpcContext> = {
-  async generateBalanceSheet(_ctx, _params) {
-    throw RpcError.notImplemented("reportservice.generate_balance_sheet");
+  async generateBalanceSheet(ctx, { company_id, as_of_date, generated_by }) {
+    const w = asOf(ctx, as_of_date);
+    return generate(ctx, company_id, generated_by, "balance_sheet", w, (f) => balanceSheet(f, w.as_of_date as Date));
   },
-  async generateIncomeStatement(_ctx, _params) {
-    throw RpcError.notImplemented("reportservice.generate_income_statement");
+
+  async generateIncomeStatement(ctx, { company_id, period_start, period_end, generated_by }) {
+    const w = period(ctx, period_start, period_end);
+    return generate(ctx, company_id, generated_by, "income_statement", w, (f) =>
+      incomeStatement(f, w.period_start as Date, w.period_end as Date),
+    );
   },
-  async generateCashFlow(_ctx, _params) {
-    throw RpcError.notImplemented("reportservice.generate_cash_flow");
+
+  async generateCashFlow(ctx, { company_id, period_start, period_end, generated_by }) {
+    const w = period(ctx, period_start, period_end);
+    return generate(ctx, company_id, generated_by, "cash_flow", w, (f) =>
+      cashFlow(f, w.period_start as Date, w.period_end as Date),
+    );
   },
-  async generateTrialBalance(_ctx, _params) {
-    throw RpcError.notImplemented("reportservice.generate_trial_balance");
+
+  async generateTrialBalance(ctx, { company_id, as_of_date, generated_by }) {
+    const w = asOf(ctx, as_of_date);
+    return generate(ctx, company_id, generated_by, "trial_balance", w, (f) => trialBalance(f, w.as_of_date as Date));
   },
-  async getReport(_ctx, _params) {
-    throw RpcError.notImplemented("reportservice.get_report");
+
+  async getReport(ctx, { report_id }) {
+    const row = await reports.findReport(ctx.em, report_id);
+    if (!row) throw reportError.notFound("report");
+    const caller = requireCaller(ctx);
+    if (!isAdminSession(caller)) {
+      const held = await companyRoles(ctx.em, caller, row.company_id, ctx.now());
+      if (held === null || held.length === 0) throw reportError.notFound("report");
+    }
+    const company = await reports.findCompany(ctx.em, row.company_id);
+    return {
+      ...toResult(row),
+      company_name: company?.name ?? row.company_id,
+      generated_by_name: await reports.residentDisplayName(ctx.em, row.generated_by),
+    };
   },
-  async listReports(_ctx, _params) {
-    throw RpcError.notImplemented("reportservice.list_reports");
+
+  async listReports(ctx, { company_id, report_type }) {
+    if (!(await reports.findCompany(ctx.em, company_id))) throw reportError.notFound("company");
+    const rows = await reports.listReports(ctx.em, company_id, report_type);
+    return { items: rows.map(toSummary) };
   },
 };
