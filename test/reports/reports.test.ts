@@ -108,7 +108,7 @@ describe("reportservice.generate_trial_balance", () => {
       -32006,
       "InvalidInput",
     );
-    expect((await trial(director.client, { as_of_date: t.clock.now().toISOString() })).error).toBeUndefined();
+    expect("result" in (await trial(director.client, { as_of_date: t.clock.now().toISOString() }))).toBe(true);
   });
 
   test("a shareholder is Forbidden, another company's director NotFound, an unknown company NotFound", async () => {
