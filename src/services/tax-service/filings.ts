@@ -134,14 +134,16 @@ export const updateFiling: H["updateFiling"] = async (ctx, params) => {
   await requireCompanyRole(ctx, row.company_id, "director");
   const notDraft = draftOnlyRefusal(row.status);
   if (notDraft) throw refused(notDraft);
-  const figures = computeFigures(params, row.tax_rate);
+  // The rate in force when the figures are set is snapshotted with them; submission freezes both.
+  const tax_rate = ctx.config.tax.rate;
+  const figures = computeFigures(params, tax_rate);
   if (isRefusal(figures)) throw refused(figures);
   const now = ctx.now();
-  if (!(await filings.updateDraftFigures(ctx.em, row.sid, { ...figures, tax_rate: row.tax_rate }, now))) {
+  if (!(await filings.updateDraftFigures(ctx.em, row.sid, { ...figures, tax_rate }, now))) {
     throw taxError("InvalidState", "the filing is no longer a draft");
   }
-  recordIfAdmin(ctx, "update_tax_filing", row, { ...figures });
-  return toFilingResult({ ...row, ...figures, updated_at: now });
+  recordIfAdmin(ctx, "update_tax_filing", row, { ...figures, tax_rate });
+  return toFilingResult({ ...row, ...figures, tax_rate, updated_at: now });
 };
 
 export const submitFiling: H["submitFiling"] = async (ctx, { filing_id, submitted_by }) => {
