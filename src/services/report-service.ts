@@ -7,6 +7,7 @@ import type { Refusal } from "../domain/refusal.ts";
 import {
   ACCOUNTS,
   asOfRefusal,
+  type BookFacts,
   balanceSheet,
   cashFlow,
   incomeStatement,
@@ -68,28 +69,27 @@ interface Window {
   period_end: Date | null;
 }
 
-function titleOf(type: FinancialReportType, w: Window): string {
-  const day = (d: Date) => d.toISOString().slice(0, 10);
-  if (w.as_of_date) return `${REPORT_TITLES[type]} as of ${w.as_of_date.toISOString()}`;
-  const lastDay = new Date((w.period_end as Date).getTime() - 1);
-  return `${REPORT_TITLES[type]} ${day(w.period_start as Date)} to ${day(lastDay)}`;
-}
+const day = (d: Date) => d.toISOString().slice(0, 10);
 
-/** Loads the books up to the window's end, builds the body, stores the report and its audience. */
+/** Loads the books up to `until`, builds the body, stores the report and its audience. */
 async function generate(
   ctx: RpcContext,
-  companyId: string,
-  generatedBy: string,
-  type: FinancialReportType,
-  window: Window,
-  build: (facts: Awaited<ReturnType<typeof reports.loadBookFacts>>) => unknown,
+  input: {
+    companyId: string;
+    generatedBy: string;
+    type: FinancialReportType;
+    title: string;
+    window: Window;
+    until: Date;
+  },
+  build: (facts: BookFacts) => unknown,
 ): Promise<FinancialReportResult> {
+  const { companyId, generatedBy, type, window } = input;
   const company = await reports.findCompany(ctx.em, companyId);
   if (!company) throw reportError.notFound("company");
   await requireDirector(ctx, companyId, generatedBy);
   const now = ctx.now();
-  const until = window.as_of_date ?? (window.period_end as Date);
-  const facts = await reports.loadBookFacts(ctx.em, companyId, until);
+  const facts = await reports.loadBookFacts(ctx.em, companyId, input.until);
   const body = {
     report_type: type,
     company_id: companyId,
@@ -105,7 +105,7 @@ async function generate(
     sid: uuidv7(now),
     company_id: companyId,
     report_type: type,
-    title: titleOf(type, window),
+    title: input.title,
     ...window,
     content: JSON.stringify(body),
     generated_by: generatedBy,
@@ -128,45 +128,44 @@ async function generate(
   return toResult(row);
 }
 
-function asOf(ctx: RpcContext, raw: string): Window {
-  const as_of_date = new Date(raw);
-  const bad = asOfRefusal(as_of_date, ctx.now());
+/** A balance sheet or trial balance: the books as of an instant that is not in the future. */
+function asOfReport(
+  ctx: RpcContext,
+  params: { company_id: string; as_of_date: string; generated_by: string },
+  type: "balance_sheet" | "trial_balance",
+  build: (facts: BookFacts, asOf: Date) => unknown,
+): Promise<FinancialReportResult> {
+  const asOf = new Date(params.as_of_date);
+  const bad = asOfRefusal(asOf, ctx.now());
   if (bad) throw refused(bad);
-  return { as_of_date, period_start: null, period_end: null };
+  const window = { as_of_date: asOf, period_start: null, period_end: null };
+  const title = `${REPORT_TITLES[type]} as of ${asOf.toISOString()}`;
+  const input = { companyId: params.company_id, generatedBy: params.generated_by, type, title, window, until: asOf };
+  return generate(ctx, input, (facts) => build(facts, asOf));
 }
 
-function period(ctx: RpcContext, start: string, end: string): Window {
-  const period_start = new Date(start);
-  const period_end = new Date(end);
-  const bad = periodRefusal(period_start, period_end, ctx.now());
+/** An income statement or cash flow over [period_start, period_end), which ends after it starts and not later than now. */
+function periodReport(
+  ctx: RpcContext,
+  params: { company_id: string; period_start: string; period_end: string; generated_by: string },
+  type: "income_statement" | "cash_flow",
+  build: (facts: BookFacts, start: Date, end: Date) => unknown,
+): Promise<FinancialReportResult> {
+  const start = new Date(params.period_start);
+  const end = new Date(params.period_end);
+  const bad = periodRefusal(start, end, ctx.now());
   if (bad) throw refused(bad);
-  return { as_of_date: null, period_start, period_end };
+  const window = { as_of_date: null, period_start: start, period_end: end };
+  const title = `${REPORT_TITLES[type]} ${day(start)} to ${day(new Date(end.getTime() - 1))}`;
+  const input = { companyId: params.company_id, generatedBy: params.generated_by, type, title, window, until: end };
+  return generate(ctx, input, (facts) => build(facts, start, end));
 }
 
 export const reportService: ReportServiceHandlers<RpcContext> = {
-  async generateBalanceSheet(ctx, { company_id, as_of_date, generated_by }) {
-    const w = asOf(ctx, as_of_date);
-    return generate(ctx, company_id, generated_by, "balance_sheet", w, (f) => balanceSheet(f, w.as_of_date as Date));
-  },
-
-  async generateIncomeStatement(ctx, { company_id, period_start, period_end, generated_by }) {
-    const w = period(ctx, period_start, period_end);
-    return generate(ctx, company_id, generated_by, "income_statement", w, (f) =>
-      incomeStatement(f, w.period_start as Date, w.period_end as Date),
-    );
-  },
-
-  async generateCashFlow(ctx, { company_id, period_start, period_end, generated_by }) {
-    const w = period(ctx, period_start, period_end);
-    return generate(ctx, company_id, generated_by, "cash_flow", w, (f) =>
-      cashFlow(f, w.period_start as Date, w.period_end as Date),
-    );
-  },
-
-  async generateTrialBalance(ctx, { company_id, as_of_date, generated_by }) {
-    const w = asOf(ctx, as_of_date);
-    return generate(ctx, company_id, generated_by, "trial_balance", w, (f) => trialBalance(f, w.as_of_date as Date));
-  },
+  generateBalanceSheet: (ctx, params) => asOfReport(ctx, params, "balance_sheet", balanceSheet),
+  generateIncomeStatement: (ctx, params) => periodReport(ctx, params, "income_statement", incomeStatement),
+  generateCashFlow: (ctx, params) => periodReport(ctx, params, "cash_flow", cashFlow),
+  generateTrialBalance: (ctx, params) => asOfReport(ctx, params, "trial_balance", trialBalance),
 
   async getReport(ctx, { report_id }) {
     const row = await reports.findReport(ctx.em, report_id);
