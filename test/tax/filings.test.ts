@@ -381,6 +381,26 @@ describe("amendments", () => {
     );
   });
 
+  test("concurrent amendments of one filing: one wins, the original is amended once", async () => {
+    const s = await submitted();
+    const period = { filing_type: s.filing_type, period_start: s.period_start, period_end: s.period_end };
+    const replies = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        director.client.call("taxservice.create_filing", { company_id: company, ...period, amends_filing_id: s.sid }),
+      ),
+    );
+    expect(replies.filter((r) => "result" in r)).toHaveLength(1);
+    for (const r of replies.filter((x) => "error" in x)) {
+      expect(["InvalidState", "AlreadyExists"]).toContain(errorOf(r).data?.variant);
+    }
+    const rows = await sql(
+      t,
+      `select status from "tax_filing" where company_id = ? and period_start = ? order by sid`,
+      [company, s.period_start],
+    );
+    expect(rows.map((r) => r.status)).toEqual(["amended", "draft"]);
+  });
+
   test("refused: a draft, amended or rejected original (InvalidState), another period (InvalidInput), another company's (NotFound)", async () => {
     const periodOf = (f: TaxFilingResult) => ({
       filing_type: f.filing_type,
