@@ -2858,7 +2858,13 @@ export const TaxFilingEntity = new EntitySchema<TaxFilingRow>({
     { name: "tax_filing_company_id_index", properties: ["company_id"] },
     { name: "tax_filing_status_index", properties: ["status"] },
   ],
-  uniques: [],
+  uniques: [
+    {
+      name: "tax_filing_live_period_unique",
+      expression:
+        'create unique index "tax_filing_live_period_unique" on "tax_filing" ("company_id", "filing_type", "period_start", "period_end") where "status" in (\'draft\', \'submitted\', \'accepted\')',
+    },
+  ],
 });
 
 /** A stored TreasuryAccount (table `treasury_account`). */

@@ -201,11 +201,12 @@ export const SERVICE_ERRORS = {
       "NotFound",
       "Forbidden",
       "InvalidInput",
-      "AlreadyExists",
       "InvalidState",
+      "AlreadyExists",
       "InvalidAmount",
       "PasswordRequired",
       "WrongPassword",
+      "AdminOnly",
     ],
   },
   TreasuryOperationsService: {

@@ -533,12 +533,14 @@ import type {
   TaxFilingListResult,
   TaxFilingNewTemplate,
   TaxFilingResult,
+  TaxServiceAcceptFilingParams,
   TaxServiceCreateFilingParams,
   TaxServiceGenerateDocumentParams,
   TaxServiceGetDeadlinesParams,
   TaxServiceGetFilingParams,
   TaxServiceListDocumentsParams,
   TaxServiceListFilingsParams,
+  TaxServiceRejectFilingParams,
   TaxServiceSubmitFilingParams,
   TaxServiceUpdateFilingParams,
   TemplateResult,
@@ -1708,6 +1710,8 @@ export interface MethodMap {
     result: TaxFilingResult;
     callerBound: "submitted_by";
   };
+  "taxservice.accept_filing": { params: TaxServiceAcceptFilingParams; result: TaxFilingResult; callerBound: never };
+  "taxservice.reject_filing": { params: TaxServiceRejectFilingParams; result: TaxFilingResult; callerBound: never };
   "taxservice.list_filings": { params: TaxServiceListFilingsParams; result: TaxFilingListResult; callerBound: never };
   "taxservice.get_deadlines": { params: TaxServiceGetDeadlinesParams; result: TaxDeadlineResult; callerBound: never };
   "taxservice.generate_document": {

@@ -133,7 +133,8 @@ export type DocumentKind =
   | "financial_report"
   | "expense"
   | "share_transfer"
-  | "dividend";
+  | "dividend"
+  | "tax_document";
 /**
  * Kind of a document signed with an entity key (DocumentService.submit_signed); the seed's `DocumentType (signing)`.
  */
@@ -11555,6 +11556,10 @@ export interface TaxServiceCreateFilingParams {
    * Exclusive.
    */
   period_end: string;
+  /**
+   * The filing this one amends (same company, type and period; submitted or accepted). It moves to `amended`.
+   */
+  amends_filing_id?: string;
 }
 export interface TaxServiceGetFilingParams {
   /**
@@ -11593,6 +11598,22 @@ export interface TaxServiceSubmitFilingParams {
    * The caller's account password (re-entry); checked before anything else, wrong is -32002 WrongPassword.
    */
   password: string;
+}
+export interface TaxServiceAcceptFilingParams {
+  /**
+   * The filing's sid.
+   */
+  filing_id: string;
+}
+export interface TaxServiceRejectFilingParams {
+  /**
+   * The filing's sid.
+   */
+  filing_id: string;
+  /**
+   * Why the filing was rejected; shown to the company's members.
+   */
+  reason: string;
 }
 export interface TaxServiceListFilingsParams {
   /**

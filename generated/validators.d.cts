@@ -253,6 +253,8 @@ export declare const validateTaxServiceCreateFilingParams: ValidateFunction;
 export declare const validateTaxServiceGetFilingParams: ValidateFunction;
 export declare const validateTaxServiceUpdateFilingParams: ValidateFunction;
 export declare const validateTaxServiceSubmitFilingParams: ValidateFunction;
+export declare const validateTaxServiceAcceptFilingParams: ValidateFunction;
+export declare const validateTaxServiceRejectFilingParams: ValidateFunction;
 export declare const validateTaxServiceListFilingsParams: ValidateFunction;
 export declare const validateTaxServiceGetDeadlinesParams: ValidateFunction;
 export declare const validateTaxServiceGenerateDocumentParams: ValidateFunction;

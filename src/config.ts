@@ -71,6 +71,9 @@ export interface Config {
    * kyb_provider_status `approved`. Off (the default), the verdict is advisory and the administrator decides.
    */
   kybHardGate: boolean;
+
+  // ---- Tax filings (issue 15; see the tax block at the end of this file) ----
+  tax: TaxConfig;
 }
 
 export class ConfigError extends Error {
@@ -207,6 +210,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     kyc: kycConfig(env),
     // ---- KYB (issue 14: external companies) ----
     kybHardGate: onOff(env, "KYB_HARD_GATE", false),
+    tax: taxConfig(env),
     ...overrides,
   };
 }
@@ -259,5 +263,58 @@ function kycConfig(env: Env): KycConfig {
     sessionTtlS: int(env, "KYC_SESSION_TTL_S", 24 * 3600, 60),
     manualReview: onOff(env, "KYC_MANUAL_REVIEW", true),
     personalData: { enabled: onOff(env, "KYC_PERSONAL_DATA", false), fields: fields as KycPersonalField[] },
+  };
+}
+
+// ---- Tax filings (issue 15; docs/decisions.md "Tax filings") ----
+
+export const TAX_PERIODS = ["monthly", "quarterly", "annual"] as const;
+export type TaxPeriod = (typeof TAX_PERIODS)[number];
+
+export interface TaxConfig {
+  /** Rate applied to taxable income, a fraction from 0 to 1 with at most 6 decimals (TAX_RATE, default 0.15). */
+  rate: number;
+  /** Currency filings are made in (TAX_CURRENCY, default USD). */
+  currency: string;
+  /**
+   * Days after a period's end (exclusive end, UTC midnight) until its filing is due: TAX_DUE_DAYS_MONTHLY (default
+   * 20), TAX_DUE_DAYS_QUARTERLY (default 30), TAX_DUE_DAYS_ANNUAL (default 90).
+   */
+  dueDays: Record<TaxPeriod, number>;
+  /** Period types every company files, listed by get_deadlines (TAX_REQUIRED_PERIODS, default quarterly,annual). */
+  requiredPeriods: readonly TaxPeriod[];
+}
+
+function taxRate(env: Env): number {
+  const raw = env["TAX_RATE"];
+  if (raw === undefined || raw === "") return 0.15;
+  const rate = Number(raw);
+  if (!/^(0(\.\d{1,6})?|1(\.0{1,6})?)$/.test(raw) || !(rate >= 0 && rate <= 1)) {
+    throw new ConfigError("TAX_RATE", `must be a fraction from 0 to 1 with at most 6 decimals, got "${raw}"`);
+  }
+  return rate;
+}
+
+function taxConfig(env: Env): TaxConfig {
+  const currency = env["TAX_CURRENCY"] || "USD";
+  if (!/^[A-Z]{3}$/.test(currency))
+    throw new ConfigError("TAX_CURRENCY", `must be an ISO 4217 code, got "${currency}"`);
+  const periods = (env["TAX_REQUIRED_PERIODS"] ?? "quarterly,annual")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const unknown = periods.find((p) => !(TAX_PERIODS as readonly string[]).includes(p));
+  if (unknown !== undefined) {
+    throw new ConfigError("TAX_REQUIRED_PERIODS", `names an unknown period "${unknown}" (known: ${TAX_PERIODS})`);
+  }
+  return {
+    rate: taxRate(env),
+    currency,
+    dueDays: {
+      monthly: int(env, "TAX_DUE_DAYS_MONTHLY", 20, 1),
+      quarterly: int(env, "TAX_DUE_DAYS_QUARTERLY", 30, 1),
+      annual: int(env, "TAX_DUE_DAYS_ANNUAL", 90, 1),
+    },
+    requiredPeriods: [...new Set(periods)] as TaxPeriod[],
   };
 }

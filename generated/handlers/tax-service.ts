@@ -6,12 +6,14 @@ import type {
   TaxFilingDetailResult,
   TaxFilingListResult,
   TaxFilingResult,
+  TaxServiceAcceptFilingParams,
   TaxServiceCreateFilingParams,
   TaxServiceGenerateDocumentParams,
   TaxServiceGetDeadlinesParams,
   TaxServiceGetFilingParams,
   TaxServiceListDocumentsParams,
   TaxServiceListFilingsParams,
+  TaxServiceRejectFilingParams,
   TaxServiceSubmitFilingParams,
   TaxServiceUpdateFilingParams,
 } from "../types.ts";
@@ -26,6 +28,10 @@ export interface TaxServiceHandlers<Ctx> {
   updateFiling(ctx: Ctx, params: TaxServiceUpdateFilingParams): Promise<TaxFilingResult>;
   /** `taxservice.submit_filing`: Submit a tax filing — x-auth: user */
   submitFiling(ctx: Ctx, params: TaxServiceSubmitFilingParams): Promise<TaxFilingResult>;
+  /** `taxservice.accept_filing`: Accept a submitted tax filing — x-auth: admin */
+  acceptFiling(ctx: Ctx, params: TaxServiceAcceptFilingParams): Promise<TaxFilingResult>;
+  /** `taxservice.reject_filing`: Reject a submitted tax filing — x-auth: admin */
+  rejectFiling(ctx: Ctx, params: TaxServiceRejectFilingParams): Promise<TaxFilingResult>;
   /** `taxservice.list_filings`: List a company's tax filings — x-auth: company:member */
   listFilings(ctx: Ctx, params: TaxServiceListFilingsParams): Promise<TaxFilingListResult>;
   /** `taxservice.get_deadlines`: A company's tax deadlines — x-auth: company:member */

@@ -1,31 +1,24 @@
 import type { TaxServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { getDeadlines } from "./tax-service/deadlines.ts";
+import { generateDocument, listDocuments } from "./tax-service/documents.ts";
+import { createFiling, getFiling, listFilings, submitFiling, updateFiling } from "./tax-service/filings.ts";
+import { acceptFiling, rejectFiling } from "./tax-service/review.ts";
 
-/** TaxService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/**
+ * TaxService (issue 15): company tax filings. Filings (create, amend, update figures, submit) in
+ * tax-service/filings.ts, the administrator review in review.ts, deadlines in deadlines.ts, documents in
+ * documents.ts; rules and the state machine in src/domain/tax.ts. Codegen adds a stub here for each new method.
+ */
 export const taxService: TaxServiceHandlers<RpcContext> = {
-  async createFiling(_ctx, _params) {
-    throw RpcError.notImplemented("taxservice.create_filing");
-  },
-  async getFiling(_ctx, _params) {
-    throw RpcError.notImplemented("taxservice.get_filing");
-  },
-  async updateFiling(_ctx, _params) {
-    throw RpcError.notImplemented("taxservice.update_filing");
-  },
-  async submitFiling(_ctx, _params) {
-    throw RpcError.notImplemented("taxservice.submit_filing");
-  },
-  async listFilings(_ctx, _params) {
-    throw RpcError.notImplemented("taxservice.list_filings");
-  },
-  async getDeadlines(_ctx, _params) {
-    throw RpcError.notImplemented("taxservice.get_deadlines");
-  },
-  async generateDocument(_ctx, _params) {
-    throw RpcError.notImplemented("taxservice.generate_document");
-  },
-  async listDocuments(_ctx, _params) {
-    throw RpcError.notImplemented("taxservice.list_documents");
-  },
+  createFiling,
+  getFiling,
+  updateFiling,
+  submitFiling,
+  listFilings,
+  getDeadlines,
+  generateDocument,
+  listDocuments,
+  acceptFiling,
+  rejectFiling,
 };

@@ -1,0 +1,88 @@
+import type { TaxFilingRow } from "../../../generated/entities.ts";
+import type { TaxFilingResult } from "../../../generated/types.ts";
+import { companyRoles, satisfiesCompanyRole } from "../../auth/access.ts";
+import type { Refusal } from "../../domain/refusal.ts";
+import { grossProfit, TAX_DIRECTOR_ROLES } from "../../domain/tax.ts";
+import { recordAdminAction } from "../../repos/admin-actions.ts";
+import { currentCompanyRoles } from "../../repos/company-access.ts";
+import * as filings from "../../repos/tax-filings.ts";
+import { requireCaller } from "../../rpc/caller.ts";
+import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
+import { errorsFor } from "../../rpc/service-errors.ts";
+
+/** What the TaxService use cases share: the error factory, loading with access checks, the result mapper. */
+
+export const taxError = errorsFor("TaxService", "TaxError");
+
+export function refused(r: Refusal<"InvalidInput" | "InvalidState" | "InvalidAmount">): Error {
+  return taxError(r.refusal, r.message, r.details);
+}
+
+export function toFilingResult(row: TaxFilingRow): TaxFilingResult {
+  return {
+    sid: row.sid,
+    company_id: row.company_id,
+    filing_type: row.filing_type,
+    period_start: row.period_start.toISOString(),
+    period_end: row.period_end.toISOString(),
+    due_date: row.due_date.toISOString(),
+    status: row.status,
+    currency: row.currency,
+    gross_revenue: row.gross_revenue,
+    cost_of_goods_sold: row.cost_of_goods_sold,
+    operating_expenses: row.operating_expenses,
+    gross_profit: grossProfit(row),
+    taxable_income: row.taxable_income,
+    tax_rate: row.tax_rate,
+    tax_due: row.tax_due,
+    submitted_by: row.submitted_by,
+    submitted_at: row.submitted_at?.toISOString() ?? null,
+    reference_number: row.reference_number,
+    rejection_reason: row.rejection_reason,
+    amends_filing_id: row.amends_filing_id,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export async function loadFiling(ctx: RpcContext, filingId: string): Promise<TaxFilingRow> {
+  const row = await filings.findFiling(ctx.em, filingId);
+  if (!row) throw taxError.notFound("filing");
+  return row;
+}
+
+/**
+ * The caller's standing in the filing's company: no current role is NotFound (no existence leak), a member without
+ * the director role is Forbidden. An administrator's session passes, as the dispatcher's company check lets it.
+ */
+export async function requireCompanyRole(
+  ctx: RpcContext,
+  companyId: string,
+  required: "member" | "director",
+): Promise<void> {
+  const caller = requireCaller(ctx);
+  if (isAdminSession(caller)) return;
+  const held = await companyRoles(ctx.em, caller, companyId, ctx.now());
+  if (held === null || held.length === 0) throw taxError.notFound("filing");
+  if (!satisfiesCompanyRole(held, required)) {
+    throw taxError("Forbidden", `needs the ${required} role in the filing's company`);
+  }
+}
+
+/** The acting resident (the dispatcher checked the caller may act as it) must be a current director of the company. */
+export async function requireDirectorResident(ctx: RpcContext, companyId: string, residentId: string): Promise<void> {
+  const roles = await currentCompanyRoles(ctx.em, companyId, [residentId], ctx.now());
+  if (roles.some((r) => TAX_DIRECTOR_ROLES.includes(r))) return;
+  throw taxError("Forbidden", "the submitting resident is not a current director of the filing's company");
+}
+
+/** An administrator's write on a company's filing (the dispatcher let the session through), recorded. */
+export function recordIfAdmin(ctx: RpcContext, action: string, row: TaxFilingRow, details: Record<string, unknown>) {
+  if (!isAdminSession(requireCaller(ctx))) return;
+  recordAdminAction(ctx, {
+    action,
+    targetType: "tax_filing",
+    targetId: row.sid,
+    details: { company_id: row.company_id, ...details },
+  });
+}
