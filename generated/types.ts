@@ -1323,6 +1323,26 @@ export interface EmailOutbox {
   status: "queued" | "sent" | "failed";
   provider_message_id: string | null;
   error: string | null;
+  /**
+   * HTML alternative of the body, when the template has one.
+   */
+  body_html: string | null;
+  /**
+   * Reply-To address, when the template has one.
+   */
+  reply_to: string | null;
+  /**
+   * Name of the one attached file (invoice PDF), when any.
+   */
+  attachment_filename: string | null;
+  /**
+   * MIME type of the attachment.
+   */
+  attachment_content_type: string | null;
+  /**
+   * The attachment's bytes, base64.
+   */
+  attachment_base64: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -2917,6 +2937,9 @@ export interface ZoneInvoice {
    * Null = resident.
    */
   sender_entity_type: "company" | "cooperative" | null;
+  /**
+   * The issuing company's or cooperative's id (= fzc_id), or the issuing resident's id when sender_entity_type is null. Invoice numbers are unique per issuer.
+   */
   sender_entity_id: string | null;
   recipient_user_id: string | null;
   recipient_entity_type: "resident" | "company" | "cooperative" | null;
@@ -8771,6 +8794,9 @@ export interface ZoneInvoiceNewTemplate {
    * Null = resident.
    */
   sender_entity_type: "company" | "cooperative" | null;
+  /**
+   * The issuing company's or cooperative's id (= fzc_id), or the issuing resident's id when sender_entity_type is null. Invoice numbers are unique per issuer.
+   */
   sender_entity_id: string | null;
   recipient_user_id: string | null;
   recipient_entity_type: "resident" | "company" | "cooperative" | null;
@@ -10263,19 +10289,27 @@ export interface GovernanceServiceRevokeSigningAuthorityParams {
 }
 export interface InvoiceServiceListParams {
   /**
-   * Formatted id of the issuing company or cooperative.
+   * Formatted id of the issuing company or cooperative (x-auth company:member applies when given).
    */
-  fzc_id: string;
+  fzc_id?: string;
+  /**
+   * Person-to-person invoices: list the invoices issued by this resident (one the caller owns) instead of a company's; exactly one of fzc_id and sender_resident_id.
+   */
+  sender_resident_id?: string;
 }
 export interface InvoiceServiceCreateParams {
-  /**
-   * Formatted id of the issuing company or cooperative.
-   */
-  fzc_id: string;
   /**
    * The invoice.
    */
   data: CreateInvoiceData;
+  /**
+   * Formatted id of the issuing company or cooperative (x-auth company:director applies when given).
+   */
+  fzc_id?: string;
+  /**
+   * Person-to-person invoices: the issuing resident (a resident the caller owns) instead of fzc_id; exactly one of fzc_id and sender_resident_id.
+   */
+  sender_resident_id?: string;
 }
 export interface InvoiceServiceGetParams {
   /**
@@ -10295,13 +10329,13 @@ export interface InvoiceServiceUpdateParams {
 }
 export interface InvoiceServiceDeleteParams {
   /**
-   * Formatted id of the issuing company or cooperative.
-   */
-  fzc_id: string;
-  /**
    * The invoice's sid.
    */
   invoice_id: string;
+  /**
+   * Formatted id of the issuing company or cooperative; omitted for a resident-issued invoice.
+   */
+  fzc_id?: string;
 }
 export interface InvoiceServicePreviewInvoiceEmailParams {
   /**
@@ -10325,17 +10359,21 @@ export interface InvoiceServiceSendDraftParams {
 }
 export interface InvoiceServiceSendInvoiceParams {
   /**
-   * Formatted id of the issuing company or cooperative.
-   */
-  fzc_id: string;
-  /**
    * The invoice.
    */
   data: CreateInvoiceData;
   /**
+   * Formatted id of the issuing company or cooperative (x-auth company:director applies when given).
+   */
+  fzc_id?: string;
+  /**
    * Personal note for the email body, at most 1000 characters; overrides data.sender_message.
    */
   sender_message?: string;
+  /**
+   * Person-to-person invoices: the issuing resident (a resident the caller owns) instead of fzc_id; exactly one of fzc_id and sender_resident_id.
+   */
+  sender_resident_id?: string;
 }
 export interface InvoiceServiceMarkPaidParams {
   /**
