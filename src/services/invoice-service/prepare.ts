@@ -143,7 +143,8 @@ export async function updatedFields(
   const pick = <K extends keyof UpdateInvoiceData & keyof ZoneInvoiceRow>(k: K) =>
     (data[k] !== undefined ? data[k] : row[k]) as ZoneInvoiceRow[K];
   const lines = data.line_items ?? row.line_items;
-  const recompute = lines.length > 0;
+  // New lines (even none) or kept lines: the figures come from the lines, or must be given again.
+  const recompute = lines.length > 0 || data.line_items !== undefined;
   const merged: Checked = {
     line_items: lines,
     amount: data.amount !== undefined ? data.amount : recompute ? null : row.amount,
