@@ -10289,27 +10289,19 @@ export interface GovernanceServiceRevokeSigningAuthorityParams {
 }
 export interface InvoiceServiceListParams {
   /**
-   * Formatted id of the issuing company or cooperative (x-auth company:member applies when given).
+   * Formatted id of the issuer: the issuing company or cooperative, or for a person-to-person invoice the issuing resident (one the caller owns).
    */
-  fzc_id?: string;
-  /**
-   * Person-to-person invoices: list the invoices issued by this resident (one the caller owns) instead of a company's; exactly one of fzc_id and sender_resident_id.
-   */
-  sender_resident_id?: string;
+  fzc_id: string;
 }
 export interface InvoiceServiceCreateParams {
+  /**
+   * Formatted id of the issuer: the issuing company or cooperative, or for a person-to-person invoice the issuing resident (one the caller owns).
+   */
+  fzc_id: string;
   /**
    * The invoice.
    */
   data: CreateInvoiceData;
-  /**
-   * Formatted id of the issuing company or cooperative (x-auth company:director applies when given).
-   */
-  fzc_id?: string;
-  /**
-   * Person-to-person invoices: the issuing resident (a resident the caller owns) instead of fzc_id; exactly one of fzc_id and sender_resident_id.
-   */
-  sender_resident_id?: string;
 }
 export interface InvoiceServiceGetParams {
   /**
@@ -10329,13 +10321,13 @@ export interface InvoiceServiceUpdateParams {
 }
 export interface InvoiceServiceDeleteParams {
   /**
+   * Formatted id of the issuer: the issuing company or cooperative, or for a person-to-person invoice the issuing resident (one the caller owns).
+   */
+  fzc_id: string;
+  /**
    * The invoice's sid.
    */
   invoice_id: string;
-  /**
-   * Formatted id of the issuing company or cooperative; omitted for a resident-issued invoice.
-   */
-  fzc_id?: string;
 }
 export interface InvoiceServicePreviewInvoiceEmailParams {
   /**
@@ -10359,21 +10351,17 @@ export interface InvoiceServiceSendDraftParams {
 }
 export interface InvoiceServiceSendInvoiceParams {
   /**
+   * Formatted id of the issuer: the issuing company or cooperative, or for a person-to-person invoice the issuing resident (one the caller owns).
+   */
+  fzc_id: string;
+  /**
    * The invoice.
    */
   data: CreateInvoiceData;
   /**
-   * Formatted id of the issuing company or cooperative (x-auth company:director applies when given).
-   */
-  fzc_id?: string;
-  /**
    * Personal note for the email body, at most 1000 characters; overrides data.sender_message.
    */
   sender_message?: string;
-  /**
-   * Person-to-person invoices: the issuing resident (a resident the caller owns) instead of fzc_id; exactly one of fzc_id and sender_resident_id.
-   */
-  sender_resident_id?: string;
 }
 export interface InvoiceServiceMarkPaidParams {
   /**

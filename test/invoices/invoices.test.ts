@@ -171,14 +171,16 @@ describe("invoiceservice.create", () => {
     await refusedNoWrite(t, create({ total_amount: 1 }), -32602, null);
   });
 
-  test("neither or both of fzc_id and sender_resident_id is InvalidInput", async () => {
-    await refusedNoWrite(t, () => dir.client.call("invoiceservice.create", { data: DATA }), -32006, "InvalidInput");
-    await refusedNoWrite(
-      t,
-      () => dir.client.call("invoiceservice.create", { fzc_id: company, sender_resident_id: dir.resident, data: DATA }),
-      -32006,
-      "InvalidInput",
-    );
+  test("fzc_id is required; an empty or unknown issuer is NotFound", async () => {
+    await refusedNoWrite(t, () => dir.client.rpc("invoiceservice.create", { data: DATA }), -32602, null);
+    for (const fzc_id of ["", "FZ-2026-RA999999", "nonsense"]) {
+      await refusedNoWrite(
+        t,
+        () => dir.client.call("invoiceservice.create", { fzc_id, data: DATA }),
+        -32003,
+        "NotFound",
+      );
+    }
   });
 
   test("a shareholder is Forbidden, another company's director and an unknown company NotFound", async () => {
@@ -382,7 +384,8 @@ describe("invoiceservice.delete", () => {
     );
     await refusedNoWrite(
       t,
-      () => dir.client.call("invoiceservice.delete", { invoice_id: inv.sid }),
+      // naming the director's own resident as issuer does not reach a company invoice
+      () => dir.client.call("invoiceservice.delete", { fzc_id: dir.resident, invoice_id: inv.sid }),
       -32003,
       "NotFound",
     );

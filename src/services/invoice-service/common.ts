@@ -38,27 +38,32 @@ export async function ownsResident(ctx: RpcContext, residentId: string): Promise
 }
 
 /**
- * The issuer named by exactly one of fzc_id (the dispatcher checked the role; an administrator passes, so the
- * company must exist) and sender_resident_id (a resident the caller owns; `notOwned` says how a foreign one is
- * refused: NotOwner where the caller names itself as sender, NotFound on reads).
+ * The issuer `fzc_id` names (x-auth is `user`: the handler checks what `company:<role>` would). A company or
+ * cooperative: the caller's current role must satisfy `role` (none NotFound, another Forbidden). Otherwise a resident,
+ * person to person: one the caller owns (`notOwned` says how a foreign one is refused: NotOwner where the caller
+ * issues, NotFound on reads). Administrators in a session pass, as the dispatcher lets them.
  */
 export async function resolveIssuer(
   ctx: RpcContext,
-  fzcId: string | undefined,
-  senderResidentId: string | undefined,
+  issuerId: string,
+  role: "member" | "director",
   notOwned: () => Error,
 ): Promise<Issuer> {
-  if ((fzcId === undefined) === (senderResidentId === undefined)) {
-    throw invoiceError("InvalidInput", "name exactly one of fzc_id and sender_resident_id", { field: "fzc_id" });
+  const caller = requireCaller(ctx);
+  const admin = isAdminSession(caller);
+  const [company] = await invoices.companiesById(ctx.em, [issuerId]);
+  if (company) {
+    if (!admin) {
+      const held = await companyRoles(ctx.em, caller, issuerId, ctx.now());
+      if (held === null || held.length === 0) throw invoiceError.notFound("company");
+      if (!satisfiesCompanyRole(held, role)) throw invoiceError("Forbidden", `needs the ${role} role in ${issuerId}`);
+    }
+    return { fzcId: issuerId, entityType: entityTypeOf(company.company_type), entityId: issuerId };
   }
-  if (fzcId !== undefined) {
-    const [company] = await invoices.companiesById(ctx.em, [fzcId]);
-    if (!company) throw invoiceError.notFound("company");
-    return { fzcId, entityType: entityTypeOf(company.company_type), entityId: fzcId };
-  }
-  const residentId = senderResidentId as string;
-  if (!isAdminSession(requireCaller(ctx)) && !(await ownsResident(ctx, residentId))) throw notOwned();
-  return { fzcId: "", entityType: null, entityId: residentId };
+  const [resident] = await invoices.residentsById(ctx.em, [issuerId]);
+  if (!resident) throw invoiceError.notFound("issuer");
+  if (!admin && !(resident.user_id === caller.userId && resident.partner_id === caller.partnerId)) throw notOwned();
+  return { fzcId: "", entityType: null, entityId: issuerId };
 }
 
 /** The invoice, or NotFound. */

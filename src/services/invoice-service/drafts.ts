@@ -9,7 +9,6 @@ import {
   invoiceError,
   loadInvoice,
   maySee,
-  ownsResident,
   recordIfAdmin,
   refused,
   requireIssuerAuthority,
@@ -22,8 +21,8 @@ import { invoiceResult, loadParties, toInvoiceResult } from "./results.ts";
 
 type H = InvoiceServiceHandlers<RpcContext>;
 
-export const list: H["list"] = async (ctx, { fzc_id, sender_resident_id }) => {
-  const issuer = await resolveIssuer(ctx, fzc_id, sender_resident_id, () => invoiceError.notFound("resident"));
+export const list: H["list"] = async (ctx, { fzc_id }) => {
+  const issuer = await resolveIssuer(ctx, fzc_id, "member", () => invoiceError.notFound("issuer"));
   const rows = await invoices.listInvoices(
     ctx.em,
     issuer.entityType === null ? { residentId: issuer.entityId } : { fzcId: issuer.fzcId },
@@ -32,9 +31,9 @@ export const list: H["list"] = async (ctx, { fzc_id, sender_resident_id }) => {
   return { items: rows.map((r) => toInvoiceResult(r, parties)) };
 };
 
-export const create: H["create"] = async (ctx, { fzc_id, sender_resident_id, data }) => {
-  const issuer = await resolveIssuer(ctx, fzc_id, sender_resident_id, () =>
-    invoiceError("NotOwner", "sender_resident_id must be a resident the caller owns"),
+export const create: H["create"] = async (ctx, { fzc_id, data }) => {
+  const issuer = await resolveIssuer(ctx, fzc_id, "director", () =>
+    invoiceError("NotOwner", "fzc_id names a resident the caller does not own"),
   );
   const fields = await newInvoiceFields(ctx, issuer, data);
   const now = ctx.now();
@@ -64,11 +63,9 @@ export const update: H["update"] = async (ctx, { invoice_id, data }) => {
 };
 
 export const remove: H["delete"] = async (ctx, { fzc_id, invoice_id }) => {
+  const issuer = await resolveIssuer(ctx, fzc_id, "director", () => invoiceError.notFound("invoice"));
   const row = await loadInvoice(ctx, invoice_id);
-  // With fzc_id the dispatcher checked the director role there; without it only the issuing resident's owner may.
-  if (fzc_id !== undefined ? row.fzc_id !== fzc_id || fzc_id === "" : !(await mayDeletePersonal(ctx, row))) {
-    throw invoiceError.notFound("invoice");
-  }
+  if (row.sender_entity_id !== issuer.entityId || row.fzc_id !== issuer.fzcId) throw invoiceError.notFound("invoice");
   const notDraft = draftOnlyRefusal(row.status, "deleted");
   if (notDraft) throw refused(notDraft);
   if (!(await invoices.deleteDraft(ctx.em, row.sid))) {
@@ -79,14 +76,6 @@ export const remove: H["delete"] = async (ctx, { fzc_id, invoice_id }) => {
   recordIfAdmin(ctx, "delete_invoice", row, {});
   return { sid: row.sid, deleted: true };
 };
-
-async function mayDeletePersonal(
-  ctx: RpcContext,
-  row: { sender_entity_type: unknown; sender_entity_id: string | null },
-) {
-  if (row.sender_entity_type !== null || row.sender_entity_id === null) return false;
-  return ownsResident(ctx, row.sender_entity_id);
-}
 
 export const markPaid: H["markPaid"] = async (ctx, { invoice_id, payment_method, payment_reference }) => {
   const row = await loadInvoice(ctx, invoice_id);

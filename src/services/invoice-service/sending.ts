@@ -190,9 +190,9 @@ export const sendDraft: H["sendDraft"] = async (ctx, { invoice_id, sender_messag
   return result;
 };
 
-export const sendInvoice: H["sendInvoice"] = async (ctx, { fzc_id, sender_resident_id, data, sender_message }) => {
-  const issuer = await resolveIssuer(ctx, fzc_id, sender_resident_id, () =>
-    invoiceError("NotOwner", "sender_resident_id must be a resident the caller owns"),
+export const sendInvoice: H["sendInvoice"] = async (ctx, { fzc_id, data, sender_message }) => {
+  const issuer = await resolveIssuer(ctx, fzc_id, "director", () =>
+    invoiceError("NotOwner", "fzc_id names a resident the caller does not own"),
   );
   const fields = await newInvoiceFields(ctx, issuer, data, sender_message);
   const now = ctx.now();
