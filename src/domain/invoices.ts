@@ -66,11 +66,6 @@ export function markPaidDecision(
   return { payment_method: cleanMethod, payment_reference: cleanRef.length > 0 ? cleanRef : null, paid_at: now };
 }
 
-/** Whether a sent invoice is past its due date at `now` (the overdue sweep's rule). */
-export function isOverdue(status: InvoiceStatus, dueDate: Date, now: Date): boolean {
-  return status === "sent" && dueDate.getTime() < now.getTime();
-}
-
 export interface TotalsInput {
   line_items: readonly LineItem[];
   amount: number | null;

@@ -4,7 +4,6 @@ import {
   formatInvoiceNumber,
   invoiceFilename,
   invoiceTotals,
-  isOverdue,
   markPaidDecision,
   moveRefusal,
   recipientName,
@@ -77,13 +76,6 @@ describe("states", () => {
     });
     expect(moveRefusal("sent", "send")).toMatchObject({ refusal: "InvalidState" });
     expect(moveRefusal("draft", "send")).toBeNull();
-  });
-
-  test("overdue strictly after the due instant, and only when sent", () => {
-    const due = new Date("2026-11-30T00:00:00.000Z");
-    expect(isOverdue("sent", due, due)).toBe(false);
-    expect(isOverdue("sent", due, new Date(due.getTime() + 1))).toBe(true);
-    expect(isOverdue("draft", due, new Date(due.getTime() + 1))).toBe(false);
   });
 });
 
