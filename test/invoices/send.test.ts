@@ -110,6 +110,19 @@ describe("invoiceservice.send_draft", () => {
     expect(await count(t, "company_message", "company_id = ?", [recipientCo])).toBe(1);
   });
 
+  test("a resident recipient gets the email at the resident's address and a message in its owner's inbox", async () => {
+    const recipient = await person(t, null, null);
+    const inv = await draft(dir.client, company, {
+      recipient_email: null,
+      recipient_entity_type: "resident",
+      recipient_entity_id: recipient.resident,
+    });
+    await dir.client.callOk("invoiceservice.send_draft", { invoice_id: inv.sid });
+    const [res] = await sql(t, `select email from "digital_resident" where resident_id = ?`, [recipient.resident]);
+    expect((await outboxTo(t, res.email)).map((m) => m.template)).toEqual(["invoice"]);
+    expect(await count(t, "user_message", "user_id = ?", [recipient.client.userId])).toBe(1);
+  });
+
   test("a failed send leaves the draft and keeps the given note; the retry carries the same note", async () => {
     const inv = await draft(dir.client, company, { recipient_email: "nobody@mail.invalid" });
     const err = errorOf(
