@@ -1023,6 +1023,11 @@ export interface EmailOutboxRow {
   status: "queued" | "sent" | "failed";
   provider_message_id: string | null;
   error: string | null;
+  body_html: string | null;
+  reply_to: string | null;
+  attachment_filename: string | null;
+  attachment_content_type: string | null;
+  attachment_base64: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -1039,6 +1044,11 @@ export const EmailOutboxEntity = new EntitySchema<EmailOutboxRow>({
     status: { type: "string", columnType: "text", default: "queued" },
     provider_message_id: { type: "string", columnType: "text", nullable: true },
     error: { type: "string", columnType: "text", nullable: true },
+    body_html: { type: "string", columnType: "text", nullable: true },
+    reply_to: { type: "string", columnType: "text", nullable: true },
+    attachment_filename: { type: "string", columnType: "text", nullable: true },
+    attachment_content_type: { type: "string", columnType: "text", nullable: true },
+    attachment_base64: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
     updated_at: {
       type: "datetime",
@@ -3577,7 +3587,9 @@ export const ZoneInvoiceEntity = new EntitySchema<ZoneInvoiceRow>({
     { name: "zone_invoice_recipient_entity_id_index", properties: ["recipient_entity_id"] },
     { name: "zone_invoice_recipient_email_index", properties: ["recipient_email"] },
   ],
-  uniques: [],
+  uniques: [
+    { name: "zone_invoice_sender_entity_id_invoice_number_unique", properties: ["sender_entity_id", "invoice_number"] },
+  ],
 });
 
 /** Every record's row type by record name. */

@@ -1324,6 +1324,26 @@ export interface EmailOutbox {
   status: "queued" | "sent" | "failed";
   provider_message_id: string | null;
   error: string | null;
+  /**
+   * HTML alternative of the body, when the template has one.
+   */
+  body_html: string | null;
+  /**
+   * Reply-To address, when the template has one.
+   */
+  reply_to: string | null;
+  /**
+   * Name of the one attached file (invoice PDF), when any.
+   */
+  attachment_filename: string | null;
+  /**
+   * MIME type of the attachment.
+   */
+  attachment_content_type: string | null;
+  /**
+   * The attachment's bytes, base64.
+   */
+  attachment_base64: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -2918,6 +2938,9 @@ export interface ZoneInvoice {
    * Null = resident.
    */
   sender_entity_type: "company" | "cooperative" | null;
+  /**
+   * The issuing company's or cooperative's id (= fzc_id), or the issuing resident's id when sender_entity_type is null. Invoice numbers are unique per issuer.
+   */
   sender_entity_id: string | null;
   recipient_user_id: string | null;
   recipient_entity_type: "resident" | "company" | "cooperative" | null;
@@ -8772,6 +8795,9 @@ export interface ZoneInvoiceNewTemplate {
    * Null = resident.
    */
   sender_entity_type: "company" | "cooperative" | null;
+  /**
+   * The issuing company's or cooperative's id (= fzc_id), or the issuing resident's id when sender_entity_type is null. Invoice numbers are unique per issuer.
+   */
   sender_entity_id: string | null;
   recipient_user_id: string | null;
   recipient_entity_type: "resident" | "company" | "cooperative" | null;
@@ -10264,13 +10290,13 @@ export interface GovernanceServiceRevokeSigningAuthorityParams {
 }
 export interface InvoiceServiceListParams {
   /**
-   * Formatted id of the issuing company or cooperative.
+   * Formatted id of the issuer: the issuing company or cooperative, or for a person-to-person invoice the issuing resident (one the caller owns).
    */
   fzc_id: string;
 }
 export interface InvoiceServiceCreateParams {
   /**
-   * Formatted id of the issuing company or cooperative.
+   * Formatted id of the issuer: the issuing company or cooperative, or for a person-to-person invoice the issuing resident (one the caller owns).
    */
   fzc_id: string;
   /**
@@ -10296,7 +10322,7 @@ export interface InvoiceServiceUpdateParams {
 }
 export interface InvoiceServiceDeleteParams {
   /**
-   * Formatted id of the issuing company or cooperative.
+   * Formatted id of the issuer: the issuing company or cooperative, or for a person-to-person invoice the issuing resident (one the caller owns).
    */
   fzc_id: string;
   /**
@@ -10326,7 +10352,7 @@ export interface InvoiceServiceSendDraftParams {
 }
 export interface InvoiceServiceSendInvoiceParams {
   /**
-   * Formatted id of the issuing company or cooperative.
+   * Formatted id of the issuer: the issuing company or cooperative, or for a person-to-person invoice the issuing resident (one the caller owns).
    */
   fzc_id: string;
   /**

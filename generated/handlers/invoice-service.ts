@@ -22,21 +22,21 @@ import type {
 
 /** InvoiceService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface InvoiceServiceHandlers<Ctx> {
-  /** `invoiceservice.list`: List a company's invoices — x-auth: company:member */
+  /** `invoiceservice.list`: List a company's invoices — x-auth: user */
   list(ctx: Ctx, params: InvoiceServiceListParams): Promise<InvoicesListResult>;
-  /** `invoiceservice.create`: Create a draft invoice — x-auth: company:director */
+  /** `invoiceservice.create`: Create a draft invoice — x-auth: user */
   create(ctx: Ctx, params: InvoiceServiceCreateParams): Promise<InvoiceResult>;
   /** `invoiceservice.get`: Read one invoice — x-auth: user */
   get(ctx: Ctx, params: InvoiceServiceGetParams): Promise<InvoiceResult>;
   /** `invoiceservice.update`: Edit a draft invoice — x-auth: user */
   update(ctx: Ctx, params: InvoiceServiceUpdateParams): Promise<InvoiceResult>;
-  /** `invoiceservice.delete`: Delete a draft invoice — x-auth: company:director */
+  /** `invoiceservice.delete`: Delete a draft invoice — x-auth: user */
   delete(ctx: Ctx, params: InvoiceServiceDeleteParams): Promise<DeleteResult>;
   /** `invoiceservice.preview_invoice_email`: Render the invoice email without sending it — x-auth: user */
   previewInvoiceEmail(ctx: Ctx, params: InvoiceServicePreviewInvoiceEmailParams): Promise<PreviewInvoiceEmailResult>;
   /** `invoiceservice.send_draft`: Send a draft invoice — x-auth: user */
   sendDraft(ctx: Ctx, params: InvoiceServiceSendDraftParams): Promise<InvoiceResult>;
-  /** `invoiceservice.send_invoice`: Create and send an invoice in one step — x-auth: company:director */
+  /** `invoiceservice.send_invoice`: Create and send an invoice in one step — x-auth: user */
   sendInvoice(ctx: Ctx, params: InvoiceServiceSendInvoiceParams): Promise<InvoiceResult>;
   /** `invoiceservice.mark_paid`: Mark an invoice as paid — x-auth: user */
   markPaid(ctx: Ctx, params: InvoiceServiceMarkPaidParams): Promise<InvoiceResult>;

@@ -9,6 +9,7 @@ import { closeOrm } from "../db/orm.ts";
 import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
 import type { Runtime } from "../rpc/runtime.ts";
 import { startCreditExpirySweep } from "../services/credit-service/expiry-sweep.ts";
+import { startOverdueInvoiceSweep } from "../services/invoice-service/overdue-sweep.ts";
 import { startResidentExpirySweep } from "../services/resident-service/expiry-sweep.ts";
 import { startRenewalSweep } from "../services/subscriptions/auto-renewal-sweep.ts";
 import { clientAddress, readCredentials } from "./credentials.ts";
@@ -95,6 +96,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const residentSweep = startResidentExpirySweep(runtime);
   const creditSweep = startCreditExpirySweep(runtime);
   const renewalSweep = startRenewalSweep(runtime);
+  const invoiceSweep = startOverdueInvoiceSweep(runtime);
 
   return {
     hono: app,
@@ -105,6 +107,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       residentSweep.stop();
       creditSweep.stop();
       renewalSweep.stop();
+      invoiceSweep.stop();
       await mcp.close();
       if (!options.orm) await closeOrm(orm);
     },

@@ -1,43 +1,25 @@
 import type { InvoiceServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { create, get, list, markPaid, remove, update } from "./invoice-service/drafts.ts";
+import { deletePaymentDefault, getPaymentDefaults, setPaymentDefault } from "./invoice-service/payment-defaults.ts";
+import { previewInvoiceEmail, sendDraft, sendInvoice } from "./invoice-service/sending.ts";
 
-/** InvoiceService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/**
+ * InvoiceService (issue 15): drafts, reads and mark_paid in invoice-service/drafts.ts, the email with its PDF in
+ * sending.ts, the caller's payment defaults in payment-defaults.ts, the overdue sweep in overdue-sweep.ts; rules in
+ * src/domain/invoices.ts. Codegen adds a stub here for each new method.
+ */
 export const invoiceService: InvoiceServiceHandlers<RpcContext> = {
-  async list(_ctx, _params) {
-    throw RpcError.notImplemented("invoiceservice.list");
-  },
-  async create(_ctx, _params) {
-    throw RpcError.notImplemented("invoiceservice.create");
-  },
-  async get(_ctx, _params) {
-    throw RpcError.notImplemented("invoiceservice.get");
-  },
-  async update(_ctx, _params) {
-    throw RpcError.notImplemented("invoiceservice.update");
-  },
-  async delete(_ctx, _params) {
-    throw RpcError.notImplemented("invoiceservice.delete");
-  },
-  async previewInvoiceEmail(_ctx, _params) {
-    throw RpcError.notImplemented("invoiceservice.preview_invoice_email");
-  },
-  async sendDraft(_ctx, _params) {
-    throw RpcError.notImplemented("invoiceservice.send_draft");
-  },
-  async sendInvoice(_ctx, _params) {
-    throw RpcError.notImplemented("invoiceservice.send_invoice");
-  },
-  async markPaid(_ctx, _params) {
-    throw RpcError.notImplemented("invoiceservice.mark_paid");
-  },
-  async getPaymentDefaults(_ctx, _params) {
-    throw RpcError.notImplemented("invoiceservice.get_payment_defaults");
-  },
-  async setPaymentDefault(_ctx, _params) {
-    throw RpcError.notImplemented("invoiceservice.set_payment_default");
-  },
-  async deletePaymentDefault(_ctx, _params) {
-    throw RpcError.notImplemented("invoiceservice.delete_payment_default");
-  },
+  list,
+  create,
+  get,
+  update,
+  delete: remove,
+  previewInvoiceEmail,
+  sendDraft,
+  sendInvoice,
+  markPaid,
+  getPaymentDefaults,
+  setPaymentDefault,
+  deletePaymentDefault,
 };

@@ -28,6 +28,11 @@ function outboxRow(to: string, template: string) {
     template,
     provider_message_id: null,
     error: null,
+    body_html: null,
+    reply_to: null,
+    attachment_filename: null,
+    attachment_content_type: null,
+    attachment_base64: null,
     created_at: now,
     updated_at: now,
   };

@@ -10,6 +10,17 @@ export interface EmailMessage {
   bodyText: string;
   /** Template name, for example verify_email or password_reset. */
   template: string;
+  /** HTML alternative of the body (invoice emails). */
+  bodyHtml?: string | undefined;
+  replyTo?: string | null | undefined;
+  /** One attached file (the invoice PDF). */
+  attachment?: EmailAttachment | undefined;
+}
+
+export interface EmailAttachment {
+  filename: string;
+  contentType: string;
+  content: Uint8Array;
 }
 
 export interface EmailReceipt {

@@ -28,6 +28,11 @@ export class SandboxEmailProvider implements EmailProvider {
       status: "sent",
       provider_message_id: `sandbox-${outboxId}`,
       error: null,
+      body_html: message.bodyHtml ?? null,
+      reply_to: message.replyTo ?? null,
+      attachment_filename: message.attachment?.filename ?? null,
+      attachment_content_type: message.attachment?.contentType ?? null,
+      attachment_base64: message.attachment ? Buffer.from(message.attachment.content).toString("base64") : null,
       created_at: now,
       updated_at: now,
     };

@@ -43,3 +43,55 @@ export function passwordResetMessage(to: string, baseUrl: string, token: string,
     ].join("\n"),
   };
 }
+
+/** Text for an HTML body: the five characters HTML gives meaning to, escaped. */
+export function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
+  );
+}
+
+export interface InvoiceEmailInput {
+  to: string;
+  replyTo: string | null;
+  issuerName: string;
+  recipientName: string;
+  invoiceNumber: string;
+  totalAmount: number;
+  currency: string;
+  dueDate: Date;
+  /** The sender's personal note: body only (never the subject or a header), escaped in the HTML body. */
+  senderMessage: string | null;
+}
+
+/** The invoice email (issue 15); the PDF is attached by the caller. */
+export function invoiceMessage(input: InvoiceEmailInput): EmailMessage & { bodyHtml: string } {
+  const total = `${input.totalAmount.toFixed(2)} ${input.currency}`;
+  const due = input.dueDate.toISOString().slice(0, 10);
+  const intro = `${input.issuerName} sent you invoice ${input.invoiceNumber} for ${total}, due ${due}.`;
+  const note = input.senderMessage;
+  const text = [
+    `Hello ${input.recipientName},`,
+    "",
+    intro,
+    ...(note ? ["", `Message from ${input.issuerName}:`, note] : []),
+    "",
+    "The invoice is attached as a PDF.",
+  ].join("\n");
+  const e = escapeHtml;
+  const html = [
+    `<p>Hello ${e(input.recipientName)},</p>`,
+    `<p>${e(intro)}</p>`,
+    ...(note ? [`<p>Message from ${e(input.issuerName)}:</p>`, `<blockquote>${e(note)}</blockquote>`] : []),
+    "<p>The invoice is attached as a PDF.</p>",
+  ].join("\n");
+  return {
+    to: input.to,
+    replyTo: input.replyTo,
+    template: "invoice",
+    subject: `Invoice ${input.invoiceNumber} from ${input.issuerName}`,
+    bodyText: text,
+    bodyHtml: html,
+  };
+}

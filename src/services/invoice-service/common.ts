@@ -1,0 +1,126 @@
+import type { ZoneInvoiceRow } from "../../../generated/entities.ts";
+import { companyRoles, satisfiesCompanyRole } from "../../auth/access.ts";
+import type { Refusal } from "../../domain/refusal.ts";
+import { recordAdminAction } from "../../repos/admin-actions.ts";
+import * as invoices from "../../repos/invoices.ts";
+import { requireCaller } from "../../rpc/caller.ts";
+import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
+import { errorsFor } from "../../rpc/service-errors.ts";
+
+/**
+ * What the InvoiceService use cases share: the error factory, the issuer of a new invoice (a company or
+ * cooperative by fzc_id, or a resident person to person), and who may see or act on an existing invoice.
+ */
+
+export const invoiceError = errorsFor("InvoiceService", "InvoiceError");
+
+export function refused(r: Refusal<"InvalidInput" | "InvalidState" | "InvalidAmount">): Error {
+  return invoiceError(r.refusal, r.message, r.details);
+}
+
+/** Who issues an invoice: `entityId` is the company id (= fzc_id) or, person to person, the resident id. */
+export interface Issuer {
+  fzcId: string;
+  entityType: "company" | "cooperative" | null;
+  entityId: string;
+}
+
+/** Cooperatives are companies whose type is a cooperative one. */
+export function entityTypeOf(companyType: string): "company" | "cooperative" {
+  return companyType.startsWith("coop_") ? "cooperative" : "company";
+}
+
+/** Whether the caller owns the resident (the pair user_id, partner_id). */
+export async function ownsResident(ctx: RpcContext, residentId: string): Promise<boolean> {
+  const caller = requireCaller(ctx);
+  const [resident] = await invoices.residentsById(ctx.em, [residentId]);
+  return resident !== undefined && resident.user_id === caller.userId && resident.partner_id === caller.partnerId;
+}
+
+/**
+ * The issuer `fzc_id` names (x-auth is `user`: the handler checks what `company:<role>` would). A company or
+ * cooperative: the caller's current role must satisfy `role` (none NotFound, another Forbidden). Otherwise a resident,
+ * person to person: one the caller owns (`notOwned` says how a foreign one is refused: NotOwner where the caller
+ * issues, NotFound on reads). Administrators in a session pass, as the dispatcher lets them.
+ */
+export async function resolveIssuer(
+  ctx: RpcContext,
+  issuerId: string,
+  role: "member" | "director",
+  notOwned: () => Error,
+): Promise<Issuer> {
+  const caller = requireCaller(ctx);
+  const admin = isAdminSession(caller);
+  const [company] = await invoices.companiesById(ctx.em, [issuerId]);
+  if (company) {
+    if (!admin) {
+      const held = await companyRoles(ctx.em, caller, issuerId, ctx.now());
+      if (held === null || held.length === 0) throw invoiceError.notFound("company");
+      if (!satisfiesCompanyRole(held, role)) throw invoiceError("Forbidden", `needs the ${role} role in ${issuerId}`);
+    }
+    return { fzcId: issuerId, entityType: entityTypeOf(company.company_type), entityId: issuerId };
+  }
+  const [resident] = await invoices.residentsById(ctx.em, [issuerId]);
+  if (!resident) throw invoiceError.notFound("issuer");
+  if (!admin && !(resident.user_id === caller.userId && resident.partner_id === caller.partnerId)) throw notOwned();
+  return { fzcId: "", entityType: null, entityId: issuerId };
+}
+
+/** The invoice, or NotFound. */
+export async function loadInvoice(ctx: RpcContext, invoiceId: string): Promise<ZoneInvoiceRow> {
+  const row = await invoices.findInvoice(ctx.em, invoiceId);
+  if (!row) throw invoiceError.notFound("invoice");
+  return row;
+}
+
+/** Whether the caller may act for the invoice's issuer: director of the company, or owner of the issuing resident. */
+async function issuerStanding(ctx: RpcContext, row: ZoneInvoiceRow): Promise<"acts" | "member" | "none"> {
+  const caller = requireCaller(ctx);
+  if (isAdminSession(caller)) return "acts";
+  if (row.sender_entity_type === null) {
+    return row.sender_entity_id !== null && (await ownsResident(ctx, row.sender_entity_id)) ? "acts" : "none";
+  }
+  const held = await companyRoles(ctx.em, caller, row.fzc_id, ctx.now());
+  if (held === null || held.length === 0) return "none";
+  return satisfiesCompanyRole(held, "director") ? "acts" : "member";
+}
+
+/**
+ * The get rule: members of the issuing company, the sender user, the issuing resident's owner, and the recipient
+ * side (the recipient user, the recipient resident's owner, members of the recipient company); administrators too.
+ */
+export async function maySee(ctx: RpcContext, row: ZoneInvoiceRow): Promise<boolean> {
+  const caller = requireCaller(ctx);
+  if (row.sender_user_id === caller.userId || row.recipient_user_id === caller.userId) return true;
+  if ((await issuerStanding(ctx, row)) !== "none") return true;
+  const type = row.recipient_entity_type;
+  const id = row.recipient_entity_id;
+  if (type === null || id === null) return false;
+  if (type === "resident") return ownsResident(ctx, id);
+  const held = await companyRoles(ctx.em, caller, id, ctx.now());
+  return held !== null && held.length > 0;
+}
+
+/**
+ * Acting on an invoice (update, send, mark paid): the issuer's director or resident owner. Someone who may see it
+ * otherwise is Forbidden; anyone else NotFound (no existence leak).
+ */
+export async function requireIssuerAuthority(ctx: RpcContext, row: ZoneInvoiceRow): Promise<void> {
+  const standing = await issuerStanding(ctx, row);
+  if (standing === "acts") return;
+  if (standing === "member" || (await maySee(ctx, row))) {
+    throw invoiceError("Forbidden", "only a director of the issuing company or the issuing resident's owner may");
+  }
+  throw invoiceError.notFound("invoice");
+}
+
+/** An administrator's write on an invoice, recorded (the dispatcher let the session through). */
+export function recordIfAdmin(ctx: RpcContext, action: string, row: ZoneInvoiceRow, details: Record<string, unknown>) {
+  if (!isAdminSession(requireCaller(ctx))) return;
+  recordAdminAction(ctx, {
+    action,
+    targetType: "invoice",
+    targetId: row.sid,
+    details: { fzc_id: row.fzc_id, sender_entity_id: row.sender_entity_id, ...details },
+  });
+}
