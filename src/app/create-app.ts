@@ -10,6 +10,7 @@ import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
 import type { Runtime } from "../rpc/runtime.ts";
 import { startCreditExpirySweep } from "../services/credit-service/expiry-sweep.ts";
 import { startResidentExpirySweep } from "../services/resident-service/expiry-sweep.ts";
+import { startTreasurySettlementSweep } from "../services/treasury/external.ts";
 import { clientAddress, readCredentials } from "./credentials.ts";
 import { createLogger } from "./logging.ts";
 import { openrpcDocuments, openrpcText } from "./openrpc.ts";
@@ -93,6 +94,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const mcp = await mountMcp(app, runtime);
   const residentSweep = startResidentExpirySweep(runtime);
   const creditSweep = startCreditExpirySweep(runtime);
+  const treasurySweep = startTreasurySettlementSweep(runtime);
 
   return {
     hono: app,
@@ -102,6 +104,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     close: async () => {
       residentSweep.stop();
       creditSweep.stop();
+      treasurySweep.stop();
       await mcp.close();
       if (!options.orm) await closeOrm(orm);
     },
