@@ -65,3 +65,8 @@ export function listExchanges(
     { orderBy: { sid: "desc" }, limit: TREASURY_LIST_LIMIT },
   );
 }
+
+/** Deletes quotes that expired unused before `before` (they can never be used); answers how many. */
+export function deleteStaleQuotes(em: EntityManager, before: Date): Promise<number> {
+  return affected(em, `delete from "exchange_quote" where exchange_id is null and expires_at < ?`, [before]);
+}

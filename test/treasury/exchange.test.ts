@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { ExchangeQuoteResult, TreasuryAccountResult } from "../../generated/types.ts";
+import { sweepTreasury } from "../../src/services/treasury/external.ts";
 import type { Client, TestApp } from "../support/app.ts";
 import { errorOf, sql } from "../support/helpers.ts";
+import { insertRow } from "../support/rows.ts";
 import {
   balanceOf,
   companyAccount,
@@ -225,5 +227,35 @@ describe("execute_exchange", () => {
       owner_id: company,
     });
     expect(errorOf(r)).toMatchObject({ code: -32003, data: { variant: "NotFound" } });
+  });
+});
+
+describe("the treasury sweep", () => {
+  test("deletes quotes a day past their expiry that were never used, keeps the rest", async () => {
+    const { eur, usd } = await accounts();
+    const usedQuote = await ok(quote(dirA, "EUR", "USD", 10));
+    await ok(execute(dirA, eur, usd, usedQuote));
+    const stale = await ok(quote(dirA, "EUR", "USD", 11));
+    t.clock.advance(24 * 3600 + 61);
+    const recent = await insertRow(t.app.runtime.orm, "ExchangeQuote", {
+      user_id: dirA.client.userId,
+      from_currency: "EUR",
+      to_currency: "USD",
+      from_amount: 1,
+      exchange_rate: 1.0869565217,
+      fee_percentage: 0.5,
+      fee_amount: 0.01,
+      to_amount: 1.08,
+      expires_at: t.clock.now(),
+      exchange_id: null,
+    });
+    const before = await sql(t, `select sid from exchange_quote`);
+    const r = await sweepTreasury(t.app.runtime.orm.em.fork(), t.config, t.clock.now());
+    const after = (await sql(t, `select sid from exchange_quote`)).map((q) => q.sid);
+    expect(r.purged).toBeGreaterThan(0);
+    expect(r.purged).toBe(before.length - after.length);
+    expect(after).toContain(usedQuote.quote_id);
+    expect(after).toContain(recent["sid"]);
+    expect(after).not.toContain(stale.quote_id);
   });
 });

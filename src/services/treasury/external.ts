@@ -10,6 +10,7 @@ import { type Cents, fromCents } from "../../domain/money.ts";
 import { isIban, isWalletAddress, needsApproval, percentFee } from "../../domain/treasury.ts";
 import { PayoutRefused, payoutProvider } from "../../integrations/payouts/index.ts";
 import { findAccount } from "../../repos/treasury-accounts.ts";
+import { deleteStaleQuotes } from "../../repos/treasury-exchanges.ts";
 import {
   credit,
   debitAvailable,
@@ -251,6 +252,16 @@ export async function settleExternalTransfers(em: EntityManager, config: Config,
   return moved;
 }
 
+/** Unused quotes are kept this long after they expire (a refused execute can still say Expired), then deleted. */
+export const STALE_QUOTE_KEEP_S = 24 * 3600;
+
+/** One sweep: settle what the provider decided, then drop quotes long expired unused. */
+export async function sweepTreasury(em: EntityManager, config: Config, now: Date) {
+  const settled = await settleExternalTransfers(em, config, now);
+  const purged = await deleteStaleQuotes(em.fork(), new Date(now.getTime() - STALE_QUOTE_KEEP_S * 1000));
+  return { settled, purged };
+}
+
 /** Seconds between settlement sweeps in each instance. */
 export const TREASURY_SETTLE_INTERVAL_S = 60;
 
@@ -258,9 +269,10 @@ export const TREASURY_SETTLE_INTERVAL_S = 60;
 export function startTreasurySettlementSweep(runtime: Runtime, everyS = TREASURY_SETTLE_INTERVAL_S): { stop(): void } {
   if (everyS <= 0) return { stop: () => undefined };
   const timer = setInterval(() => {
-    settleExternalTransfers(runtime.orm.em.fork(), runtime.config, runtime.config.clock())
-      .then((n) => {
-        if (n > 0) runtime.log.info({ count: n }, "external treasury transfers settled");
+    sweepTreasury(runtime.orm.em.fork(), runtime.config, runtime.config.clock())
+      .then(({ settled, purged }) => {
+        if (settled + purged > 0)
+          runtime.log.info({ settled, purged }, "treasury sweep: transfers settled, quotes purged");
       })
       .catch((err: unknown) => runtime.log.error({ err }, "treasury settlement sweep failed"));
   }, everyS * 1000);
