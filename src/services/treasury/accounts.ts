@@ -11,7 +11,7 @@ import { accountChanges, accountFields, deactivationRefusal, TREASURY_LIST_LIMIT
 import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { findResident } from "../../repos/digital-residents.ts";
 import * as accounts from "../../repos/treasury-accounts.ts";
-import { listLedger } from "../../repos/treasury-ledger.ts";
+import { listLedger, lockAccounts } from "../../repos/treasury-ledger.ts";
 import { companyForTreasury } from "../../repos/treasury-owners.ts";
 import { openTransferCount } from "../../repos/treasury-transfers.ts";
 import { requireCaller } from "../../rpc/caller.ts";
@@ -111,6 +111,8 @@ export async function updateAccount(
     throw treasuryError("AlreadyExists", `an account named "${changes.name}" exists`, { field: "name" });
   }
   if (changes.is_active === false && row.is_active) {
+    // Under the row lock every transfer touching the account takes, so none opens between the count and the update.
+    await lockAccounts(ctx.em, [row.sid]);
     const bad = deactivationRefusal(row.balance, row.pending_out, await openTransferCount(ctx.em, row.sid));
     if (bad) throw refused(bad);
   }
