@@ -155,6 +155,12 @@ export async function approveTransfer(
   if (self) throw opsRefused(self);
   const now = ctx.now();
   await lockAccounts(ctx.em, transfer.to_account_id ? [from.sid, transfer.to_account_id] : [from.sid]);
+  // Every move of a transfer locks its source account first: read again under the lock, before a payout leaves.
+  const stillPending = transferMoveRefusal(
+    (await transfers.findTransfer(ctx.em, transfer.sid))?.status ?? "failed",
+    "approve",
+  );
+  if (stillPending) throw opsRefused(stillPending);
   if (transfer.to_account_id === null) return approveExternal(ctx, transfer, from, approved_by);
   const [lockedFrom, to] = [await findAccount(ctx.em, from.sid), await findAccount(ctx.em, transfer.to_account_id)];
   if (!lockedFrom || !to) throw opsError.notFound("account");
