@@ -7934,7 +7934,6 @@ export function buildRegistry<Ctx>(
           "from_currency",
           "exchange_rate",
           "initiated_by",
-          "quote_id",
         ],
         aliases: [],
       },

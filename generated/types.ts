@@ -11804,10 +11804,6 @@ export interface TreasuryOperationsServiceExecuteExchangeParams {
    * Resident id of the initiator: a resident the caller owns (or acts for through an effective proxy); otherwise -32002.
    */
   initiated_by: string;
-  /**
-   * The quote_id get_exchange_quote answered. With it the named quote is used (it must be the caller's, unexpired, unused, and match the amount, currencies and rate); without it, the caller's unexpired unused quote matching them exactly.
-   */
-  quote_id?: string;
 }
 export interface TreasuryOperationsServiceListExchangesParams {
   /**

@@ -15,10 +15,6 @@ export function insertQuote(em: EntityManager, row: RequiredEntityData<ExchangeQ
   return em.create(ExchangeQuoteEntity, row);
 }
 
-export function findQuote(em: EntityManager, quoteId: string): Promise<ExchangeQuoteRow | null> {
-  return em.findOne(ExchangeQuoteEntity, { sid: quoteId }, { refresh: true });
-}
-
 /**
  * The caller's quotes for this pair and amount, newest first: an exchange without quote_id is matched against
  * them (the unused unexpired one at the asked rate wins; the others tell why it would be refused).

@@ -106,7 +106,6 @@ test.runIf(usingPostgres)(
           from_currency: q.from.currency,
           exchange_rate: q.rate,
           initiated_by: dirA.resident,
-          quote_id: q.id,
         }),
       );
 

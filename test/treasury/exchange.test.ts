@@ -60,7 +60,7 @@ const execute = (
   who: Person,
   from: TreasuryAccountResult,
   to: TreasuryAccountResult,
-  q: Pick<ExchangeQuoteResult, "from_amount" | "exchange_rate" | "quote_id">,
+  q: Pick<ExchangeQuoteResult, "from_amount" | "exchange_rate">,
   extra: Record<string, unknown> = {},
 ) =>
   who.client.call("treasuryoperationsservice.execute_exchange", {
@@ -72,7 +72,6 @@ const execute = (
     from_currency: from.currency,
     exchange_rate: q.exchange_rate,
     initiated_by: who.resident,
-    quote_id: q.quote_id,
     ...extra,
   });
 
@@ -145,13 +144,6 @@ describe("execute_exchange", () => {
     expect(used.exchange_id).toBe(x.sid);
     const e = "TreasuryOperationsError";
     await refusedNoWrite(t, () => execute(dirA, eur, usd, q), -32005, e, "AlreadyUsed");
-    await refusedNoWrite(
-      t,
-      () => execute(dirA, eur, usd, { ...q, quote_id: undefined as never }),
-      -32005,
-      e,
-      "AlreadyUsed",
-    );
     const list = await member.client.callOk("treasuryoperationsservice.list_exchanges", {
       owner_type: "company",
       owner_id: company,
@@ -159,12 +151,10 @@ describe("execute_exchange", () => {
     expect(list.items.map((i) => i.sid)).toContain(x.sid);
   });
 
-  test("without quote_id, the caller's unexpired quote with exactly that rate and amount is used", async () => {
+  test("the caller's unexpired quote with exactly that rate and amount is the one used, once", async () => {
     const { eur, usd } = await accounts();
     const q = await ok(quote(dirA, "EUR", "USD", 50));
-    const x = await ok(
-      execute(dirA, eur, usd, { from_amount: 50, exchange_rate: q.exchange_rate, quote_id: undefined as never }),
-    );
+    const x = await ok(execute(dirA, eur, usd, { from_amount: 50, exchange_rate: q.exchange_rate }));
     expect(x.to_amount).toBe(q.to_amount);
   });
 
@@ -174,35 +164,21 @@ describe("execute_exchange", () => {
     const e = "TreasuryOperationsError";
     await refusedNoWrite(t, () => execute(dirA, eur, usd, { ...q, exchange_rate: 1.09 }), -32006, e, "QuoteMismatch");
     await refusedNoWrite(t, () => execute(dirA, eur, usd, { ...q, from_amount: 99 }), -32006, e, "QuoteMismatch");
-    await refusedNoWrite(
-      t,
-      () => execute(dirA, eur, usd, { ...q, exchange_rate: 1.2, quote_id: undefined as never }),
-      -32006,
-      e,
-      "QuoteMismatch",
-    );
-    await refusedNoWrite(t, () => execute(dirA, eur, usd, { ...q, quote_id: "nope" }), -32006, e, "QuoteMismatch");
+    await refusedNoWrite(t, () => execute(dirA, eur, usd, { ...q, exchange_rate: 1.2 }), -32006, e, "QuoteMismatch");
   });
 
   test("another caller's quote is QuoteMismatch, even for a director of the same company", async () => {
     const { eur, usd } = await accounts();
-    const q = await ok(quote(dirB, "EUR", "USD", 100));
+    const q = await ok(quote(dirB, "EUR", "USD", 77.77));
     await refusedNoWrite(t, () => execute(dirA, eur, usd, q), -32006, "TreasuryOperationsError", "QuoteMismatch");
   });
 
-  test("an expired quote is Expired (with or without quote_id), nothing written", async () => {
+  test("an expired quote is Expired, nothing written", async () => {
     const { eur, usd } = await accounts();
     const q = await ok(quote(dirA, "EUR", "USD", 100));
     t.clock.advance(60);
     const e = "TreasuryOperationsError";
     await refusedNoWrite(t, () => execute(dirA, eur, usd, q), -32005, e, "Expired");
-    await refusedNoWrite(
-      t,
-      () => execute(dirA, eur, usd, { ...q, quote_id: undefined as never }),
-      -32005,
-      e,
-      "Expired",
-    );
   });
 
   test("refuses a short balance, currency mismatches, accounts of another owner and non-directors", async () => {

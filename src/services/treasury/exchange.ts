@@ -81,12 +81,16 @@ export async function getExchangeQuote(
 
 type QuoteRefusal = Refusal<"QuoteMismatch" | "Expired" | "AlreadyUsed">;
 
-/** The quote that covers the exchange, or the most telling refusal among the caller's quotes. */
-async function coveringQuote(
+/**
+ * The caller's quotes that cover the exchange (newest first), or the most telling refusal among the caller's
+ * quotes for the pair and amount: Expired, then AlreadyUsed, else QuoteMismatch. Another caller's quotes are never
+ * searched, so they can only be a mismatch.
+ */
+async function coveringQuotes(
   ctx: RpcContext,
   p: TreasuryOperationsServiceExecuteExchangeParams,
   toCurrency: string,
-): Promise<ExchangeQuoteRow> {
+): Promise<ExchangeQuoteRow[]> {
   const ask = {
     userId: requireCaller(ctx).userId,
     fromCurrency: p.from_currency,
@@ -95,22 +99,22 @@ async function coveringQuote(
     rate: p.exchange_rate,
   };
   const now = ctx.now();
-  if (p.quote_id !== undefined) {
-    const quote = await exchanges.findQuote(ctx.em, p.quote_id);
-    if (!quote) throw opsRefused(mismatch());
-    // Another caller's quote is a mismatch like any other (quoteRefusal compares the requester first).
-    const bad = quoteRefusal(quote, ask, now);
-    if (bad) throw opsRefused(bad);
-    return quote;
-  }
   const candidates = await exchanges.candidateQuotes(ctx.em, ask.userId, p.from_currency, toCurrency, p.from_amount);
   const verdicts = candidates.map((q) => ({ q, bad: quoteRefusal(q, ask, now) }));
-  const good = verdicts.find((v) => v.bad === null);
-  if (good) return good.q;
+  const good = verdicts.filter((v) => v.bad === null).map((v) => v.q);
+  if (good.length > 0) return good;
   const telling = ["Expired", "AlreadyUsed"]
     .map((variant) => verdicts.find((v) => v.bad?.refusal === variant)?.bad)
     .find((b) => b !== undefined);
   throw opsRefused(telling ?? mismatch());
+}
+
+/** Claims the first covering quote still unused and unexpired (a concurrent exchange may take one first). */
+async function claimOne(ctx: RpcContext, quotes: ExchangeQuoteRow[], exchangeId: string): Promise<ExchangeQuoteRow> {
+  for (const quote of quotes) {
+    if (await exchanges.claimQuote(ctx.em, quote.sid, exchangeId, ctx.now())) return quote;
+  }
+  throw opsError("AlreadyUsed", "the quote was used (or expired) meanwhile");
 }
 
 function mismatch(): QuoteRefusal {
@@ -136,7 +140,7 @@ export async function executeExchange(
     });
   }
   const cents = amountCents(p.from_amount);
-  const quote = await coveringQuote(ctx, p, to.currency);
+  const quotes = await coveringQuotes(ctx, p, to.currency);
   await lockAccounts(ctx.em, [from.sid, to.sid]);
   const [lockedFrom, lockedTo] = [await findAccount(ctx.em, from.sid), await findAccount(ctx.em, to.sid)];
   if (!lockedFrom || !lockedTo) throw opsError.notFound("account");
@@ -144,9 +148,7 @@ export async function executeExchange(
   requireActive(lockedTo);
   const now = ctx.now();
   const exchangeId = uuidv7(now);
-  if (!(await exchanges.claimQuote(ctx.em, quote.sid, exchangeId, now))) {
-    throw opsError("AlreadyUsed", "the quote was used (or expired) meanwhile");
-  }
+  const quote = await claimOne(ctx, quotes, exchangeId);
   const toCentsAmount = toCents(quote.to_amount);
   const fromAfter = await debitAvailable(ctx.em, from.sid, cents, now);
   if (fromAfter === null) throw await insufficient(ctx, from.sid, cents);
