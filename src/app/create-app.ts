@@ -10,7 +10,7 @@ import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
 import type { Runtime } from "../rpc/runtime.ts";
 import { startCreditExpirySweep } from "../services/credit-service/expiry-sweep.ts";
 import { startResidentExpirySweep } from "../services/resident-service/expiry-sweep.ts";
-import { startTreasurySettlementSweep } from "../services/treasury/external.ts";
+import { startTreasurySettlementSweep } from "../services/treasury/settlement-sweep.ts";
 import { clientAddress, readCredentials } from "./credentials.ts";
 import { createLogger } from "./logging.ts";
 import { openrpcDocuments, openrpcText } from "./openrpc.ts";

@@ -97,7 +97,7 @@ export function isWalletAddress(network: string | null, address: string): boolea
 }
 
 /** A new account's fields: known currency, kind-specific fields present and well formed. */
-export function accountFields(input: AccountInput): AccountFields | Bad | Refusal<"InvalidInput"> {
+export function accountFields(input: AccountInput): AccountFields | Bad {
   const name = accountName(input.name);
   if (typeof name !== "string") return name;
   const currency = treasuryCurrency(input.currency);
