@@ -170,8 +170,12 @@ describe("external transfers above the threshold", () => {
     );
     expect(done).toMatchObject({ status: "processing", approved_by: dirB.resident });
     expect(await balanceOf(t, from.sid)).toEqual({ balance: 49.75, pending_out: 0 });
+    const e = "TreasuryOperationsError";
+    const cancel = (id: string) => dirA.client.call("treasuryoperationsservice.cancel_transfer", { transfer_id: id });
+    await refusedNoWrite(t, () => cancel(tr.sid), -32005, e, "InvalidState"); // processing: too late to cancel
     const other = await ok(payout(from, 30));
-    await ok(dirA.client.call("treasuryoperationsservice.cancel_transfer", { transfer_id: other.sid }));
+    expect(await balanceOf(t, from.sid)).toEqual({ balance: 49.75, pending_out: 30.15 });
+    await ok(cancel(other.sid));
     expect(await balanceOf(t, from.sid)).toEqual({ balance: 49.75, pending_out: 0 });
     t.clock.advance(60);
     await settle();
