@@ -9,9 +9,11 @@ import {
   companyAccount,
   fund,
   insertCompany,
+  insertProxy,
   type Person,
   person,
   refusedNoWrite,
+  residentAccount,
   startTreasuryApp,
 } from "./support.ts";
 
@@ -201,6 +203,47 @@ describe("execute_exchange", () => {
     const r = await outsider.client.call("treasuryoperationsservice.list_exchanges", {
       owner_type: "company",
       owner_id: company,
+    });
+    expect(errorOf(r)).toMatchObject({ code: -32003, data: { variant: "NotFound" } });
+  });
+});
+
+describe("resident exchanges", () => {
+  test("the owner and an effective proxy holder exchange between the resident's accounts; strangers get NotFound", async () => {
+    const owner = await person(t, null, null);
+    const agent = await person(t, null, null);
+    await insertProxy(t, agent.resident, owner.resident);
+    const eur = await residentAccount(owner, { currency: "EUR" });
+    const gbp = await residentAccount(owner, { currency: "GBP" });
+    await fund(admin, eur, 50);
+    const run = async (who: Person, amount: number) => {
+      const q = await ok(quote(who, "EUR", "GBP", amount));
+      return ok(
+        who.client.call("treasuryoperationsservice.execute_exchange", {
+          owner_type: "resident",
+          owner_id: owner.resident,
+          from_account_id: eur.sid,
+          to_account_id: gbp.sid,
+          from_amount: amount,
+          from_currency: "EUR",
+          exchange_rate: q.exchange_rate,
+          initiated_by: who.resident,
+        }),
+      );
+    };
+    const mine = await run(owner, 20);
+    expect(mine).toMatchObject({ owner_type: "resident", exchange_rate: 0.8547008547, to_amount: 17.01 });
+    const theirs = await run(agent, 10);
+    expect(theirs.initiated_by).toBe(agent.resident);
+    expect(await balanceOf(t, eur.sid)).toEqual({ balance: 20, pending_out: 0 });
+    const list = await agent.client.callOk("treasuryoperationsservice.list_exchanges", {
+      owner_type: "resident",
+      owner_id: owner.resident,
+    });
+    expect(list.items.map((i) => i.sid)).toEqual([theirs.sid, mine.sid].sort().reverse());
+    const r = await outsider.client.call("treasuryoperationsservice.list_exchanges", {
+      owner_type: "resident",
+      owner_id: owner.resident,
     });
     expect(errorOf(r)).toMatchObject({ code: -32003, data: { variant: "NotFound" } });
   });
