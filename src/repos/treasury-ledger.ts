@@ -108,17 +108,18 @@ export function listLedger(em: EntityManager, accountId: string, limit: number):
   return em.find(TreasuryTransactionEntity, { account_id: accountId }, { orderBy: { sid: "desc" }, limit });
 }
 
-/** Moves a transfer's ledger rows from `pending` to `to` (settlement of an external payout). */
+/** Moves a transfer's ledger rows from `pending` to `to` (settlement of an external payout), with the chain's hash. */
 export async function settleLedgerRows(
   em: EntityManager,
   fundTransferId: string,
   to: "confirmed" | "failed",
+  transactionHash: string | null,
   now: Date,
 ): Promise<number> {
   return affected(
     em,
-    `update "treasury_transaction" set status = ?, confirmed_at = ?, updated_at = ?
+    `update "treasury_transaction" set status = ?, confirmed_at = ?, transaction_hash = ?, updated_at = ?
      where fund_transfer_id = ? and status = 'pending'`,
-    [to, to === "confirmed" ? now : null, now, fundTransferId],
+    [to, to === "confirmed" ? now : null, transactionHash, now, fundTransferId],
   );
 }

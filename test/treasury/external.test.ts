@@ -90,6 +90,10 @@ describe("initiate_external_transfer", () => {
     expect(row.status).toBe("completed");
     expect(new Date(row.completed_at).toISOString()).toBe(t.clock.now().toISOString());
     expect((await rowsOf(tr.sid)).map((r) => r.status)).toEqual(["confirmed"]);
+    const [bankRow] = await sql(t, `select transaction_hash from treasury_transaction where fund_transfer_id = ?`, [
+      tr.sid,
+    ]);
+    expect(bankRow.transaction_hash).toBeNull(); // bank rails have no chain hash
     expect(await settle()).toBe(0);
   });
 
@@ -153,6 +157,15 @@ describe("initiate_external_transfer", () => {
       }),
     );
     expect(w).toMatchObject({ status: "processing", fee_amount: 0.01 });
+    t.clock.advance(60);
+    await settle();
+    const [chain] = await sql(
+      t,
+      `select status, transaction_hash from treasury_transaction where fund_transfer_id = ?`,
+      [w.sid],
+    );
+    expect(chain.status).toBe("confirmed");
+    expect(chain.transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
   });
 });
 

@@ -2,7 +2,7 @@ import type { Config } from "../../config.ts";
 import type { PayoutProvider } from "./provider.ts";
 import { SandboxPayoutProvider } from "./sandbox.ts";
 
-export type { PayoutProvider, PayoutRequest, PayoutState } from "./provider.ts";
+export type { PayoutProvider, PayoutRequest, PayoutState, PayoutStatus } from "./provider.ts";
 export { PayoutRefused } from "./provider.ts";
 
 const sandbox = new SandboxPayoutProvider();

@@ -10,11 +10,17 @@ export interface PayoutRequest {
 
 export type PayoutState = "processing" | "completed" | "failed";
 
+export interface PayoutStatus {
+  state: PayoutState;
+  /** Payouts to wallet addresses: the chain's transaction hash once completed; null for bank payouts. */
+  transactionHash: string | null;
+}
+
 export interface PayoutProvider {
   /** Accepts the payout for settlement and answers the provider's reference; throws PayoutRefused. */
   submit(payout: PayoutRequest, at: Date): Promise<{ providerRef: string }>;
-  /** Where the payout stands at `at`. */
-  status(providerRef: string, at: Date): Promise<PayoutState>;
+  /** Where the payout stands at `at`, with the on-chain hash once a payout to a wallet address completed. */
+  status(providerRef: string, at: Date): Promise<PayoutStatus>;
 }
 
 /** The provider said no (`rejected`: this payout never will; `unavailable`: try again later). */

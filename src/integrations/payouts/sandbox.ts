@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { type PayoutProvider, PayoutRefused, type PayoutRequest, type PayoutState } from "./provider.ts";
+import { createHash, randomBytes } from "node:crypto";
+import { type PayoutProvider, PayoutRefused, type PayoutRequest, type PayoutStatus } from "./provider.ts";
 
 /** Seconds after submission at which a sandbox payout settles. */
 export const SANDBOX_SETTLE_AFTER_S = 60;
@@ -16,13 +16,17 @@ export class SandboxPayoutProvider implements PayoutProvider {
     if (name.includes("[reject]")) throw new PayoutRefused("rejected", "the sandbox payout provider rejected it");
     if (name.includes("[unavailable]")) throw new PayoutRefused("unavailable", "the sandbox payout provider is down");
     const outcome = name.includes("[fail]") ? "fail" : name.includes("[hold]") ? "hold" : "ok";
-    return { providerRef: `sbxpay_${outcome}_${at.getTime()}_${randomBytes(6).toString("hex")}` };
+    // A wallet address (no IBAN shape) settles on a chain: the reference says so, the hash comes at completion.
+    const rails = /^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(payout.toAddress) ? "bank" : "chain";
+    return { providerRef: `sbxpay_${outcome}_${rails}_${at.getTime()}_${randomBytes(6).toString("hex")}` };
   }
 
-  async status(providerRef: string, at: Date): Promise<PayoutState> {
-    const [, outcome, submitted] = providerRef.split("_");
-    if (outcome === "hold") return "processing";
-    if (at.getTime() < Number(submitted) + SANDBOX_SETTLE_AFTER_S * 1000) return "processing";
-    return outcome === "fail" ? "failed" : "completed";
+  async status(providerRef: string, at: Date): Promise<PayoutStatus> {
+    const [, outcome, rails, submitted] = providerRef.split("_");
+    const pending = outcome === "hold" || at.getTime() < Number(submitted) + SANDBOX_SETTLE_AFTER_S * 1000;
+    if (pending) return { state: "processing", transactionHash: null };
+    if (outcome === "fail") return { state: "failed", transactionHash: null };
+    const hash = rails === "chain" ? `0x${createHash("sha256").update(providerRef).digest("hex")}` : null;
+    return { state: "completed", transactionHash: hash };
   }
 }

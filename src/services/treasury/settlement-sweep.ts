@@ -24,7 +24,7 @@ export async function settleTransfer(em: EntityManager, config: Config, transfer
     const transfer = await transfers.findTransfer(tx, transferId);
     if (transfer?.status !== "processing" || !transfer.provider_ref) return null;
     await lockAccounts(tx, [transfer.from_account_id]);
-    const state = await payoutProvider(config).status(transfer.provider_ref, now);
+    const { state, transactionHash } = await payoutProvider(config).status(transfer.provider_ref, now);
     if (state === "processing") return state;
     if (
       !(await transfers.moveTransfer(
@@ -38,7 +38,7 @@ export async function settleTransfer(em: EntityManager, config: Config, transfer
     ) {
       return null;
     }
-    await settleLedgerRows(tx, transfer.sid, state === "completed" ? "confirmed" : "failed", now);
+    await settleLedgerRows(tx, transfer.sid, state === "completed" ? "confirmed" : "failed", transactionHash, now);
     if (state === "failed") {
       const account = await findAccount(tx, transfer.from_account_id);
       if (!account) throw new Error(`treasury account ${transfer.from_account_id} vanished`);
