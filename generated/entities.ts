@@ -1231,6 +1231,51 @@ export const EntityInvitationEntity = new EntitySchema<EntityInvitationRow>({
   uniques: [],
 });
 
+/** A stored ExchangeQuote (table `exchange_quote`). */
+export interface ExchangeQuoteRow {
+  [OptionalProps]?: "created_at" | "updated_at";
+  sid: string;
+  user_id: string;
+  from_currency: string;
+  to_currency: string;
+  from_amount: number;
+  exchange_rate: number;
+  fee_percentage: number;
+  fee_amount: number;
+  to_amount: number;
+  expires_at: Date;
+  exchange_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const ExchangeQuoteEntity = new EntitySchema<ExchangeQuoteRow>({
+  name: "ExchangeQuote",
+  tableName: "exchange_quote",
+  properties: {
+    sid: { type: "string", columnType: "text", primary: true },
+    user_id: { type: "string", columnType: "text" },
+    from_currency: { type: "string", columnType: "text" },
+    to_currency: { type: "string", columnType: "text" },
+    from_amount: { type: new DecimalType("number"), columnType: "numeric(18,2)", precision: 18, scale: 2 },
+    exchange_rate: { type: new DecimalType("number"), columnType: "numeric(20,10)", precision: 20, scale: 10 },
+    fee_percentage: { type: new DecimalType("number"), columnType: "numeric(9,6)", precision: 9, scale: 6 },
+    fee_amount: { type: new DecimalType("number"), columnType: "numeric(18,2)", precision: 18, scale: 2 },
+    to_amount: { type: new DecimalType("number"), columnType: "numeric(18,2)", precision: 18, scale: 2 },
+    expires_at: { type: "datetime", columnType: "timestamptz(3)" },
+    exchange_id: { type: "string", columnType: "text", nullable: true },
+    created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
+  },
+  indexes: [{ name: "exchange_quote_user_id_index", properties: ["user_id"] }],
+  uniques: [],
+});
+
 /** A stored ExchangeTransaction (table `exchange_transaction`). */
 export interface ExchangeTransactionRow {
   [OptionalProps]?: "status" | "created_at" | "updated_at";
@@ -1489,6 +1534,8 @@ export interface FundTransferRow {
   transaction_id: string | null;
   fee_amount: number | null;
   completed_at: Date | null;
+  initiated_by_user: string | null;
+  provider_ref: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -1525,6 +1572,8 @@ export const FundTransferEntity = new EntitySchema<FundTransferRow>({
       nullable: true,
     },
     completed_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
+    initiated_by_user: { type: "string", columnType: "text", nullable: true },
+    provider_ref: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
     updated_at: {
       type: "datetime",
@@ -2879,7 +2928,7 @@ export const TaxFilingEntity = new EntitySchema<TaxFilingRow>({
 
 /** A stored TreasuryAccount (table `treasury_account`). */
 export interface TreasuryAccountRow {
-  [OptionalProps]?: "balance" | "is_active" | "approval_threshold" | "created_at" | "updated_at";
+  [OptionalProps]?: "balance" | "is_active" | "approval_threshold" | "pending_out" | "created_at" | "updated_at";
   sid: string;
   owner_type: EntityType;
   owner_id: string;
@@ -2895,6 +2944,7 @@ export interface TreasuryAccountRow {
   iban: string | null;
   swift: string | null;
   approval_threshold: number;
+  pending_out: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -2924,6 +2974,7 @@ export const TreasuryAccountEntity = new EntitySchema<TreasuryAccountRow>({
       scale: 2,
       default: 0,
     },
+    pending_out: { type: new DecimalType("number"), columnType: "numeric(18,2)", precision: 18, scale: 2, default: 0 },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
     updated_at: {
       type: "datetime",
@@ -3615,6 +3666,7 @@ export interface RowOf {
   EmailVerificationToken: EmailVerificationTokenRow;
   EntityDraft: EntityDraftRow;
   EntityInvitation: EntityInvitationRow;
+  ExchangeQuote: ExchangeQuoteRow;
   ExchangeTransaction: ExchangeTransactionRow;
   ExternalCompanyRegistration: ExternalCompanyRegistrationRow;
   ExternalIdState: ExternalIdStateRow;
@@ -3686,6 +3738,7 @@ export const ENTITIES = [
   EmailVerificationTokenEntity,
   EntityDraftEntity,
   EntityInvitationEntity,
+  ExchangeQuoteEntity,
   ExchangeTransactionEntity,
   ExternalCompanyRegistrationEntity,
   ExternalIdStateEntity,
@@ -3755,6 +3808,7 @@ export const ENTITY_BY_RECORD = {
   EmailVerificationToken: EmailVerificationTokenEntity,
   EntityDraft: EntityDraftEntity,
   EntityInvitation: EntityInvitationEntity,
+  ExchangeQuote: ExchangeQuoteEntity,
   ExchangeTransaction: ExchangeTransactionEntity,
   ExternalCompanyRegistration: ExternalCompanyRegistrationEntity,
   ExternalIdState: ExternalIdStateEntity,

@@ -226,7 +226,18 @@ export const SERVICE_ERRORS = {
       "AlreadyUsed",
     ],
   },
-  TreasuryService: { TreasuryError: ["NotFound", "Forbidden", "InvalidInput", "InvalidState", "AlreadyExists"] },
+  TreasuryService: {
+    TreasuryError: [
+      "NotFound",
+      "Forbidden",
+      "InvalidInput",
+      "InvalidState",
+      "AlreadyExists",
+      "AdminOnly",
+      "InvalidAmount",
+      "CurrencyMismatch",
+    ],
+  },
   UserAuditLogService: { UserAuditLogError: ["AdminOnly", "InvalidInput", "Forbidden", "NotFound"] },
   VerificationService: {
     VerificationError: ["NotFound", "InvalidInput", "RateLimited", "NotOwner"],

@@ -565,6 +565,7 @@ import type {
   TreasuryOperationsServiceListTransfersParams,
   TreasuryServiceCreateCompanyAccountParams,
   TreasuryServiceCreateResidentAccountParams,
+  TreasuryServiceFundAccountParams,
   TreasuryServiceGetCompanyAccountParams,
   TreasuryServiceGetResidentAccountParams,
   TreasuryServiceListCompanyAccountsParams,
@@ -576,6 +577,7 @@ import type {
   TreasuryTransaction,
   TreasuryTransactionFindResult,
   TreasuryTransactionNewTemplate,
+  TreasuryTransactionResult,
   TreasuryTransactionsResult,
   UnreadCountResult,
   User,
@@ -1814,6 +1816,11 @@ export interface MethodMap {
     result: TreasuryAccountResult;
     callerBound: "resident_id";
   };
+  "treasuryservice.fund_account": {
+    params: TreasuryServiceFundAccountParams;
+    result: TreasuryTransactionResult;
+    callerBound: never;
+  };
   "userauditlogservice.log": { params: UserAuditLogServiceLogParams; result: UserAuditLogResult; callerBound: never };
   "userauditlogservice.list_for_subject": {
     params: UserAuditLogServiceListForSubjectParams;
@@ -2018,8 +2025,16 @@ export interface MethodMap {
   "frontenderror.list": { params: CrudListParams; result: SidListResult; callerBound: never };
   "frontenderror.find": { params: CrudFindParams; result: FrontendErrorFindResult; callerBound: never };
   "fundtransfer.new": { params: CrudNewParams; result: FundTransferNewTemplate; callerBound: never };
-  "fundtransfer.get": { params: CrudGetParams; result: FundTransfer; callerBound: never };
-  "fundtransfer.set": { params: CrudSetParams; result: FundTransfer; callerBound: never };
+  "fundtransfer.get": {
+    params: CrudGetParams;
+    result: Omit<FundTransfer, "initiated_by_user" | "provider_ref">;
+    callerBound: never;
+  };
+  "fundtransfer.set": {
+    params: CrudSetParams;
+    result: Omit<FundTransfer, "initiated_by_user" | "provider_ref">;
+    callerBound: never;
+  };
   "fundtransfer.delete": { params: CrudDeleteParams; result: RecordDeleteResult; callerBound: never };
   "fundtransfer.list": { params: CrudListParams; result: SidListResult; callerBound: never };
   "fundtransfer.find": { params: CrudFindParams; result: FundTransferFindResult; callerBound: never };

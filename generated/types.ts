@@ -1465,6 +1465,45 @@ export interface EntityInvitation {
   updated_at: string;
 }
 /**
+ * A rate quote the server issued to a user (get_exchange_quote): execute_exchange accepts only the rate, amount and currencies of an unexpired, unused quote of the same user. Designed (issue 15): the seeds do not name it.
+ */
+export interface ExchangeQuote {
+  /**
+   * Opaque, time-ordered identifier (UUIDv7).
+   */
+  sid: string;
+  /**
+   * The user the quote was issued to.
+   */
+  user_id: string;
+  from_currency: string;
+  to_currency: string;
+  /**
+   * Amount of from_currency to sell.
+   */
+  from_amount: number;
+  /**
+   * Units of to_currency per unit of from_currency.
+   */
+  exchange_rate: number;
+  fee_percentage: number;
+  /**
+   * In from_currency.
+   */
+  fee_amount: number;
+  /**
+   * (from_amount - fee_amount) x exchange_rate.
+   */
+  to_amount: number;
+  expires_at: string;
+  /**
+   * The ExchangeTransaction that used it (a quote is used once).
+   */
+  exchange_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+/**
  * A currency exchange between two treasury accounts of one owner (seed 000).
  */
 export interface ExchangeTransaction {
@@ -1644,6 +1683,14 @@ export interface FundTransfer {
   transaction_id: string | null;
   fee_amount: number | null;
   completed_at: string | null;
+  /**
+   * User id of the caller who initiated it (four eyes: that user never approves it). Not in results.
+   */
+  initiated_by_user: string | null;
+  /**
+   * External transfers: the payout provider's reference while it settles.
+   */
+  provider_ref: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -2576,6 +2623,10 @@ export interface TreasuryAccount {
    * Transfers above this amount need approval; 0 = never.
    */
   approval_threshold: number;
+  /**
+   * Sum reserved by pending outgoing transfers (amount plus fee); the available balance is balance - pending_out.
+   */
+  pending_out: number;
   created_at: string;
   updated_at: string;
 }
@@ -8388,9 +8439,7 @@ export interface FrontendErrorFindResult {
 /**
  * Template for a new FundTransfer: every writable field with its default or null.
  */
-export interface FundTransferNewTemplate {
-  reference: string | null;
-}
+export interface FundTransferNewTemplate {}
 export interface FundTransferFindResult {
   items: FundTransfer[];
   next_cursor: string | null;
@@ -11912,6 +11961,24 @@ export interface TreasuryServiceUpdateResidentAccountParams {
    * The changes.
    */
   data: UpdateTreasuryAccountData;
+}
+export interface TreasuryServiceFundAccountParams {
+  /**
+   * The account's sid.
+   */
+  account_id: string;
+  /**
+   * Greater than 0, at most two decimals, in `currency`.
+   */
+  amount: number;
+  /**
+   * Must be the account's currency.
+   */
+  currency: string;
+  /**
+   * Shown in the ledger; default `sandbox funding`.
+   */
+  description?: string;
 }
 export interface UserAuditLogServiceLogParams {
   /**

@@ -277,6 +277,7 @@ export declare const validateTreasuryServiceGetResidentAccountParams: ValidateFu
 export declare const validateTreasuryServiceListResidentTransactionsParams: ValidateFunction;
 export declare const validateTreasuryServiceCreateResidentAccountParams: ValidateFunction;
 export declare const validateTreasuryServiceUpdateResidentAccountParams: ValidateFunction;
+export declare const validateTreasuryServiceFundAccountParams: ValidateFunction;
 export declare const validateUserAuditLogServiceLogParams: ValidateFunction;
 export declare const validateUserAuditLogServiceListForSubjectParams: ValidateFunction;
 export declare const validateUserAuditLogServiceListForTargetParams: ValidateFunction;
@@ -640,6 +641,7 @@ export declare const validateTreasuryAccountsResult: ValidateFunction;
 export declare const validateTreasuryTransaction: ValidateFunction;
 export declare const validateTreasuryTransactionFindResult: ValidateFunction;
 export declare const validateTreasuryTransactionNewTemplate: ValidateFunction;
+export declare const validateTreasuryTransactionResult: ValidateFunction;
 export declare const validateTreasuryTransactionsResult: ValidateFunction;
 export declare const validateUnreadCountResult: ValidateFunction;
 export declare const validateUser: ValidateFunction;

@@ -74,6 +74,8 @@ export interface Config {
 
   // ---- Tax filings (issue 15; see the tax block at the end of this file) ----
   tax: TaxConfig;
+  // ---- Treasury (issue 15; docs/decisions.md "Treasury") ----
+  treasury: TreasuryConfig;
 }
 
 export class ConfigError extends Error {
@@ -211,6 +213,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     // ---- KYB (issue 14: external companies) ----
     kybHardGate: onOff(env, "KYB_HARD_GATE", false),
     tax: taxConfig(env),
+    treasury: treasuryConfig(env),
     ...overrides,
   };
 }
@@ -316,5 +319,37 @@ function taxConfig(env: Env): TaxConfig {
       annual: int(env, "TAX_DUE_DAYS_ANNUAL", 90, 1),
     },
     requiredPeriods: [...new Set(periods)] as TaxPeriod[],
+  };
+}
+
+// ---- Treasury (issue 15; docs/decisions.md "Treasury") ----
+
+export interface TreasuryConfig {
+  /** treasuryservice.fund_account may credit accounts (TREASURY_SANDBOX_FUNDING; default on unless NODE_ENV=production). */
+  sandboxFunding: boolean;
+  /** Fee on external transfers, percent of the amount (TREASURY_EXTERNAL_FEE_PERCENT, default 0.5). */
+  externalFeePercent: number;
+  /** Fee on exchanges, percent of from_amount (TREASURY_EXCHANGE_FEE_PERCENT, default 0.5). */
+  exchangeFeePercent: number;
+  /** How long an exchange quote holds (TREASURY_QUOTE_TTL_S, default 60 seconds). */
+  quoteTtlS: number;
+}
+
+function percent(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || value >= 100 || !/^\d+(\.\d{1,4})?$/.test(raw)) {
+    throw new ConfigError(name, `must be a percentage from 0 to below 100 with at most 4 decimals, got "${raw}"`);
+  }
+  return value;
+}
+
+function treasuryConfig(env: Env): TreasuryConfig {
+  return {
+    sandboxFunding: onOff(env, "TREASURY_SANDBOX_FUNDING", env["NODE_ENV"] !== "production"),
+    externalFeePercent: percent(env, "TREASURY_EXTERNAL_FEE_PERCENT", 0.5),
+    exchangeFeePercent: percent(env, "TREASURY_EXCHANGE_FEE_PERCENT", 0.5),
+    quoteTtlS: int(env, "TREASURY_QUOTE_TTL_S", 60, 1),
   };
 }

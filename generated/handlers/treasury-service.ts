@@ -4,6 +4,7 @@ import type {
   TreasuryAccountsResult,
   TreasuryServiceCreateCompanyAccountParams,
   TreasuryServiceCreateResidentAccountParams,
+  TreasuryServiceFundAccountParams,
   TreasuryServiceGetCompanyAccountParams,
   TreasuryServiceGetResidentAccountParams,
   TreasuryServiceListCompanyAccountsParams,
@@ -12,6 +13,7 @@ import type {
   TreasuryServiceListResidentTransactionsParams,
   TreasuryServiceUpdateCompanyAccountParams,
   TreasuryServiceUpdateResidentAccountParams,
+  TreasuryTransactionResult,
   TreasuryTransactionsResult,
 } from "../types.ts";
 
@@ -43,4 +45,6 @@ export interface TreasuryServiceHandlers<Ctx> {
   createResidentAccount(ctx: Ctx, params: TreasuryServiceCreateResidentAccountParams): Promise<TreasuryAccountResult>;
   /** `treasuryservice.update_resident_account`: Change a resident treasury account — x-auth: user */
   updateResidentAccount(ctx: Ctx, params: TreasuryServiceUpdateResidentAccountParams): Promise<TreasuryAccountResult>;
+  /** `treasuryservice.fund_account`: Fund an account (sandbox) — x-auth: admin */
+  fundAccount(ctx: Ctx, params: TreasuryServiceFundAccountParams): Promise<TreasuryTransactionResult>;
 }

@@ -12,6 +12,7 @@ import { startCreditExpirySweep } from "../services/credit-service/expiry-sweep.
 import { startOverdueInvoiceSweep } from "../services/invoice-service/overdue-sweep.ts";
 import { startResidentExpirySweep } from "../services/resident-service/expiry-sweep.ts";
 import { startRenewalSweep } from "../services/subscriptions/auto-renewal-sweep.ts";
+import { startTreasurySettlementSweep } from "../services/treasury/settlement-sweep.ts";
 import { clientAddress, readCredentials } from "./credentials.ts";
 import { createLogger } from "./logging.ts";
 import { openrpcDocuments, openrpcText } from "./openrpc.ts";
@@ -97,6 +98,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const creditSweep = startCreditExpirySweep(runtime);
   const renewalSweep = startRenewalSweep(runtime);
   const invoiceSweep = startOverdueInvoiceSweep(runtime);
+  const treasurySweep = startTreasurySettlementSweep(runtime);
 
   return {
     hono: app,
@@ -108,6 +110,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       creditSweep.stop();
       renewalSweep.stop();
       invoiceSweep.stop();
+      treasurySweep.stop();
       await mcp.close();
       if (!options.orm) await closeOrm(orm);
     },

@@ -1,31 +1,20 @@
 import type { TreasuryOperationsServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { executeExchange, getExchangeQuote, listExchanges } from "./treasury/exchange.ts";
+import { initiateExternalTransfer } from "./treasury/external.ts";
+import { approveTransfer, cancelTransfer, initiateTransfer, listTransfers } from "./treasury/transfers.ts";
 
-/** TreasuryOperationsService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/**
+ * TreasuryOperationsService (issue 15): internal and external transfers with approval above the source account's
+ * threshold, and exchanges at server-issued quotes (src/services/treasury/, docs/decisions.md "Treasury").
+ */
 export const treasuryOperationsService: TreasuryOperationsServiceHandlers<RpcContext> = {
-  async initiateTransfer(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryoperationsservice.initiate_transfer");
-  },
-  async initiateExternalTransfer(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryoperationsservice.initiate_external_transfer");
-  },
-  async approveTransfer(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryoperationsservice.approve_transfer");
-  },
-  async cancelTransfer(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryoperationsservice.cancel_transfer");
-  },
-  async listTransfers(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryoperationsservice.list_transfers");
-  },
-  async getExchangeQuote(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryoperationsservice.get_exchange_quote");
-  },
-  async executeExchange(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryoperationsservice.execute_exchange");
-  },
-  async listExchanges(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryoperationsservice.list_exchanges");
-  },
+  initiateTransfer,
+  initiateExternalTransfer,
+  approveTransfer,
+  cancelTransfer,
+  listTransfers,
+  getExchangeQuote,
+  executeExchange,
+  listExchanges,
 };

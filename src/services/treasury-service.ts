@@ -1,37 +1,19 @@
 import type { TreasuryServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { accountHandlers as a } from "./treasury/accounts.ts";
+import { fundAccount } from "./treasury/funding.ts";
 
-/** TreasuryService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/** TreasuryService (issue 15): accounts of companies and residents (src/services/treasury/), sandbox funding. */
 export const treasuryService: TreasuryServiceHandlers<RpcContext> = {
-  async listCompanyAccounts(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryservice.list_company_accounts");
-  },
-  async getCompanyAccount(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryservice.get_company_account");
-  },
-  async listCompanyTransactions(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryservice.list_company_transactions");
-  },
-  async createCompanyAccount(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryservice.create_company_account");
-  },
-  async updateCompanyAccount(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryservice.update_company_account");
-  },
-  async listResidentAccounts(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryservice.list_resident_accounts");
-  },
-  async getResidentAccount(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryservice.get_resident_account");
-  },
-  async listResidentTransactions(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryservice.list_resident_transactions");
-  },
-  async createResidentAccount(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryservice.create_resident_account");
-  },
-  async updateResidentAccount(_ctx, _params) {
-    throw RpcError.notImplemented("treasuryservice.update_resident_account");
-  },
+  listCompanyAccounts: a.listCompanyAccounts,
+  getCompanyAccount: a.getCompanyAccount,
+  listCompanyTransactions: a.listCompanyTransactions,
+  createCompanyAccount: a.createCompanyAccount,
+  updateCompanyAccount: a.updateCompanyAccount,
+  listResidentAccounts: a.listResidentAccounts,
+  getResidentAccount: a.getResidentAccount,
+  listResidentTransactions: a.listResidentTransactions,
+  createResidentAccount: a.createResidentAccount,
+  updateResidentAccount: a.updateResidentAccount,
+  fundAccount,
 };
