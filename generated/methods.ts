@@ -399,11 +399,15 @@ import type {
   PaymentConfirmResult,
   PaymentFindResult,
   PaymentNewTemplate,
+  PaymentReceivingResult,
   PaymentServiceConfirmPaymentParams,
+  PaymentServiceConnectPaymentReceivingParams,
   PaymentServiceGetPaymentWalletParams,
   PaymentServiceGetSubscriptionStatusParams,
   PaymentServiceHandlePaymentWebhookParams,
+  PaymentServiceHandleReceivingWebhookParams,
   PaymentServiceInitiateCompanyRenewalParams,
+  PaymentServiceInitiateInvoicePaymentParams,
   PaymentServiceInitiateMobilepayParams,
   PaymentServiceInitiateRenewalParams,
   PaymentWalletResult,
@@ -1466,6 +1470,21 @@ export interface MethodMap {
     params: PaymentServiceGetSubscriptionStatusParams;
     result: SubscriptionInfo;
     callerBound: "user_id";
+  };
+  "paymentservice.connect_payment_receiving": {
+    params: PaymentServiceConnectPaymentReceivingParams;
+    result: PaymentReceivingResult;
+    callerBound: never;
+  };
+  "paymentservice.handle_receiving_webhook": {
+    params: PaymentServiceHandleReceivingWebhookParams;
+    result: WebhookResult;
+    callerBound: never;
+  };
+  "paymentservice.initiate_invoice_payment": {
+    params: PaymentServiceInitiateInvoicePaymentParams;
+    result: MobilePayResult;
+    callerBound: never;
   };
   "pricingservice.calculate_company_pricing": {
     params: PricingServiceCalculateCompanyPricingParams;

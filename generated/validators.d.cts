@@ -202,6 +202,9 @@ export declare const validatePaymentServiceHandlePaymentWebhookParams: ValidateF
 export declare const validatePaymentServiceInitiateRenewalParams: ValidateFunction;
 export declare const validatePaymentServiceInitiateCompanyRenewalParams: ValidateFunction;
 export declare const validatePaymentServiceGetSubscriptionStatusParams: ValidateFunction;
+export declare const validatePaymentServiceConnectPaymentReceivingParams: ValidateFunction;
+export declare const validatePaymentServiceHandleReceivingWebhookParams: ValidateFunction;
+export declare const validatePaymentServiceInitiateInvoicePaymentParams: ValidateFunction;
 export declare const validatePricingServiceCalculateCompanyPricingParams: ValidateFunction;
 export declare const validatePricingServiceGetAllPricingParams: ValidateFunction;
 export declare const validatePricingServiceGetShareholderFeeRateParams: ValidateFunction;
@@ -543,6 +546,7 @@ export declare const validatePaymentCompleteResult: ValidateFunction;
 export declare const validatePaymentConfirmResult: ValidateFunction;
 export declare const validatePaymentFindResult: ValidateFunction;
 export declare const validatePaymentNewTemplate: ValidateFunction;
+export declare const validatePaymentReceivingResult: ValidateFunction;
 export declare const validatePaymentWalletResult: ValidateFunction;
 export declare const validatePoll2faRecoveryResult: ValidateFunction;
 export declare const validatePrerequisiteCheckResult: ValidateFunction;

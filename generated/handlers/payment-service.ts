@@ -2,11 +2,15 @@
 import type {
   MobilePayResult,
   PaymentConfirmResult,
+  PaymentReceivingResult,
   PaymentServiceConfirmPaymentParams,
+  PaymentServiceConnectPaymentReceivingParams,
   PaymentServiceGetPaymentWalletParams,
   PaymentServiceGetSubscriptionStatusParams,
   PaymentServiceHandlePaymentWebhookParams,
+  PaymentServiceHandleReceivingWebhookParams,
   PaymentServiceInitiateCompanyRenewalParams,
+  PaymentServiceInitiateInvoicePaymentParams,
   PaymentServiceInitiateMobilepayParams,
   PaymentServiceInitiateRenewalParams,
   PaymentWalletResult,
@@ -22,7 +26,7 @@ export interface PaymentServiceHandlers<Ctx> {
   confirmPayment(ctx: Ctx, params: PaymentServiceConfirmPaymentParams): Promise<PaymentConfirmResult>;
   /** `paymentservice.initiate_mobilepay`: Start a mobile-money payment — x-auth: user */
   initiateMobilepay(ctx: Ctx, params: PaymentServiceInitiateMobilepayParams): Promise<MobilePayResult>;
-  /** `paymentservice.handle_payment_webhook`: Mobile-money provider callback — x-auth: webhook */
+  /** `paymentservice.handle_payment_webhook`: Mobile-money and card provider callback — x-auth: webhook */
   handlePaymentWebhook(ctx: Ctx, params: PaymentServiceHandlePaymentWebhookParams): Promise<WebhookResult>;
   /** `paymentservice.initiate_renewal`: Renew the caller's residency from credits — x-auth: user */
   initiateRenewal(ctx: Ctx, params: PaymentServiceInitiateRenewalParams): Promise<SubscriptionInfo>;
@@ -30,4 +34,13 @@ export interface PaymentServiceHandlers<Ctx> {
   initiateCompanyRenewal(ctx: Ctx, params: PaymentServiceInitiateCompanyRenewalParams): Promise<SubscriptionInfo>;
   /** `paymentservice.get_subscription_status`: The caller's residency subscription — x-auth: user */
   getSubscriptionStatus(ctx: Ctx, params: PaymentServiceGetSubscriptionStatusParams): Promise<SubscriptionInfo>;
+  /** `paymentservice.connect_payment_receiving`: Connect a resident or company to a provider to receive payments — x-auth: user */
+  connectPaymentReceiving(
+    ctx: Ctx,
+    params: PaymentServiceConnectPaymentReceivingParams,
+  ): Promise<PaymentReceivingResult>;
+  /** `paymentservice.handle_receiving_webhook`: Receiving-account verification callback — x-auth: webhook */
+  handleReceivingWebhook(ctx: Ctx, params: PaymentServiceHandleReceivingWebhookParams): Promise<WebhookResult>;
+  /** `paymentservice.initiate_invoice_payment`: Start paying an invoice by card or mobile money — x-auth: user */
+  initiateInvoicePayment(ctx: Ctx, params: PaymentServiceInitiateInvoicePaymentParams): Promise<MobilePayResult>;
 }

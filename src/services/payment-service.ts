@@ -25,4 +25,13 @@ export const paymentService: PaymentServiceHandlers<RpcContext> = {
   async getSubscriptionStatus(_ctx, _params) {
     throw RpcError.notImplemented("paymentservice.get_subscription_status");
   },
+  async connectPaymentReceiving(_ctx, _params) {
+    throw RpcError.notImplemented("paymentservice.connect_payment_receiving");
+  },
+  async handleReceivingWebhook(_ctx, _params) {
+    throw RpcError.notImplemented("paymentservice.handle_receiving_webhook");
+  },
+  async initiateInvoicePayment(_ctx, _params) {
+    throw RpcError.notImplemented("paymentservice.initiate_invoice_payment");
+  },
 };
