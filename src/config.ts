@@ -71,6 +71,12 @@ export interface Config {
    * kyb_provider_status `approved`. Off (the default), the verdict is advisory and the administrator decides.
    */
   kybHardGate: boolean;
+
+  // ---- Payments (issue 15) ----
+  /** PAYMENT_PROVIDER: the payment provider set (src/integrations/payments/index.ts); `sandbox` is the only one. */
+  paymentProvider: "sandbox";
+  /** PAYMENT_SWEEP_INTERVAL_S: seconds between payment sweeps (crypto confirmations, expiry); 0 turns them off. */
+  paymentSweepIntervalS: number;
 }
 
 export class ConfigError extends Error {
@@ -207,6 +213,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     kyc: kycConfig(env),
     // ---- KYB (issue 14: external companies) ----
     kybHardGate: onOff(env, "KYB_HARD_GATE", false),
+    // ---- Payments (issue 15) ----
+    paymentProvider: paymentProvider(env),
+    paymentSweepIntervalS: int(env, "PAYMENT_SWEEP_INTERVAL_S", 60),
     ...overrides,
   };
 }
@@ -260,4 +269,12 @@ function kycConfig(env: Env): KycConfig {
     manualReview: onOff(env, "KYC_MANUAL_REVIEW", true),
     personalData: { enabled: onOff(env, "KYC_PERSONAL_DATA", false), fields: fields as KycPersonalField[] },
   };
+}
+
+// ---- Payments (issue 15) ----
+
+function paymentProvider(env: Env): Config["paymentProvider"] {
+  const raw = env["PAYMENT_PROVIDER"] || "sandbox";
+  if (raw !== "sandbox") throw new ConfigError("PAYMENT_PROVIDER", `must be "sandbox", got "${raw}"`);
+  return raw;
 }

@@ -9,6 +9,7 @@ import { closeOrm } from "../db/orm.ts";
 import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
 import type { Runtime } from "../rpc/runtime.ts";
 import { startCreditExpirySweep } from "../services/credit-service/expiry-sweep.ts";
+import { startPaymentSweep } from "../services/payments/sweep.ts";
 import { startResidentExpirySweep } from "../services/resident-service/expiry-sweep.ts";
 import { clientAddress, readCredentials } from "./credentials.ts";
 import { createLogger } from "./logging.ts";
@@ -93,6 +94,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const mcp = await mountMcp(app, runtime);
   const residentSweep = startResidentExpirySweep(runtime);
   const creditSweep = startCreditExpirySweep(runtime);
+  const paymentSweep = startPaymentSweep(runtime);
 
   return {
     hono: app,
@@ -102,6 +104,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     close: async () => {
       residentSweep.stop();
       creditSweep.stop();
+      paymentSweep.stop();
       await mcp.close();
       if (!options.orm) await closeOrm(orm);
     },

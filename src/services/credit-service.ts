@@ -3,9 +3,11 @@ import { CREDIT_PRICING, RESIDENT_PLANS, residentPlanPrice } from "../domain/pri
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { addBonus, refund } from "./credit-service/admin-credits.ts";
+import { disableAutoTopup, setupAutoTopup } from "./credit-service/auto-topup-settings.ts";
 import { getBalance, listTransactions } from "./credit-service/balance.ts";
 import { debitAiQuery } from "./credit-service/debit-ai-query.ts";
 import { deduct } from "./credit-service/deduct.ts";
+import { initiateTopup } from "./credit-service/initiate-topup.ts";
 import { getOnboardingStatus } from "./credit-service/onboarding.ts";
 import { topUp } from "./credit-service/top-up.ts";
 
@@ -27,14 +29,14 @@ export const creditService: CreditServiceHandlers<RpcContext> = {
     return PRICING_RESULT;
   },
   getOnboardingStatus,
-  async initiateTopup(_ctx, _params) {
-    throw RpcError.notImplemented("creditservice.initiate_topup");
+  async initiateTopup(ctx, params) {
+    return initiateTopup(ctx, params);
   },
-  async setupAutoTopup(_ctx, _params) {
-    throw RpcError.notImplemented("creditservice.setup_auto_topup");
+  async setupAutoTopup(ctx, params) {
+    return setupAutoTopup(ctx, params);
   },
-  async disableAutoTopup(_ctx, _params) {
-    throw RpcError.notImplemented("creditservice.disable_auto_topup");
+  async disableAutoTopup(ctx, params) {
+    return disableAutoTopup(ctx, params);
   },
   async activateResident(_ctx, _params) {
     throw RpcError.notImplemented("creditservice.activate_resident");

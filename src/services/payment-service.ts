@@ -1,21 +1,23 @@
 import type { PaymentServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
+import { confirmPayment } from "./payments/confirm-payment.ts";
+import { initiateInvoicePayment } from "./payments/invoice-payment.ts";
+import { initiateMobilepay } from "./payments/mobilepay.ts";
+import { connectPaymentReceiving, handleReceivingWebhook } from "./payments/receiving.ts";
+import { getPaymentWallet } from "./payments/wallet.ts";
+import { handlePaymentWebhook } from "./payments/webhook.ts";
 
-/** PaymentService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/**
+ * PaymentService: payments (src/services/payments/: crypto wallet, mobile money, card, administrator confirmation,
+ * the providers' webhooks, payment receiving, invoice payments; the sweep in payments/sweep.ts). Renewals and the
+ * subscription status are written apart. Codegen adds a stub for each new method and never rewrites code.
+ */
 export const paymentService: PaymentServiceHandlers<RpcContext> = {
-  async getPaymentWallet(_ctx, _params) {
-    throw RpcError.notImplemented("paymentservice.get_payment_wallet");
-  },
-  async confirmPayment(_ctx, _params) {
-    throw RpcError.notImplemented("paymentservice.confirm_payment");
-  },
-  async initiateMobilepay(_ctx, _params) {
-    throw RpcError.notImplemented("paymentservice.initiate_mobilepay");
-  },
-  async handlePaymentWebhook(_ctx, _params) {
-    throw RpcError.notImplemented("paymentservice.handle_payment_webhook");
-  },
+  getPaymentWallet,
+  confirmPayment,
+  initiateMobilepay,
+  handlePaymentWebhook,
   async initiateRenewal(_ctx, _params) {
     throw RpcError.notImplemented("paymentservice.initiate_renewal");
   },
@@ -25,13 +27,7 @@ export const paymentService: PaymentServiceHandlers<RpcContext> = {
   async getSubscriptionStatus(_ctx, _params) {
     throw RpcError.notImplemented("paymentservice.get_subscription_status");
   },
-  async connectPaymentReceiving(_ctx, _params) {
-    throw RpcError.notImplemented("paymentservice.connect_payment_receiving");
-  },
-  async handleReceivingWebhook(_ctx, _params) {
-    throw RpcError.notImplemented("paymentservice.handle_receiving_webhook");
-  },
-  async initiateInvoicePayment(_ctx, _params) {
-    throw RpcError.notImplemented("paymentservice.initiate_invoice_payment");
-  },
+  connectPaymentReceiving,
+  handleReceivingWebhook,
+  initiateInvoicePayment,
 };

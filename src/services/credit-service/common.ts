@@ -7,6 +7,7 @@ import { creditWallet } from "../../repos/credit-balances.ts";
 import { insertLedgerRow, type LedgerRow } from "../../repos/credit-transactions.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
+import { queueAutoTopUpAfterDebit } from "./auto-topup.ts";
 
 export const creditError = errorsFor("CreditService", "CreditError");
 
@@ -88,4 +89,12 @@ export async function postCredit(
   const row = ledgerRow(ctx, txType, p, balanceAfter);
   await insertLedgerRow(ctx.em, row);
   return toTransactionResult(row);
+}
+
+/**
+ * Every wallet deduction calls this in its transaction after the balance moved: below the automatic top-up
+ * threshold, one top-up is queued (src/services/credit-service/auto-topup.ts; charged after commit by the sweep).
+ */
+export async function afterDebit(ctx: RpcContext, userId: string, balanceAfter: Cents): Promise<void> {
+  await queueAutoTopUpAfterDebit(ctx.em, userId, balanceAfter, ctx.now());
 }

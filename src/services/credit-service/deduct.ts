@@ -4,7 +4,7 @@ import { isRefusal } from "../../domain/refusal.ts";
 import { debitWallet, findWallet } from "../../repos/credit-balances.ts";
 import { insertLedgerRow } from "../../repos/credit-transactions.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { creditError, ledgerRow, refused, toTransactionResult } from "./common.ts";
+import { afterDebit, creditError, ledgerRow, refused, toTransactionResult } from "./common.ts";
 
 type Handlers = CreditServiceHandlers<RpcContext>;
 
@@ -38,6 +38,7 @@ export const deduct: Handlers["deduct"] = async (ctx, params) => {
     balanceAfter,
   );
   await insertLedgerRow(ctx.em, row);
+  await afterDebit(ctx, params.user_id, balanceAfter);
   return toTransactionResult(row);
 };
 
