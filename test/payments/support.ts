@@ -111,7 +111,7 @@ export async function paymentRow(t: TestApp, sid: string) {
     transaction_hash: string | null;
   }>(
     t,
-    `select status, amount::text, external_id, confirmation_count, auto_topup, payment_purpose, transaction_hash from payment where sid = ?`,
+    `select status, amount::text, external_id, confirmation_count::int as confirmation_count, auto_topup, payment_purpose, transaction_hash from payment where sid = ?`,
     [sid],
   );
   const row = rows[0];
