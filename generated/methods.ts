@@ -58,6 +58,7 @@ import type {
   AuthServiceUserTotpVerifyParams,
   AuthServiceVerifyEmailParams,
   AutoTopupResult,
+  BankTransferResult,
   Begin2FaRecoveryResult,
   BusinessDocument,
   BusinessDocumentDetailResult,
@@ -406,6 +407,7 @@ import type {
   PaymentServiceGetSubscriptionStatusParams,
   PaymentServiceHandlePaymentWebhookParams,
   PaymentServiceHandleReceivingWebhookParams,
+  PaymentServiceInitiateBankTransferParams,
   PaymentServiceInitiateCompanyRenewalParams,
   PaymentServiceInitiateInvoicePaymentParams,
   PaymentServiceInitiateMobilepayParams,
@@ -1484,6 +1486,11 @@ export interface MethodMap {
   "paymentservice.initiate_invoice_payment": {
     params: PaymentServiceInitiateInvoicePaymentParams;
     result: MobilePayResult;
+    callerBound: never;
+  };
+  "paymentservice.initiate_bank_transfer": {
+    params: PaymentServiceInitiateBankTransferParams;
+    result: BankTransferResult;
     callerBound: never;
   };
   "pricingservice.calculate_company_pricing": {

@@ -6444,6 +6444,25 @@ export interface ReceivingWebhookData {
   occurred_at: string;
 }
 /**
+ * A pending bank-transfer payment and the instructions to pay it.
+ */
+export interface BankTransferResult {
+  payment_id: string;
+  status: PaymentStatus;
+  amount: number;
+  currency: string;
+  payment_purpose: string;
+  beneficiary: string;
+  iban: string;
+  bic: string;
+  /**
+   * Quote it with the transfer; the administrator matches it.
+   */
+  reference: string;
+  expires_at: string;
+  created_at: string;
+}
+/**
  * Price of registering a company of a type, with a shareholder count and plan; the same figures are snapshotted on the company at registration (setup_fee_paid, monthly_fee_rate, shareholder_fee_rate, prepaid_discount_applied, early_bird_applied).
  */
 export interface PricingResult {
@@ -11077,6 +11096,29 @@ export interface PaymentServiceInitiateInvoicePaymentParams {
    * `cardpsp` or `mobilepay`.
    */
   provider: string;
+}
+export interface PaymentServiceInitiateBankTransferParams {
+  /**
+   * Formatted resident or company id paid for.
+   */
+  entity_id: string;
+  entity_type: EntityType;
+  /**
+   * Amount in `currency`; must equal the server's price for priced purposes.
+   */
+  amount: number;
+  /**
+   * ISO 4217 code.
+   */
+  currency: string;
+  /**
+   * `resident_subscription`, `company_registration`, `company_subscription` or `credit_top_up` (`credit_topup` accepted).
+   */
+  payment_purpose: string;
+  /**
+   * Plan code for subscription purposes.
+   */
+  subscription_plan?: string;
 }
 export interface PricingServiceCalculateCompanyPricingParams {
   company_type: CompanyType;

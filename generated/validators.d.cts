@@ -205,6 +205,7 @@ export declare const validatePaymentServiceGetSubscriptionStatusParams: Validate
 export declare const validatePaymentServiceConnectPaymentReceivingParams: ValidateFunction;
 export declare const validatePaymentServiceHandleReceivingWebhookParams: ValidateFunction;
 export declare const validatePaymentServiceInitiateInvoicePaymentParams: ValidateFunction;
+export declare const validatePaymentServiceInitiateBankTransferParams: ValidateFunction;
 export declare const validatePricingServiceCalculateCompanyPricingParams: ValidateFunction;
 export declare const validatePricingServiceGetAllPricingParams: ValidateFunction;
 export declare const validatePricingServiceGetShareholderFeeRateParams: ValidateFunction;
@@ -367,6 +368,7 @@ export declare const validateApiKeySummary: ValidateFunction;
 export declare const validateApproveRegistrationResult: ValidateFunction;
 export declare const validateAuthResult: ValidateFunction;
 export declare const validateAutoTopupResult: ValidateFunction;
+export declare const validateBankTransferResult: ValidateFunction;
 export declare const validateBegin2faRecoveryResult: ValidateFunction;
 export declare const validateBusinessDocument: ValidateFunction;
 export declare const validateBusinessDocumentDetailResult: ValidateFunction;

@@ -1,6 +1,7 @@
 import type { PaymentServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
+import { initiateBankTransfer } from "./payments/bank-transfer.ts";
 import { confirmPayment } from "./payments/confirm-payment.ts";
 import { initiateInvoicePayment } from "./payments/invoice-payment.ts";
 import { initiateMobilepay } from "./payments/mobilepay.ts";
@@ -30,4 +31,5 @@ export const paymentService: PaymentServiceHandlers<RpcContext> = {
   connectPaymentReceiving,
   handleReceivingWebhook,
   initiateInvoicePayment,
+  initiateBankTransfer,
 };

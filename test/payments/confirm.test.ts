@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, test } from "vitest";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
 import { count, errorOf } from "../support/helpers.ts";
 import { insertRow } from "../support/rows.ts";
-import { balanceOf, insertInvoice, paymentRow } from "./support.ts";
+import { balanceOf, insertInvoice, insertResident, paymentRow } from "./support.ts";
 
 let t: TestApp;
 let admin: Client;
@@ -122,5 +122,48 @@ describe("confirm_payment", () => {
       fulfilled: false,
     });
     expect(await count(t, "credit_transaction")).toBe(0);
+  });
+});
+
+describe("initiate_bank_transfer", () => {
+  test("issues instructions; the payer cannot confirm; an administrator does, and the purpose applies", async () => {
+    const resident = await insertResident(t, ada.userId);
+    const r = await ada.callOk("paymentservice.initiate_bank_transfer", {
+      entity_type: "resident",
+      entity_id: resident,
+      amount: 30,
+      currency: "USD",
+      payment_purpose: "credit_top_up",
+    });
+    expect(r).toMatchObject({
+      status: "pending",
+      amount: 30,
+      payment_purpose: "credit_topup",
+      reference: `FZPAY-${r.payment_id}`,
+    });
+    expect(Date.parse(r.expires_at) - t.clock.now().getTime()).toBe(7 * 24 * 3600 * 1000);
+    expect(errorOf(await ada.call("paymentservice.confirm_payment", { payment_id: r.payment_id })).code).toBe(-32002);
+    await admin.callOk("paymentservice.confirm_payment", { payment_id: r.payment_id, transaction_hash: r.reference });
+    expect(await balanceOf(t, ada.userId)).toBe(30);
+  });
+
+  test.each([
+    [{ amount: 0 }, "InvalidAmount"],
+    [{ amount: -3 }, "InvalidAmount"],
+    [{ amount: 30.123 }, "InvalidAmount"],
+    [{ currency: "QQQ" }, "InvalidInput"],
+    [{ payment_purpose: "invoice_payment" }, "InvalidInput"],
+  ])("%o -> %s, nothing written", async (params, variant) => {
+    const resident = await insertResident(t, ada.userId);
+    const r = await ada.call("paymentservice.initiate_bank_transfer", {
+      entity_type: "resident",
+      entity_id: resident,
+      amount: 30,
+      currency: "USD",
+      payment_purpose: "credit_top_up",
+      ...params,
+    });
+    expect(errorOf(r)).toMatchObject({ data: { variant } });
+    expect(await count(t, "payment")).toBe(0);
   });
 });

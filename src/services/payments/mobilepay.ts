@@ -1,5 +1,14 @@
 import type { PaymentServiceHandlers } from "../../../generated/handlers/index.ts";
-import { paymentAmount, paymentCurrency, purposePrice, storedPurpose, topUpAmount } from "../../domain/payments.ts";
+import type { EntityType } from "../../../generated/types.ts";
+import type { Cents } from "../../domain/money.ts";
+import {
+  paymentAmount,
+  paymentCurrency,
+  purposePrice,
+  type StoredPurpose,
+  storedPurpose,
+  topUpAmount,
+} from "../../domain/payments.ts";
 import { isRefusal } from "../../domain/refusal.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
@@ -9,12 +18,24 @@ import { startProviderPayment } from "./start.ts";
 
 type Handlers = PaymentServiceHandlers<RpcContext>;
 
+export interface PurposePaymentParams {
+  entity_id: string;
+  entity_type: EntityType;
+  amount: number;
+  currency: string;
+  payment_purpose: string;
+  subscription_plan?: string | null | undefined;
+}
+
 /**
- * A mobile-money payment for a resident or company the caller may pay for. Priced purposes must carry the
- * server's price (USD); a top-up stays within the top-up bounds (USD). Nothing is written on refusal.
+ * The checks of a payment for a purpose (initiate_mobilepay, initiate_bank_transfer): a known purpose (not an
+ * invoice: that has its own start), a valid amount and currency, an entity the caller may pay for, and for priced
+ * purposes the server's price in USD; a top-up stays within the top-up bounds (USD).
  */
-export const initiateMobilepay: Handlers["initiateMobilepay"] = async (ctx, params) => {
-  const caller = requireCaller(ctx);
+export async function checkPurposePayment(
+  ctx: RpcContext,
+  params: PurposePaymentParams,
+): Promise<{ purpose: StoredPurpose; cents: Cents; currency: string }> {
   const purpose = storedPurpose(params.payment_purpose);
   if (isRefusal(purpose)) throw refused(purpose);
   if (purpose === "invoice_payment") {
@@ -44,6 +65,13 @@ export const initiateMobilepay: Handlers["initiateMobilepay"] = async (ctx, para
   if (price !== null && price !== cents) {
     throw paymentError("InvalidAmount", "the amount differs from the server's price", { price: price / 100 });
   }
+  return { purpose, cents, currency };
+}
+
+/** A mobile-money payment for a resident or company the caller may pay for. Nothing is written on refusal. */
+export const initiateMobilepay: Handlers["initiateMobilepay"] = async (ctx, params) => {
+  const caller = requireCaller(ctx);
+  const { purpose, cents, currency } = await checkPurposePayment(ctx, params);
   try {
     const { row, checkoutUrl } = await startProviderPayment(ctx, {
       rail: "mobilepay",
