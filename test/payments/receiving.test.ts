@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, test } from "vitest";
+import { companyPricing } from "../../src/domain/company-pricing.ts";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
 import { count, errorOf, sql } from "../support/helpers.ts";
 import {
@@ -63,6 +64,29 @@ describe("connect_payment_receiving and the provider's verification", () => {
     const ok = await postReceiving(t, { provider: "cardpsp", account_id: r.account_id, status: "verified" });
     expect(ok.result).toMatchObject({ matched: true, status: "verified" });
     expect((await receiving("digital_resident", "resident_id", adaResident))?.payment_receiving_enabled).toBe(true);
+  });
+
+  test("a repeated receiving event is a duplicate; the same id with another body is Replayed", async () => {
+    const r = await ada.callOk("paymentservice.connect_payment_receiving", {
+      entity_type: "resident",
+      entity_id: adaResident,
+      provider: "cardpsp",
+    });
+    const { sandboxReceivingCallback } = await import("../../src/integrations/payments/sandbox-callbacks.ts");
+    const event = {
+      event_id: "rcv-fixed",
+      provider: "cardpsp" as const,
+      account_id: r.account_id,
+      status: "pending" as const,
+      occurred_at: "2026-11-23T10:00:00.000Z",
+    };
+    const first = sandboxReceivingCallback(t.config.webhookSecret, event, t.clock.now());
+    await t.post("/rpc", first.body, first.headers);
+    const again = await t.post("/rpc", first.body, first.headers);
+    expect(again.result).toMatchObject({ duplicate: true });
+    const other = sandboxReceivingCallback(t.config.webhookSecret, { ...event, status: "verified" }, t.clock.now());
+    expect(errorOf(await t.post("/rpc", other.body, other.headers))).toMatchObject({ data: { variant: "Replayed" } });
+    expect((await receiving("digital_resident", "resident_id", adaResident))?.payment_receiving_enabled).toBe(false);
   });
 
   test("a rejected account is removed and receiving stays off", async () => {
@@ -254,6 +278,36 @@ describe("initiate_mobilepay", () => {
     });
     expect(errorOf(r)).toMatchObject({ data: { variant } });
     expect(await count(t, "payment")).toBe(0);
+  });
+
+  test("a company subscription by its director at the server's price; another amount is refused", async () => {
+    const company = await insertCompany(t, bob.userId);
+    await insertDirector(t, company, adaResident);
+    const price = companyPricing("single_fzc", 1, "one_year", false).subscription_amount;
+    const base = {
+      entity_id: company,
+      entity_type: "company" as const,
+      currency: "USD",
+      description: "Company",
+      payment_purpose: "company_subscription",
+      subscription_plan: "one_year",
+    };
+    expect(errorOf(await ada.call("paymentservice.initiate_mobilepay", { ...base, amount: price + 1 }))).toMatchObject({
+      data: { variant: "InvalidAmount" },
+    });
+    expect(
+      errorOf(
+        await ada.call("paymentservice.initiate_mobilepay", {
+          ...base,
+          amount: price,
+          entity_type: "resident" as const,
+          entity_id: adaResident,
+        }),
+      ),
+    ).toMatchObject({ data: { variant: "InvalidInput" } });
+    expect(await count(t, "payment")).toBe(0);
+    const r = await ada.callOk("paymentservice.initiate_mobilepay", { ...base, amount: price });
+    expect(r).toMatchObject({ status: "pending", amount: price, payment_purpose: "company_subscription" });
   });
 
   test("a credit top-up through initiate_mobilepay is stored as credit_topup and credits on confirmation", async () => {

@@ -29,8 +29,7 @@ export class SandboxCardProvider implements CardProvider {
     return { orderId: `sbx-card-${randomBytes(12).toString("hex")}`, checkoutUrl: null };
   }
 
-  async openConnectedAccount(request: ReceivingRequest): Promise<ReceivingAccount> {
-    if (request.entityId.includes("sandbox-unavailable")) throw new PaymentProviderError("unavailable", "sandbox");
+  async openConnectedAccount(_request: ReceivingRequest): Promise<ReceivingAccount> {
     const accountId = `sbx-acct-${randomBytes(10).toString("hex")}`;
     return { accountId, onboardingUrl: `https://sandbox.cardpsp.invalid/connect/${accountId}` };
   }

@@ -20,8 +20,7 @@ export class SandboxMobileMoney implements MobileMoneyProvider {
     return { orderId: `sbx-mp-${randomBytes(12).toString("hex")}`, checkoutUrl: null };
   }
 
-  async openMerchant(request: ReceivingRequest): Promise<ReceivingAccount> {
-    if (request.entityId.includes("sandbox-unavailable")) throw new PaymentProviderError("unavailable", "sandbox");
+  async openMerchant(_request: ReceivingRequest): Promise<ReceivingAccount> {
     const accountId = `sbx-mpm-${randomBytes(10).toString("hex")}`;
     return { accountId, onboardingUrl: `https://sandbox.mobilepay.invalid/merchants/${accountId}` };
   }

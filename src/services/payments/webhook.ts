@@ -3,7 +3,7 @@ import { sha256Hex } from "../../auth/tokens.ts";
 import { toCents } from "../../domain/money.ts";
 import { isOpen, verdictStatus } from "../../domain/payments.ts";
 import { saveCard } from "../../repos/credit-auto-topup.ts";
-import { findByProviderOrder } from "../../repos/payments.ts";
+import { findByProviderOrder, findPayment } from "../../repos/payments.ts";
 import { findWebhookEvent, recordWebhookEvent } from "../../repos/webhook-events.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { webhookError } from "./common.ts";
@@ -48,11 +48,10 @@ export const handlePaymentWebhook: Handlers["handlePaymentWebhook"] = async (ctx
   if (payment && target && isOpen(payment.status)) {
     if (target === "confirmed") {
       const confirmation = await confirmOpenPayment(ctx, payment);
-      if (confirmation) {
-        status = "confirmed";
-        if (payment.payment_type === "cardpsp" && data.payment_method_id) {
-          await saveCard(ctx.em, payment.user_id, data.customer_id ?? null, data.payment_method_id, now);
-        }
+      // Lost to a concurrent decision (an administrator, another delivery): report what it decided.
+      status = confirmation ? "confirmed" : ((await findPayment(ctx.em, payment.sid))?.status ?? status);
+      if (confirmation && payment.payment_type === "cardpsp" && data.payment_method_id) {
+        await saveCard(ctx.em, payment.user_id, data.customer_id ?? null, data.payment_method_id, now);
       }
     } else if (await closeOpenPayment(ctx, payment, target)) {
       status = target;
