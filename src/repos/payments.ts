@@ -150,3 +150,32 @@ export async function claimQueuedTopUp(em: EntityManager, sid: string, marker: s
   );
   return n > 0;
 }
+
+/**
+ * The debit hook in one statement: when the wallet has automatic top-up on with a saved card and `balanceAfter` is
+ * below its threshold, inserts the pending auto top-up (its amount from the wallet) unless one is open (the partial
+ * unique index open_auto_topup). Whether a payment was queued.
+ */
+export async function queueAutoTopUpIfDue(
+  em: EntityManager,
+  sid: string,
+  userId: string,
+  balanceAfter: string,
+  expiresAt: Date,
+  now: Date,
+): Promise<boolean> {
+  const rows = await sqlRows<{ sid: string }>(
+    em,
+    `insert into "payment" (sid, user_id, entity_id, entity_type, payment_type, amount, currency, external_id,
+       payment_purpose, auto_renewal, auto_topup, status, expires_at, created_at, updated_at)
+     select ?, user_id, user_id, 'resident', 'cardpsp', auto_topup_amount, 'USD', '', 'credit_topup', false, true,
+       'pending', ?, ?, ?
+     from "credit_balance"
+     where user_id = ? and auto_topup_enabled and cardpsp_payment_method_id is not null and auto_topup_amount > 0
+       and ?::numeric < auto_topup_threshold
+     on conflict ("user_id") where "auto_topup" = true and "status" in ('pending', 'confirming') do nothing
+     returning sid`,
+    [sid, expiresAt, now, now, userId, balanceAfter],
+  );
+  return rows.length > 0;
+}

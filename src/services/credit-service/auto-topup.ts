@@ -2,11 +2,11 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import type { PaymentRow } from "../../../generated/entities.ts";
 import type { Config } from "../../config.ts";
 import { uuidv7 } from "../../domain/ids.ts";
-import { type Cents, toCents } from "../../domain/money.ts";
+import { type Cents, fromCents, toCents } from "../../domain/money.ts";
 import { expiresAt } from "../../domain/payments.ts";
 import { PaymentProviderError, paymentProviders } from "../../integrations/payments/index.ts";
 import { findWallet } from "../../repos/credit-balances.ts";
-import { claimQueuedTopUp, insertAutoTopUp, updatePaymentIf } from "../../repos/payments.ts";
+import { claimQueuedTopUp, insertAutoTopUp, queueAutoTopUpIfDue, updatePaymentIf } from "../../repos/payments.ts";
 
 /**
  * Automatic top-up (issue 15, docs/decisions.md "Payments (issue 15)"). A debit that leaves the balance below the
@@ -71,7 +71,7 @@ async function queue(em: EntityManager, userId: string, amount: number, now: Dat
 
 /**
  * The debit's hook (in its transaction, after the balance moved): queues the top-up when the balance after is below
- * the threshold. No provider call here.
+ * the threshold, in one statement (autoTopUpNeed's rule in SQL). No provider call here.
  */
 export async function queueAutoTopUpAfterDebit(
   em: EntityManager,
@@ -79,9 +79,14 @@ export async function queueAutoTopUpAfterDebit(
   balanceAfter: Cents,
   now: Date,
 ): Promise<void> {
-  const wallet = await findWallet(em, userId);
-  if (!wallet || autoTopUpNeed(wallet, balanceAfter) !== null) return;
-  await queue(em, userId, wallet.auto_topup_amount, now);
+  await queueAutoTopUpIfDue(
+    em,
+    uuidv7(now),
+    userId,
+    fromCents(balanceAfter).toFixed(2),
+    expiresAt(now, "auto_topup"),
+    now,
+  );
 }
 
 /**
