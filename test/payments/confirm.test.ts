@@ -8,7 +8,7 @@ let t: TestApp;
 let admin: Client;
 let ada: Client;
 beforeEach(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ paymentSweepIntervalS: 0 });
   admin = await t.admin();
   ada = await t.register("ada@example.org");
 });

@@ -8,7 +8,7 @@ let t: TestApp;
 let ada: Client;
 let residentId: string;
 beforeEach(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ paymentSweepIntervalS: 0 });
   ada = await t.register("ada@example.org");
   residentId = await insertResident(t, ada.userId, { status: "pending", subscription_plan: "1_year" });
 });

@@ -7,7 +7,7 @@ import { balanceOf, postVerdict, verdict } from "./support.ts";
 test.runIf(usingPostgres)(
   "webhook and administrator confirming at once on PostgreSQL: confirmed once, credited once",
   async () => {
-    const t = await startTestApp();
+    const t = await startTestApp({ paymentSweepIntervalS: 0 });
     const admin = await t.admin();
     const ada = await t.register("ada@example.org");
     for (let round = 0; round < 10; round++) {
@@ -29,7 +29,7 @@ test.runIf(usingPostgres)(
 test.runIf(usingPostgres)(
   "concurrent debits below the threshold on PostgreSQL queue exactly one automatic top-up",
   async () => {
-    const t = await startTestApp();
+    const t = await startTestApp({ paymentSweepIntervalS: 0 });
     const ada = await t.register("ada@example.org");
     const p = await ada.callOk("creditservice.initiate_topup", { amount: 50, provider: "cardpsp" });
     await postVerdict(t, verdict(p.mobilepay_order_id, "succeeded", 50, { payment_method_id: "pm_ada" }));

@@ -17,7 +17,7 @@ let ada: Client;
 let bob: Client;
 let adaResident: string;
 beforeEach(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ paymentSweepIntervalS: 0 });
   ada = await t.register("ada@example.org");
   bob = await t.register("bob@example.org");
   adaResident = await insertResident(t, ada.userId);

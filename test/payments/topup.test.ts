@@ -6,7 +6,7 @@ import { balanceOf, paymentRow, postVerdict, sweep, verdict } from "./support.ts
 let t: TestApp;
 let ada: Client;
 beforeEach(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ paymentSweepIntervalS: 0 });
   ada = await t.register("ada@example.org");
 });
 
