@@ -2168,7 +2168,7 @@ export const PasswordResetTokenEntity = new EntitySchema<PasswordResetTokenRow>(
 
 /** A stored Payment (table `payment`). */
 export interface PaymentRow {
-  [OptionalProps]?: "external_id" | "auto_renewal" | "status" | "created_at" | "updated_at";
+  [OptionalProps]?: "external_id" | "auto_renewal" | "auto_topup" | "status" | "created_at" | "updated_at";
   sid: string;
   user_id: string;
   entity_id: string;
@@ -2188,6 +2188,7 @@ export interface PaymentRow {
   invoice_id: string | null;
   subscription_plan: string | null;
   auto_renewal: boolean;
+  auto_topup: boolean;
   status: PaymentStatus;
   expires_at: Date;
   confirmed_at: Date | null;
@@ -2218,6 +2219,7 @@ export const PaymentEntity = new EntitySchema<PaymentRow>({
     invoice_id: { type: "string", columnType: "text", nullable: true },
     subscription_plan: { type: "string", columnType: "text", nullable: true },
     auto_renewal: { type: "boolean", columnType: "boolean", default: false },
+    auto_topup: { type: "boolean", columnType: "boolean", default: false },
     status: { type: "string", columnType: "text", default: "pending" },
     expires_at: { type: "datetime", columnType: "timestamptz(3)" },
     confirmed_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
@@ -2232,8 +2234,17 @@ export const PaymentEntity = new EntitySchema<PaymentRow>({
   indexes: [
     { name: "payment_user_id_index", properties: ["user_id"] },
     { name: "payment_entity_id_index", properties: ["entity_id"] },
+    { name: "payment_external_id_index", properties: ["external_id"] },
   ],
-  uniques: [{ name: "payment_mobilepay_order_id_unique", properties: ["mobilepay_order_id"] }],
+  uniques: [
+    { name: "payment_mobilepay_order_id_unique", properties: ["mobilepay_order_id"] },
+    { name: "payment_transaction_hash_unique", properties: ["transaction_hash"] },
+    {
+      name: "payment_open_auto_topup_unique",
+      expression:
+        'create unique index "payment_open_auto_topup_unique" on "payment" ("user_id") where "auto_topup" = true and "status" in (\'pending\', \'confirming\')',
+    },
+  ],
 });
 
 /** A stored Proposal (table `proposal`). */

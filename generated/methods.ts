@@ -58,6 +58,7 @@ import type {
   AuthServiceUserTotpVerifyParams,
   AuthServiceVerifyEmailParams,
   AutoTopupResult,
+  BankTransferResult,
   Begin2FaRecoveryResult,
   BusinessDocument,
   BusinessDocumentDetailResult,
@@ -399,11 +400,16 @@ import type {
   PaymentConfirmResult,
   PaymentFindResult,
   PaymentNewTemplate,
+  PaymentReceivingResult,
   PaymentServiceConfirmPaymentParams,
+  PaymentServiceConnectPaymentReceivingParams,
   PaymentServiceGetPaymentWalletParams,
   PaymentServiceGetSubscriptionStatusParams,
   PaymentServiceHandlePaymentWebhookParams,
+  PaymentServiceHandleReceivingWebhookParams,
+  PaymentServiceInitiateBankTransferParams,
   PaymentServiceInitiateCompanyRenewalParams,
+  PaymentServiceInitiateInvoicePaymentParams,
   PaymentServiceInitiateMobilepayParams,
   PaymentServiceInitiateRenewalParams,
   PaymentWalletResult,
@@ -1470,6 +1476,26 @@ export interface MethodMap {
     params: PaymentServiceGetSubscriptionStatusParams;
     result: SubscriptionInfo;
     callerBound: "user_id";
+  };
+  "paymentservice.connect_payment_receiving": {
+    params: PaymentServiceConnectPaymentReceivingParams;
+    result: PaymentReceivingResult;
+    callerBound: never;
+  };
+  "paymentservice.handle_receiving_webhook": {
+    params: PaymentServiceHandleReceivingWebhookParams;
+    result: WebhookResult;
+    callerBound: never;
+  };
+  "paymentservice.initiate_invoice_payment": {
+    params: PaymentServiceInitiateInvoicePaymentParams;
+    result: MobilePayResult;
+    callerBound: never;
+  };
+  "paymentservice.initiate_bank_transfer": {
+    params: PaymentServiceInitiateBankTransferParams;
+    result: BankTransferResult;
+    callerBound: never;
   };
   "pricingservice.calculate_company_pricing": {
     params: PricingServiceCalculateCompanyPricingParams;

@@ -2138,7 +2138,7 @@ export interface Payment {
    */
   mobilepay_order_id: string | null;
   /**
-   * resident_subscription, company_registration, invoice_payment, credit_topup ...
+   * resident_subscription, company_registration, company_subscription, invoice_payment, credit_topup (initiate_topup's `credit_top_up` is stored as credit_topup; both are read as a top-up).
    */
   payment_purpose: string;
   /**
@@ -2147,6 +2147,10 @@ export interface Payment {
   invoice_id: string | null;
   subscription_plan: string | null;
   auto_renewal: boolean;
+  /**
+   * Started by the automatic top-up of the payer's wallet (at most one open at a time).
+   */
+  auto_topup: boolean;
   status: PaymentStatus;
   expires_at: string;
   confirmed_at: string | null;
@@ -6407,7 +6411,7 @@ export interface MobilePayWebhookData {
    */
   event_type: string;
   /**
-   * The provider order id stored as mobilepay_order_id.
+   * The mobile-money order id (Payment.mobilepay_order_id) or the card provider's payment id (Payment.external_id).
    */
   order_id: string;
   /**
@@ -6428,6 +6432,14 @@ export interface MobilePayWebhookData {
    */
   provider_reference?: string | null;
   failure_reason?: string | null;
+  /**
+   * Card provider only: the saved card that paid, stored on the payer's wallet for automatic top-up.
+   */
+  payment_method_id?: string | null;
+  /**
+   * Card provider only: the payer's customer id at the provider.
+   */
+  customer_id?: string | null;
 }
 /**
  * A resident's or company's subscription. status is computed from the dates, never stored: `none` without an end date, `active` while the end is more than the configured warning window (default 30 days) away, `expiring` inside it, `suspended` once the end has passed. The charge fields are filled by the renewal operations and null on status reads.
@@ -6470,6 +6482,60 @@ export interface SubscriptionInfo {
    * Wallet balance after this renewal's debit, USD.
    */
   balance_after: number | null;
+}
+/**
+ * A resident's or company's payment receiving after a connect request.
+ */
+export interface PaymentReceivingResult {
+  entity_type: EntityType;
+  entity_id: string;
+  /**
+   * `cardpsp` or `mobilepay`.
+   */
+  provider: string;
+  /**
+   * The provider's account id just opened.
+   */
+  account_id: string;
+  /**
+   * Where the account holder completes the provider's verification.
+   */
+  onboarding_url: string | null;
+  cardpsp_connected_account_id: string | null;
+  mobilepay_merchant_id: string | null;
+  /**
+   * True only once a provider verified an account.
+   */
+  payment_receiving_enabled: boolean;
+}
+/**
+ * Payload a provider posts when it decided on a receiving account (HMAC-signed, see API.md Webhooks).
+ */
+export interface ReceivingWebhookData {
+  event_id: string;
+  provider: "cardpsp" | "mobilepay";
+  account_id: string;
+  status: "pending" | "verified" | "rejected";
+  occurred_at: string;
+}
+/**
+ * A pending bank-transfer payment and the instructions to pay it.
+ */
+export interface BankTransferResult {
+  payment_id: string;
+  status: PaymentStatus;
+  amount: number;
+  currency: string;
+  payment_purpose: string;
+  beneficiary: string;
+  iban: string;
+  bic: string;
+  /**
+   * Quote it with the transfer; the administrator matches it.
+   */
+  reference: string;
+  expires_at: string;
+  created_at: string;
 }
 /**
  * Price of registering a company of a type, with a shareholder count and plan; the same figures are snapshotted on the company at registration (setup_fee_paid, monthly_fee_rate, shareholder_fee_rate, prepaid_discount_applied, early_bird_applied).
@@ -10995,7 +11061,7 @@ export interface PaymentServiceGetPaymentWalletParams {
    */
   payment_type: PaymentType;
   /**
-   * Amount owed, in `currency`.
+   * Amount owed, in `currency`: positive, at most two decimals.
    */
   amount: number;
   /**
@@ -11036,7 +11102,7 @@ export interface PaymentServiceInitiateMobilepayParams {
    */
   description: string;
   /**
-   * `resident_subscription`, `company_registration`, `company_subscription` or `credit_top_up`.
+   * `resident_subscription`, `company_registration`, `company_subscription` or `credit_top_up` (`credit_topup` accepted).
    */
   payment_purpose: string;
   /**
@@ -11079,6 +11145,56 @@ export interface PaymentServiceGetSubscriptionStatusParams {
    * The caller's user id: filled from the caller when omitted; naming another user is refused (-32002).
    */
   user_id: string;
+}
+export interface PaymentServiceConnectPaymentReceivingParams {
+  entity_type: EntityType;
+  /**
+   * Formatted resident or company id.
+   */
+  entity_id: string;
+  /**
+   * `cardpsp` or `mobilepay`.
+   */
+  provider: string;
+}
+export interface PaymentServiceHandleReceivingWebhookParams {
+  /**
+   * The provider's event.
+   */
+  data: ReceivingWebhookData;
+}
+export interface PaymentServiceInitiateInvoicePaymentParams {
+  /**
+   * The invoice's sid.
+   */
+  invoice_id: string;
+  /**
+   * `cardpsp` or `mobilepay`.
+   */
+  provider: string;
+}
+export interface PaymentServiceInitiateBankTransferParams {
+  /**
+   * Formatted resident or company id paid for.
+   */
+  entity_id: string;
+  entity_type: EntityType;
+  /**
+   * Amount in `currency`; must equal the server's price for priced purposes.
+   */
+  amount: number;
+  /**
+   * ISO 4217 code.
+   */
+  currency: string;
+  /**
+   * `resident_subscription`, `company_registration`, `company_subscription` or `credit_top_up` (`credit_topup` accepted).
+   */
+  payment_purpose: string;
+  /**
+   * Plan code for subscription purposes.
+   */
+  subscription_plan?: string;
 }
 export interface PricingServiceCalculateCompanyPricingParams {
   company_type: CompanyType;

@@ -76,6 +76,11 @@ export interface Config {
   tax: TaxConfig;
   // ---- Treasury (issue 15; docs/decisions.md "Treasury") ----
   treasury: TreasuryConfig;
+  // ---- Payments (issue 15) ----
+  /** PAYMENT_PROVIDER: the payment provider set (src/integrations/payments/index.ts); `sandbox` is the only one. */
+  paymentProvider: "sandbox";
+  /** PAYMENT_SWEEP_INTERVAL_S: seconds between payment sweeps (crypto confirmations, expiry); 0 turns them off. */
+  paymentSweepIntervalS: number;
 }
 
 export class ConfigError extends Error {
@@ -214,6 +219,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     kybHardGate: onOff(env, "KYB_HARD_GATE", false),
     tax: taxConfig(env),
     treasury: treasuryConfig(env),
+    // ---- Payments (issue 15) ----
+    paymentProvider: paymentProvider(env),
+    paymentSweepIntervalS: int(env, "PAYMENT_SWEEP_INTERVAL_S", 60),
     ...overrides,
   };
 }
@@ -352,4 +360,12 @@ function treasuryConfig(env: Env): TreasuryConfig {
     exchangeFeePercent: percent(env, "TREASURY_EXCHANGE_FEE_PERCENT", 0.5),
     quoteTtlS: int(env, "TREASURY_QUOTE_TTL_S", 60, 1),
   };
+}
+
+// ---- Payments (issue 15) ----
+
+function paymentProvider(env: Env): Config["paymentProvider"] {
+  const raw = env["PAYMENT_PROVIDER"] || "sandbox";
+  if (raw !== "sandbox") throw new ConfigError("PAYMENT_PROVIDER", `must be "sandbox", got "${raw}"`);
+  return raw;
 }

@@ -10,6 +10,7 @@ import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
 import type { Runtime } from "../rpc/runtime.ts";
 import { startCreditExpirySweep } from "../services/credit-service/expiry-sweep.ts";
 import { startOverdueInvoiceSweep } from "../services/invoice-service/overdue-sweep.ts";
+import { startPaymentSweep } from "../services/payments/sweep.ts";
 import { startResidentExpirySweep } from "../services/resident-service/expiry-sweep.ts";
 import { startRenewalSweep } from "../services/subscriptions/auto-renewal-sweep.ts";
 import { startTreasurySettlementSweep } from "../services/treasury/settlement-sweep.ts";
@@ -99,6 +100,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const renewalSweep = startRenewalSweep(runtime);
   const invoiceSweep = startOverdueInvoiceSweep(runtime);
   const treasurySweep = startTreasurySettlementSweep(runtime);
+  const paymentSweep = startPaymentSweep(runtime);
 
   return {
     hono: app,
@@ -111,6 +113,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       renewalSweep.stop();
       invoiceSweep.stop();
       treasurySweep.stop();
+      paymentSweep.stop();
       await mcp.close();
       if (!options.orm) await closeOrm(orm);
     },

@@ -1,12 +1,13 @@
 import type { CreditServiceHandlers } from "../../generated/handlers/index.ts";
 import { CREDIT_PRICING, RESIDENT_PLANS, residentPlanPrice } from "../domain/pricing.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
 import { activateResident } from "./credit-service/activate-resident.ts";
 import { addBonus, refund } from "./credit-service/admin-credits.ts";
+import { disableAutoTopup, setupAutoTopup } from "./credit-service/auto-topup-settings.ts";
 import { getBalance, listTransactions } from "./credit-service/balance.ts";
 import { debitAiQuery } from "./credit-service/debit-ai-query.ts";
 import { deduct } from "./credit-service/deduct.ts";
+import { initiateTopup } from "./credit-service/initiate-topup.ts";
 import { getOnboardingStatus } from "./credit-service/onboarding.ts";
 import { topUp } from "./credit-service/top-up.ts";
 
@@ -28,17 +29,9 @@ export const creditService: CreditServiceHandlers<RpcContext> = {
     return PRICING_RESULT;
   },
   getOnboardingStatus,
-  async initiateTopup(_ctx, _params) {
-    throw RpcError.notImplemented("creditservice.initiate_topup");
-  },
-  async setupAutoTopup(_ctx, _params) {
-    throw RpcError.notImplemented("creditservice.setup_auto_topup");
-  },
-  async disableAutoTopup(_ctx, _params) {
-    throw RpcError.notImplemented("creditservice.disable_auto_topup");
-  },
-  async activateResident(ctx, params) {
-    return activateResident(ctx, params);
-  },
+  initiateTopup,
+  setupAutoTopup,
+  disableAutoTopup,
+  activateResident,
   debitAiQuery,
 };

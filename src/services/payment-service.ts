@@ -1,29 +1,29 @@
 import type { PaymentServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { initiateBankTransfer } from "./payments/bank-transfer.ts";
+import { confirmPayment } from "./payments/confirm-payment.ts";
+import { initiateInvoicePayment } from "./payments/invoice-payment.ts";
+import { initiateMobilepay } from "./payments/mobilepay.ts";
+import { connectPaymentReceiving, handleReceivingWebhook } from "./payments/receiving.ts";
+import { getPaymentWallet } from "./payments/wallet.ts";
+import { handlePaymentWebhook } from "./payments/webhook.ts";
 import * as subscriptions from "./subscriptions/handlers.ts";
 
-/** PaymentService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/**
+ * PaymentService: payments (src/services/payments/: crypto wallet, mobile money, card, administrator confirmation,
+ * the providers' webhooks, payment receiving, invoice payments; the sweep in payments/sweep.ts) and renewals with the
+ * subscription status (src/services/subscriptions/). Codegen adds a stub for each new method and never rewrites code.
+ */
 export const paymentService: PaymentServiceHandlers<RpcContext> = {
-  async getPaymentWallet(_ctx, _params) {
-    throw RpcError.notImplemented("paymentservice.get_payment_wallet");
-  },
-  async confirmPayment(_ctx, _params) {
-    throw RpcError.notImplemented("paymentservice.confirm_payment");
-  },
-  async initiateMobilepay(_ctx, _params) {
-    throw RpcError.notImplemented("paymentservice.initiate_mobilepay");
-  },
-  async handlePaymentWebhook(_ctx, _params) {
-    throw RpcError.notImplemented("paymentservice.handle_payment_webhook");
-  },
-  async initiateRenewal(ctx, params) {
-    return subscriptions.initiateRenewal(ctx, params);
-  },
-  async initiateCompanyRenewal(ctx, params) {
-    return subscriptions.initiateCompanyRenewal(ctx, params);
-  },
-  async getSubscriptionStatus(ctx, params) {
-    return subscriptions.getSubscriptionStatus(ctx, params);
-  },
+  getPaymentWallet,
+  confirmPayment,
+  initiateMobilepay,
+  handlePaymentWebhook,
+  initiateRenewal: subscriptions.initiateRenewal,
+  initiateCompanyRenewal: subscriptions.initiateCompanyRenewal,
+  getSubscriptionStatus: subscriptions.getSubscriptionStatus,
+  connectPaymentReceiving,
+  handleReceivingWebhook,
+  initiateInvoicePayment,
+  initiateBankTransfer,
 };

@@ -29,7 +29,7 @@ const userMessages = () =>
     [ada.userId],
   );
 
-/** A fake auto top-up that records its calls (the real one is CreditService's, wired in create-app.ts). */
+/** A fake auto top-up that records its calls (the real one, autoTopUpHook, is tested in auto-renewal-topup.test.ts). */
 function recordingTopUp() {
   const calls: { userId: string; now: string }[] = [];
   const deps: SweepDeps = {

@@ -5,14 +5,12 @@ import { toCents } from "../../domain/money.ts";
 import { isRefusal } from "../../domain/refusal.ts";
 import { effectiveStatus } from "../../domain/resident-status.ts";
 import { isRenewalPlan, renewalPlanRefusal, residentRenewalPrice } from "../../domain/subscriptions.ts";
-import { debitWallet } from "../../repos/credit-balances.ts";
-import { insertLedgerRow } from "../../repos/credit-transactions.ts";
 import { findOwnResident } from "../../repos/digital-residents.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { applyActivation, judgeActivation, toActivateResult } from "../registration-service/activation.ts";
 import { storeKeypair } from "../signing/entities.ts";
-import { creditError, ledgerRow } from "./common.ts";
+import { creditError, postDebit } from "./common.ts";
 import { insufficient } from "./deduct.ts";
 
 type Handlers = CreditServiceHandlers<RpcContext>;
@@ -46,11 +44,8 @@ export const activateResident: Handlers["activateResident"] = async (ctx, params
   }
 
   const price = residentRenewalPrice(plan);
-  const balanceAfter = await debitWallet(ctx.em, user_id, toCents(price.amount), now);
-  if (balanceAfter === null) throw await insufficient(ctx, user_id, price.amount);
-  const row = ledgerRow(
-    ctx,
-    "deduction",
+  const debit = await postDebit(
+    ctx.em,
     {
       userId: user_id,
       amount: toCents(price.amount),
@@ -58,9 +53,9 @@ export const activateResident: Handlers["activateResident"] = async (ctx, params
       referenceType: "subscription",
       referenceId: resident.resident_id,
     },
-    balanceAfter,
+    now,
   );
-  await insertLedgerRow(ctx.em, row);
+  if (!debit) throw await insufficient(ctx, user_id, price.amount);
 
   const keys = { public_key: params.public_key, encrypted_private_key: params.encrypted_private_key };
   const stored = await storeKeypair(ctx, { entity_type: "resident", entity_id: resident.resident_id }, keys);
@@ -70,7 +65,7 @@ export const activateResident: Handlers["activateResident"] = async (ctx, params
     ...toActivateResult(user_id, activated, "active", true, []),
     keypair_version: stored.version,
     amount_charged: price.amount,
-    credit_transaction_id: row.sid,
-    balance_after: row.balance_after,
+    credit_transaction_id: debit.sid,
+    balance_after: debit.balance_after,
   };
 };

@@ -1,12 +1,14 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
 import type { CreditBalanceRow, CreditTransactionRow } from "../../../generated/entities.ts";
 import type { CreditBalanceResult, CreditTransactionResult } from "../../../generated/types.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { type Cents, fromCents } from "../../domain/money.ts";
 import type { Refusal } from "../../domain/refusal.ts";
-import { creditWallet } from "../../repos/credit-balances.ts";
+import { creditWallet, debitWallet } from "../../repos/credit-balances.ts";
 import { insertLedgerRow, type LedgerRow } from "../../repos/credit-transactions.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
+import { queueAutoTopUpAfterDebit } from "./auto-topup.ts";
 
 export const creditError = errorsFor("CreditService", "CreditError");
 
@@ -61,7 +63,10 @@ export interface Posting {
 
 /** A completed ledger row for a posting, before its balance_after is known. */
 export function ledgerRow(ctx: RpcContext, txType: LedgerRow["tx_type"], p: Posting, balanceAfter: Cents): LedgerRow {
-  const now = ctx.now();
+  return ledgerRowAt(ctx.now(), txType, p, balanceAfter);
+}
+
+function ledgerRowAt(now: Date, txType: LedgerRow["tx_type"], p: Posting, balanceAfter: Cents): LedgerRow {
   return {
     sid: uuidv7(now),
     user_id: p.userId,
@@ -88,4 +93,26 @@ export async function postCredit(
   const row = ledgerRow(ctx, txType, p, balanceAfter);
   await insertLedgerRow(ctx.em, row);
   return toTransactionResult(row);
+}
+
+/**
+ * A wallet deduction in the caller's transaction: the conditional update (never below zero), the `deduction` row
+ * with its balance_after, then the automatic top-up check (afterDebit). Null when the balance is short: nothing
+ * written. Every debit of the wallet goes through here (deduct, renewals, wallet activation).
+ */
+export async function postDebit(em: EntityManager, p: Posting, now: Date): Promise<LedgerRow | null> {
+  const balanceAfter = await debitWallet(em, p.userId, p.amount, now);
+  if (balanceAfter === null) return null;
+  const row = ledgerRowAt(now, "deduction", p, balanceAfter);
+  await insertLedgerRow(em, row);
+  await queueAutoTopUpAfterDebit(em, p.userId, balanceAfter, now);
+  return row;
+}
+
+/**
+ * Every wallet deduction calls this in its transaction after the balance moved: below the automatic top-up
+ * threshold, one top-up is queued (src/services/credit-service/auto-topup.ts; charged after commit by the sweep).
+ */
+export async function afterDebit(ctx: RpcContext, userId: string, balanceAfter: Cents): Promise<void> {
+  await queueAutoTopUpAfterDebit(ctx.em, userId, balanceAfter, ctx.now());
 }

@@ -6,7 +6,7 @@ import { debitWallet } from "../../repos/credit-balances.ts";
 import { claimExternalCall, findByExternalCallId, setBalanceAfter } from "../../repos/credit-transactions.ts";
 import { findUserById } from "../../repos/users.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { creditError, ledgerRow, refused, toTransactionResult } from "./common.ts";
+import { afterDebit, creditError, ledgerRow, refused, toTransactionResult } from "./common.ts";
 import { insufficient } from "./deduct.ts";
 
 type Handlers = CreditServiceHandlers<RpcContext>;
@@ -54,5 +54,6 @@ export const debitAiQuery: Handlers["debitAiQuery"] = async (ctx, params) => {
     throw await insufficient(ctx, params.user_id, params.amount);
   }
   await setBalanceAfter(ctx.em, row.sid, balanceAfter);
+  await afterDebit(ctx, params.user_id, balanceAfter);
   return toTransactionResult({ ...row, balance_after: fromCents(balanceAfter) });
 };

@@ -1,10 +1,9 @@
 import type { CreditServiceHandlers } from "../../../generated/handlers/index.ts";
 import { ledgerAmount, referenceType } from "../../domain/ledger.ts";
 import { isRefusal } from "../../domain/refusal.ts";
-import { debitWallet, findWallet } from "../../repos/credit-balances.ts";
-import { insertLedgerRow } from "../../repos/credit-transactions.ts";
+import { findWallet } from "../../repos/credit-balances.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { creditError, ledgerRow, refused, toTransactionResult } from "./common.ts";
+import { creditError, postDebit, refused, toTransactionResult } from "./common.ts";
 
 type Handlers = CreditServiceHandlers<RpcContext>;
 
@@ -23,11 +22,8 @@ export const deduct: Handlers["deduct"] = async (ctx, params) => {
   if (isRefusal(amount)) throw refused(amount);
   const refType = referenceType(params.reference_type);
   if (isRefusal(refType)) throw refused(refType);
-  const balanceAfter = await debitWallet(ctx.em, params.user_id, amount, ctx.now());
-  if (balanceAfter === null) throw await insufficient(ctx, params.user_id, params.amount);
-  const row = ledgerRow(
-    ctx,
-    "deduction",
+  const row = await postDebit(
+    ctx.em,
     {
       userId: params.user_id,
       amount,
@@ -35,9 +31,9 @@ export const deduct: Handlers["deduct"] = async (ctx, params) => {
       referenceType: refType,
       referenceId: params.reference_id,
     },
-    balanceAfter,
+    ctx.now(),
   );
-  await insertLedgerRow(ctx.em, row);
+  if (!row) throw await insufficient(ctx, params.user_id, params.amount);
   return toTransactionResult(row);
 };
 

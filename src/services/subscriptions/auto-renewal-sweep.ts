@@ -1,10 +1,12 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { AuditTargetType } from "../../../generated/types.ts";
+import { type Cents, toCents } from "../../domain/money.ts";
 import { isRefusal } from "../../domain/refusal.ts";
 import { autoRenewalHorizon, autoRenewalPlan } from "../../domain/subscriptions.ts";
 import { writeAudit } from "../../repos/audit-log.ts";
 import { findWallet } from "../../repos/credit-balances.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
+import { startAutoTopUp } from "../credit-service/auto-topup.ts";
 import { type RenewalRefusal, renewCompany, renewResident } from "./renew.ts";
 import {
   companiesDueForRenewal,
@@ -30,10 +32,11 @@ import {
 
 export interface SweepDeps {
   /**
-   * Starts an auto top-up of the user's wallet (CreditService's card top-up), in the sweep's transaction; answers
-   * a reference of what it started (a payment id). Absent: the sweep only reports the short wallet.
+   * Starts an auto top-up of the user's wallet (CreditService's card top-up, src/services/credit-service/auto-topup.ts)
+   * for at least `neededCents`, in the sweep's transaction; answers a reference of what it started, or null when none
+   * started (off, no card, not needed). Absent: the sweep only reports the short wallet.
    */
-  onShortWallet?: (em: EntityManager, userId: string, now: Date) => Promise<string>;
+  onShortWallet?: (em: EntityManager, userId: string, now: Date, neededCents: Cents) => Promise<string | null>;
   log?: Pick<Runtime["log"], "error">;
 }
 
@@ -123,7 +126,10 @@ async function renewOne(em: EntityManager, kind: Kind, id: string, now: Date, de
     }
     out.failed.push(id);
     if (await due.notified(startOfUtcDay(now))) return;
-    const topUp = result.refusal === "InsufficientFunds" ? await startTopUp(tx, due.payerId, now, deps) : null;
+    const topUp =
+      result.refusal === "InsufficientFunds"
+        ? await startTopUp(tx, due.payerId, now, toCents(Number(result.details?.["amount"] ?? 0)), deps)
+        : null;
     if (topUp) out.topUps.push(topUp);
     await writeAudit(
       tx,
@@ -144,11 +150,17 @@ function autoContext(result: { amount_charged: number | null; subscription_end_d
 }
 
 /** Starts an auto top-up when the payer's wallet has it enabled (in a savepoint: its failure keeps the message). */
-async function startTopUp(tx: EntityManager, userId: string, now: Date, deps: SweepDeps): Promise<string | null> {
+async function startTopUp(
+  tx: EntityManager,
+  userId: string,
+  now: Date,
+  neededCents: Cents,
+  deps: SweepDeps,
+): Promise<string | null> {
   const start = deps.onShortWallet;
   if (!start || !(await findWallet(tx, userId))?.auto_topup_enabled) return null;
   try {
-    return await tx.transactional((inner) => start(inner, userId, now));
+    return await tx.transactional((inner) => start(inner, userId, now, neededCents));
   } catch (err) {
     deps.log?.error({ err, userId }, "auto top-up for a renewal could not start");
     return null;
@@ -169,9 +181,20 @@ function failureText(name: string, r: RenewalRefusal, topUp: string | null): str
 export const RENEWAL_SWEEP_INTERVAL_S = 3600;
 
 /** Runs the sweep every `everyS` seconds (0: never) on the runtime's clock; `stop()` ends it. */
+/**
+ * The sweep's top-up in production: CreditService's automatic card top-up; a reference only when one was started
+ * or is already open (off, without a card or not needed: null, and the message says to top up by hand).
+ */
+export function autoTopUpHook(config: Runtime["config"]): NonNullable<SweepDeps["onShortWallet"]> {
+  return async (em, userId, now, neededCents) => {
+    const outcome = await startAutoTopUp(em, config, userId, now, neededCents);
+    return outcome === "started" || outcome === "pending" ? `auto_topup_${outcome}` : null;
+  };
+}
+
 export function startRenewalSweep(
   runtime: Runtime,
-  deps: SweepDeps = {},
+  deps: SweepDeps = { onShortWallet: autoTopUpHook(runtime.config) },
   everyS = RENEWAL_SWEEP_INTERVAL_S,
 ): { stop(): void } {
   if (everyS <= 0) return { stop: () => undefined };

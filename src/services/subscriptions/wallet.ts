@@ -1,8 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { uuidv7 } from "../../domain/ids.ts";
-import { fromCents, toCents } from "../../domain/money.ts";
-import { debitWallet, findWallet } from "../../repos/credit-balances.ts";
-import { insertLedgerRow, type LedgerRow } from "../../repos/credit-transactions.ts";
+import { toCents } from "../../domain/money.ts";
+import { findWallet } from "../../repos/credit-balances.ts";
+import { postDebit } from "../credit-service/common.ts";
 
 /**
  * A renewal's payment: one `deduction` on the payer's wallet, as creditservice.deduct makes it (the conditional
@@ -28,22 +27,17 @@ export type DebitOutcome = Debited | { short: true; balance: number };
 
 export async function debitForRenewal(em: EntityManager, d: RenewalDebit, now: Date): Promise<DebitOutcome> {
   const amount = toCents(d.amount);
-  const balanceAfter = await debitWallet(em, d.userId, amount, now);
-  if (balanceAfter === null) return { short: true, balance: (await findWallet(em, d.userId))?.balance ?? 0 };
-  const row: LedgerRow = {
-    sid: uuidv7(now),
-    user_id: d.userId,
-    tx_type: "deduction",
-    amount: fromCents(amount),
-    balance_after: fromCents(balanceAfter),
-    currency: "USD",
-    description: d.description,
-    reference_type: d.referenceType,
-    reference_id: d.referenceId,
-    external_call_id: null,
-    status: "completed",
-    created_at: now,
-  };
-  await insertLedgerRow(em, row);
+  const row = await postDebit(
+    em,
+    {
+      userId: d.userId,
+      amount,
+      description: d.description,
+      referenceType: d.referenceType,
+      referenceId: d.referenceId,
+    },
+    now,
+  );
+  if (!row) return { short: true, balance: (await findWallet(em, d.userId))?.balance ?? 0 };
   return { transactionId: row.sid, balanceAfter: row.balance_after };
 }

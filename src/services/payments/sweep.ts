@@ -1,0 +1,91 @@
+import type { PaymentRow } from "../../../generated/entities.ts";
+import { createContext } from "../../app/rpc-endpoint.ts";
+import { uuidv7 } from "../../domain/ids.ts";
+import { toCents } from "../../domain/money.ts";
+import { chainStatus } from "../../domain/payments.ts";
+import { paymentProviders } from "../../integrations/payments/index.ts";
+import { expireOverdue, openCryptoPayments, queuedAutoTopUps, updatePaymentIf } from "../../repos/payments.ts";
+import { inCallTransaction } from "../../rpc/call-transaction.ts";
+import type { Runtime } from "../../rpc/runtime.ts";
+import { chargeQueuedTopUp } from "../credit-service/auto-topup.ts";
+import { confirmOpenPayment } from "./confirm.ts";
+
+/** Payments each sweep looks at per kind (the rest wait for the next run). */
+const BATCH = 200;
+
+export interface PaymentSweepReport {
+  expired: number;
+  confirming: number;
+  confirmed: number;
+  charged: number;
+}
+
+/**
+ * The chain watcher confirms a crypto payment in a call context of its own (the purpose's effects, activation
+ * included, take one), in one transaction per payment.
+ */
+async function confirmFromChain(
+  runtime: Runtime,
+  payment: PaymentRow,
+  changes: Parameters<typeof confirmOpenPayment>[2],
+) {
+  const entry = runtime.registry.get("paymentservice.confirm_payment");
+  if (!entry) throw new Error("paymentservice.confirm_payment not registered");
+  const request = { requestId: `payment-sweep-${uuidv7()}`, ip: "internal", userAgent: null, rawBody: "", headers: {} };
+  const ctx = createContext(runtime, null, request, entry);
+  return inCallTransaction(ctx, false, () => confirmOpenPayment(ctx, payment, changes));
+}
+
+/**
+ * One payment sweep (docs/decisions.md "Payments (issue 15)"): open payments past expires_at become `expired`; open
+ * crypto payments take the sandbox chain's confirmation count (`confirming` below the required count, `confirmed`
+ * with the purpose applied at it); queued automatic top-ups are charged to the saved card. Each step is idempotent:
+ * a second run finds nothing more to do.
+ */
+export async function sweepPayments(runtime: Runtime, now: Date): Promise<PaymentSweepReport> {
+  const em = runtime.orm.em.fork();
+  const report: PaymentSweepReport = { expired: 0, confirming: 0, confirmed: 0, charged: 0 };
+  report.expired = (await em.transactional((tx) => expireOverdue(tx, now))).length;
+  const chain = paymentProviders(runtime.config).chain;
+  for (const payment of await openCryptoPayments(em, now, BATCH)) {
+    const asset = payment.payment_type === "bitcoin" ? "BTC" : "ETH";
+    const seen = await chain.observe({
+      asset,
+      address: payment.wallet_address ?? "",
+      cryptoAmount: payment.crypto_amount ?? "0",
+      amountCents: toCents(payment.amount),
+      openedAt: payment.created_at,
+      now,
+    });
+    const status = chainStatus(seen.confirmations, chain.requiredConfirmations(asset));
+    const changes = {
+      confirmation_count: seen.confirmations,
+      transaction_hash: seen.transactionHash,
+      sender_address: seen.senderAddress,
+    };
+    if (status === "confirmed") {
+      if (await confirmFromChain(runtime, payment, changes)) report.confirmed += 1;
+    } else if (status === "confirming" && seen.confirmations !== payment.confirmation_count) {
+      const moved = await updatePaymentIf(em, payment.sid, ["pending", "confirming"], { ...changes, status }, now);
+      report.confirming += moved;
+    }
+  }
+  for (const payment of await queuedAutoTopUps(em, now, BATCH)) {
+    if ((await chargeQueuedTopUp(em, runtime.config, payment, now)) === "started") report.charged += 1;
+  }
+  return report;
+}
+
+/** Runs the sweep every PAYMENT_SWEEP_INTERVAL_S seconds (0: never) on the runtime's clock; `stop()` ends it. */
+export function startPaymentSweep(runtime: Runtime, everyS = runtime.config.paymentSweepIntervalS): { stop(): void } {
+  if (everyS <= 0) return { stop: () => undefined };
+  const timer = setInterval(() => {
+    sweepPayments(runtime, runtime.config.clock())
+      .then((r) => {
+        if (r.expired + r.confirming + r.confirmed + r.charged > 0) runtime.log.info(r, "payment sweep");
+      })
+      .catch((err: unknown) => runtime.log.error({ err }, "payment sweep failed"));
+  }, everyS * 1000);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
