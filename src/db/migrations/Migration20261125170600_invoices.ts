@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261125154712_invoices extends Migration {
+export class Migration20261125170600_invoices extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`alter table "email_outbox" add column "body_html" text null, add column "reply_to" text null, add column "attachment_filename" text null, add column "attachment_content_type" text null, add column "attachment_base64" text null;`);

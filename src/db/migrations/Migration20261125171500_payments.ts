@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261125154749_payments extends Migration {
+export class Migration20261125171500_payments extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`alter table "payment" add column "auto_topup" boolean not null default false;`);
