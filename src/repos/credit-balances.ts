@@ -27,19 +27,29 @@ export function findWallet(em: EntityManager, userId: string): Promise<CreditBal
   return em.findOne(CreditBalanceEntity, { user_id: userId }, { refresh: true });
 }
 
+/** A debit's outcome: the balance after, and whether it fell below the wallet's automatic top-up threshold. */
+export interface Debit {
+  balance: Cents;
+  /** Auto top-up is on with a saved card and the balance is now below its threshold (payments.ts re-checks). */
+  topUpDue: boolean;
+}
+
 /**
- * Debits `amount` cents when the balance covers it: the balance after, or null when it does not (nothing
- * written). A missing wallet holds nothing.
+ * Debits `amount` cents when the balance covers it, or null when it does not (nothing written). A missing wallet
+ * holds nothing. One statement: the automatic top-up condition comes back with the balance, so a debit that leaves
+ * the balance above the threshold costs no further statement.
  */
-export async function debitWallet(em: EntityManager, userId: string, amount: Cents, now: Date): Promise<Cents | null> {
-  const rows = await sqlRows<{ balance: string }>(
+export async function debitWallet(em: EntityManager, userId: string, amount: Cents, now: Date): Promise<Debit | null> {
+  const rows = await sqlRows<{ balance: string; top_up_due: boolean }>(
     em,
     `update "credit_balance" set balance = balance - ?, lifetime_spent = lifetime_spent + ?, updated_at = ?
-     where user_id = ? and balance >= ? returning balance::text as balance`,
+     where user_id = ? and balance >= ?
+     returning balance::text as balance, (auto_topup_enabled and cardpsp_payment_method_id is not null
+       and auto_topup_amount > 0 and balance < auto_topup_threshold) as top_up_due`,
     [money(amount), money(amount), now, userId, money(amount)],
   );
   const row = rows[0];
-  return row ? toCents(Number(row.balance)) : null;
+  return row ? { balance: toCents(Number(row.balance)), topUpDue: row.top_up_due === true } : null;
 }
 
 /** Credits `amount` cents (creating the wallet if needed): the balance after. */

@@ -4,7 +4,7 @@ import type { CreditBalanceResult, CreditTransactionResult } from "../../../gene
 import { uuidv7 } from "../../domain/ids.ts";
 import { type Cents, fromCents } from "../../domain/money.ts";
 import type { Refusal } from "../../domain/refusal.ts";
-import { creditWallet, debitWallet } from "../../repos/credit-balances.ts";
+import { creditWallet, type Debit, debitWallet } from "../../repos/credit-balances.ts";
 import { insertLedgerRow, type LedgerRow } from "../../repos/credit-transactions.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
@@ -97,22 +97,22 @@ export async function postCredit(
 
 /**
  * A wallet deduction in the caller's transaction: the conditional update (never below zero), the `deduction` row
- * with its balance_after, then the automatic top-up check (afterDebit). Null when the balance is short: nothing
+ * with its balance_after, then the automatic top-up when the debit fell below the threshold. Null when the balance is short: nothing
  * written. Every debit of the wallet goes through here (deduct, renewals, wallet activation).
  */
 export async function postDebit(em: EntityManager, p: Posting, now: Date): Promise<LedgerRow | null> {
-  const balanceAfter = await debitWallet(em, p.userId, p.amount, now);
-  if (balanceAfter === null) return null;
-  const row = ledgerRowAt(now, "deduction", p, balanceAfter);
+  const debit = await debitWallet(em, p.userId, p.amount, now);
+  if (debit === null) return null;
+  const row = ledgerRowAt(now, "deduction", p, debit.balance);
   await insertLedgerRow(em, row);
-  await queueAutoTopUpAfterDebit(em, p.userId, balanceAfter, now);
+  if (debit.topUpDue) await queueAutoTopUpAfterDebit(em, p.userId, debit.balance, now);
   return row;
 }
 
 /**
- * Every wallet deduction calls this in its transaction after the balance moved: below the automatic top-up
- * threshold, one top-up is queued (src/services/credit-service/auto-topup.ts; charged after commit by the sweep).
+ * The automatic top-up for a debit made apart from postDebit (debit_ai_query claims its row first), in its
+ * transaction after the balance moved: below the threshold, one top-up is queued (src/services/credit-service/auto-topup.ts; charged after commit by the sweep).
  */
-export async function afterDebit(ctx: RpcContext, userId: string, balanceAfter: Cents): Promise<void> {
-  await queueAutoTopUpAfterDebit(ctx.em, userId, balanceAfter, ctx.now());
+export async function afterDebit(ctx: RpcContext, userId: string, debit: Debit): Promise<void> {
+  if (debit.topUpDue) await queueAutoTopUpAfterDebit(ctx.em, userId, debit.balance, ctx.now());
 }

@@ -48,12 +48,12 @@ export const debitAiQuery: Handlers["debitAiQuery"] = async (ctx, params) => {
     if (raced) return raced;
     throw new Error(`external_call_id ${params.external_call_id} is taken but its row is not visible`);
   }
-  const balanceAfter = await debitWallet(ctx.em, params.user_id, amount, ctx.now());
-  if (balanceAfter === null) {
+  const debit = await debitWallet(ctx.em, params.user_id, amount, ctx.now());
+  if (debit === null) {
     if (!(await findUserById(ctx.em, params.user_id))) throw creditError.notFound("user");
     throw await insufficient(ctx, params.user_id, params.amount);
   }
-  await setBalanceAfter(ctx.em, row.sid, balanceAfter);
-  await afterDebit(ctx, params.user_id, balanceAfter);
-  return toTransactionResult({ ...row, balance_after: fromCents(balanceAfter) });
+  await setBalanceAfter(ctx.em, row.sid, debit.balance);
+  await afterDebit(ctx, params.user_id, debit);
+  return toTransactionResult({ ...row, balance_after: fromCents(debit.balance) });
 };
