@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { insertCompany, insertProxy, insertRole, person, startExpenseApp } from "../expenses/support.ts";
 import type { CallReply, Client, TestApp } from "../support/app.ts";
+import { insertCompany, insertProxy, insertRole, person, startFinanceApp } from "../support/entities.ts";
 import { errorOf, sql } from "../support/helpers.ts";
 import { AS_OF, OCT_END, OCT_START } from "./books.ts";
 import { reportWrites, seedBooks, seedOtherBooks } from "./support.ts";
@@ -13,7 +13,7 @@ let shareholder: { client: Client; resident: string };
 let outsider: { client: Client; resident: string };
 
 beforeAll(async () => {
-  t = await startExpenseApp();
+  t = await startFinanceApp();
   const owner = await t.register("rep-owner@example.org");
   company = await insertCompany(t, owner.userId);
   other = await insertCompany(t, owner.userId);
@@ -235,7 +235,7 @@ describe("reading reports", () => {
     const read = await shareholder.client.callOk("reportservice.get_report", { report_id: made.sid });
     expect(read).toEqual({
       ...made,
-      company_name: expect.stringMatching(/^Expense Test \d+ FZC$/),
+      company_name: expect.stringMatching(/^Test Company \d+ FZC$/),
       generated_by_name: "Ada Lovelace",
     });
     const hidden = errorOf(await outsider.client.call("reportservice.get_report", { report_id: made.sid }));

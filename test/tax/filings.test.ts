@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { TaxFilingResult } from "../../generated/types.ts";
-import { insertCompany, insertProxy, person, startExpenseApp } from "../expenses/support.ts";
 import { type CallReply, type Client, PASSWORD, type TestApp } from "../support/app.ts";
+import { insertCompany, insertProxy, person, startFinanceApp } from "../support/entities.ts";
 import { errorOf, sql } from "../support/helpers.ts";
 import { draftFiling, freshYear, Q3, taxWrites } from "./support.ts";
 
@@ -14,7 +14,7 @@ let outsider: { client: Client; resident: string };
 let admin: Client;
 
 beforeAll(async () => {
-  t = await startExpenseApp();
+  t = await startFinanceApp();
   const owner = await t.register("tax-owner@example.org");
   company = await insertCompany(t, owner.userId);
   other = await insertCompany(t, owner.userId);

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { TaxFilingResult } from "../../generated/types.ts";
-import { insertCompany, person, startExpenseApp } from "../expenses/support.ts";
 import { type Client, PASSWORD, type TestApp } from "../support/app.ts";
+import { insertCompany, person, startFinanceApp } from "../support/entities.ts";
 import { count, errorOf, sql } from "../support/helpers.ts";
 import { draftFiling, Q3, taxWrites } from "./support.ts";
 
@@ -14,7 +14,7 @@ let shareholder: { client: Client; resident: string };
 let outsider: { client: Client; resident: string };
 
 beforeAll(async () => {
-  t = await startExpenseApp();
+  t = await startFinanceApp();
   const owner = await t.register("taxr-owner@example.org");
   company = await insertCompany(t, owner.userId);
   other = await insertCompany(t, owner.userId);

@@ -2,7 +2,7 @@ import type { TaxFilingResult } from "../../generated/types.ts";
 import type { Client, TestApp } from "../support/app.ts";
 import { count, sql } from "../support/helpers.ts";
 
-/** Set-up shared by the tax tests (people and companies come from test/expenses/support.ts). */
+/** Set-up shared by the tax tests (people and companies come from test/support/entities.ts). */
 
 export const Q3 = {
   filing_type: "quarterly",
