@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { CallReply, Client, TestApp } from "../support/app.ts";
-import { count, errorOf, sql } from "../support/helpers.ts";
+import { count, errorOf, refusedNoWrite as refused, sql } from "../support/helpers.ts";
 import { DATA, draft, insertCompany, insertProxy, insertRole, person, startExpenseApp, writes } from "./support.ts";
 
 let t: TestApp;
@@ -27,17 +27,8 @@ beforeAll(async () => {
 });
 
 /** The reply is the error (code, InvoiceError variant) and nothing was written. */
-async function refusedNoWrite(
-  call: () => Promise<CallReply<unknown>>,
-  code: number,
-  variant: string | null,
-): Promise<void> {
-  const before = await writes(t);
-  const err = errorOf(await call());
-  expect(err.code, JSON.stringify(err)).toBe(code);
-  if (variant !== null) expect(err.data).toMatchObject({ type: "InvoiceError", variant });
-  expect(await writes(t)).toEqual(before);
-}
+const refusedNoWrite = (call: () => Promise<CallReply<unknown>>, code: number, variant: string | null) =>
+  refused(() => writes(t), call, code, variant === null ? null : { type: "InvoiceError", variant });
 
 const submitted = async (by = dirA.client) => {
   const e = await draft(by, company);

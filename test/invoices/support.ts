@@ -1,11 +1,10 @@
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
-import { expect } from "vitest";
 import type { CreateInvoiceData, InvoiceResult } from "../../generated/types.ts";
 import type { CallReply, Client, TestApp } from "../support/app.ts";
 import * as entities from "../support/entities.ts";
-import { count, errorOf, sql } from "../support/helpers.ts";
+import { count, refusedNoWrite as refused, sql } from "../support/helpers.ts";
 
 /**
  * Set-up for the invoice tests: companies, residents and roles come from test/support/entities.ts; invoice
@@ -73,17 +72,13 @@ export async function writes(t: TestApp) {
 }
 
 /** The reply is the error (code, InvoiceError variant when given) and nothing was written. */
-export async function refusedNoWrite(
+export function refusedNoWrite(
   t: TestApp,
   call: () => Promise<CallReply<unknown>>,
   code: number,
   variant: string | null,
 ): Promise<void> {
-  const before = await writes(t);
-  const err = errorOf(await call());
-  expect(err.code, JSON.stringify(err)).toBe(code);
-  if (variant !== null) expect(err.data, JSON.stringify(err)).toMatchObject({ type: "InvoiceError", variant });
-  expect(await writes(t)).toEqual(before);
+  return refused(() => writes(t), call, code, variant === null ? null : { type: "InvoiceError", variant });
 }
 
 /** pdfjs reads the 14 standard fonts' metrics from its own package (no network). */

@@ -1,36 +1,33 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { CallReply, Client, TestApp } from "../support/app.ts";
-import { insertCompany, insertProxy, insertRole, person, startFinanceApp } from "../support/entities.ts";
-import { errorOf, sql } from "../support/helpers.ts";
+import {
+  insertProxy,
+  insertRole,
+  person,
+  type Staffed,
+  staffedCompanies,
+  startFinanceApp,
+} from "../support/entities.ts";
+import { errorOf, refusedNoWrite as refused, sql } from "../support/helpers.ts";
 import { AS_OF, OCT_END, OCT_START } from "./books.ts";
 import { reportWrites, seedBooks, seedOtherBooks } from "./support.ts";
 
 let t: TestApp;
 let company: string;
 let other: string;
-let director: { client: Client; resident: string };
-let shareholder: { client: Client; resident: string };
-let outsider: { client: Client; resident: string };
+let director: Staffed["director"];
+let shareholder: Staffed["shareholder"];
+let outsider: Staffed["outsider"];
 
 beforeAll(async () => {
   t = await startFinanceApp();
-  const owner = await t.register("rep-owner@example.org");
-  company = await insertCompany(t, owner.userId);
-  other = await insertCompany(t, owner.userId);
-  director = await person(t, company, "director");
-  shareholder = await person(t, company, "shareholder");
-  outsider = await person(t, other, "director");
+  ({ company, other, director, shareholder, outsider } = await staffedCompanies(t, "rep-owner@example.org"));
   await seedBooks(t, company);
   await seedOtherBooks(t, other);
 });
 
-async function refusedNoWrite(call: () => Promise<CallReply<unknown>>, code: number, variant: string): Promise<void> {
-  const before = await reportWrites(t);
-  const err = errorOf(await call());
-  expect(err.code, JSON.stringify(err)).toBe(code);
-  expect(err.data).toMatchObject({ type: "ReportError", variant });
-  expect(await reportWrites(t)).toEqual(before);
-}
+const refusedNoWrite = (call: () => Promise<CallReply<unknown>>, code: number, variant: string) =>
+  refused(() => reportWrites(t), call, code, { type: "ReportError", variant });
 
 const trial = (c: Client, params: Record<string, string> = {}) =>
   c.call("reportservice.generate_trial_balance", {

@@ -131,3 +131,27 @@ export async function person(
   if (companyId && role) await insertRole(t, companyId, m.resident, role, roleExtra);
   return m;
 }
+
+export interface Staffed {
+  company: string;
+  /** A second company of the same owner. */
+  other: string;
+  director: { client: Client; resident: string };
+  shareholder: { client: Client; resident: string };
+  /** A director of `other` only. */
+  outsider: { client: Client; resident: string };
+}
+
+/** Two companies of one owner (registered as `ownerEmail`), a director and a shareholder of the first, a director of the second. */
+export async function staffedCompanies(t: TestApp, ownerEmail: string): Promise<Staffed> {
+  const owner = await t.register(ownerEmail);
+  const company = await insertCompany(t, owner.userId);
+  const other = await insertCompany(t, owner.userId);
+  return {
+    company,
+    other,
+    director: await person(t, company, "director"),
+    shareholder: await person(t, company, "shareholder"),
+    outsider: await person(t, other, "director"),
+  };
+}

@@ -1,40 +1,26 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { TaxFilingResult } from "../../generated/types.ts";
 import { type CallReply, type Client, PASSWORD, type TestApp } from "../support/app.ts";
-import { insertCompany, insertProxy, person, startFinanceApp } from "../support/entities.ts";
-import { errorOf, sql } from "../support/helpers.ts";
+import { insertProxy, person, type Staffed, staffedCompanies, startFinanceApp } from "../support/entities.ts";
+import { errorOf, refusedNoWrite as refused, sql } from "../support/helpers.ts";
 import { draftFiling, freshYear, Q3, taxWrites } from "./support.ts";
 
 let t: TestApp;
 let company: string;
 let other: string;
-let director: { client: Client; resident: string };
-let shareholder: { client: Client; resident: string };
-let outsider: { client: Client; resident: string };
+let director: Staffed["director"];
+let shareholder: Staffed["shareholder"];
+let outsider: Staffed["outsider"];
 let admin: Client;
 
 beforeAll(async () => {
   t = await startFinanceApp();
-  const owner = await t.register("tax-owner@example.org");
-  company = await insertCompany(t, owner.userId);
-  other = await insertCompany(t, owner.userId);
-  director = await person(t, company, "director");
-  shareholder = await person(t, company, "shareholder");
-  outsider = await person(t, other, "director");
+  ({ company, other, director, shareholder, outsider } = await staffedCompanies(t, "tax-owner@example.org"));
   admin = await t.admin();
 });
 
-async function refusedNoWrite(
-  call: () => Promise<CallReply<unknown>>,
-  code: number,
-  variant: string | null,
-): Promise<void> {
-  const before = await taxWrites(t);
-  const err = errorOf(await call());
-  expect(err.code, JSON.stringify(err)).toBe(code);
-  if (variant !== null) expect(err.data).toMatchObject({ type: "TaxError", variant });
-  expect(await taxWrites(t)).toEqual(before);
-}
+const refusedNoWrite = (call: () => Promise<CallReply<unknown>>, code: number, variant: string | null) =>
+  refused(() => taxWrites(t), call, code, variant === null ? null : { type: "TaxError", variant });
 
 const submit = (f: TaxFilingResult, by = director, password = PASSWORD) =>
   by.client.call("taxservice.submit_filing", { filing_id: f.sid, submitted_by: by.resident, password });

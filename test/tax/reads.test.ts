@@ -1,26 +1,20 @@
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { TaxFilingResult } from "../../generated/types.ts";
-import { type Client, PASSWORD, type TestApp } from "../support/app.ts";
-import { insertCompany, person, startFinanceApp } from "../support/entities.ts";
+import { PASSWORD, type TestApp } from "../support/app.ts";
+import { insertCompany, person, type Staffed, staffedCompanies, startFinanceApp } from "../support/entities.ts";
 import { count, errorOf, sql } from "../support/helpers.ts";
 import { draftFiling, Q3, taxWrites } from "./support.ts";
 
 let t: TestApp;
 let company: string;
-let other: string;
-let director: { client: Client; resident: string };
-let shareholder: { client: Client; resident: string };
-let outsider: { client: Client; resident: string };
+let director: Staffed["director"];
+let shareholder: Staffed["shareholder"];
+let outsider: Staffed["outsider"];
 
 beforeAll(async () => {
   t = await startFinanceApp();
-  const owner = await t.register("taxr-owner@example.org");
-  company = await insertCompany(t, owner.userId);
-  other = await insertCompany(t, owner.userId);
-  director = await person(t, company, "director");
-  shareholder = await person(t, company, "shareholder");
-  outsider = await person(t, other, "director");
+  ({ company, director, shareholder, outsider } = await staffedCompanies(t, "taxr-owner@example.org"));
 });
 
 const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
