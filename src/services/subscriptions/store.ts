@@ -67,28 +67,27 @@ export async function renewCompanyRow(
   );
 }
 
-/** Residents with auto-renewal whose active subscription ends in (now, horizon]. */
-export async function residentsDueForRenewal(em: EntityManager, now: Date, horizon: Date): Promise<string[]> {
-  const rows = await sqlRows<{ resident_id: string }>(
-    em,
-    `select resident_id from "digital_resident"
-     where auto_renewal = true and status = 'active' and subscription_end_date > ? and subscription_end_date <= ?
-     order by subscription_end_date, resident_id`,
-    [now, horizon],
-  );
-  return rows.map((r) => r.resident_id);
-}
+const SUBSCRIBERS = {
+  resident: { table: "digital_resident", key: "resident_id" },
+  company: { table: "zone_company", key: "company_id" },
+} as const;
 
-/** Active companies with auto-renewal whose subscription ends in (now, horizon]. */
-export async function companiesDueForRenewal(em: EntityManager, now: Date, horizon: Date): Promise<string[]> {
-  const rows = await sqlRows<{ company_id: string }>(
+/** Active residents or companies with auto-renewal whose subscription ends in (now, horizon], soonest first. */
+export async function dueForRenewal(
+  em: EntityManager,
+  kind: keyof typeof SUBSCRIBERS,
+  now: Date,
+  horizon: Date,
+): Promise<string[]> {
+  const { table, key } = SUBSCRIBERS[kind];
+  const rows = await sqlRows<{ id: string }>(
     em,
-    `select company_id from "zone_company"
+    `select ${key} as id from "${table}"
      where auto_renewal = true and status = 'active' and subscription_end_date > ? and subscription_end_date <= ?
-     order by subscription_end_date, company_id`,
+     order by subscription_end_date, ${key}`,
     [now, horizon],
   );
-  return rows.map((r) => r.company_id);
+  return rows.map((r) => r.id);
 }
 
 export interface Message {
