@@ -9,6 +9,12 @@ import { sql } from "../support/helpers.ts";
 
 export { insertRole, startFinanceApp as startRenewalApp } from "../support/entities.ts";
 
+/** Each test's start: a fresh app (its clock at NOW), an administrator and Ada. */
+export async function renewalStart(): Promise<{ t: TestApp; admin: Client; ada: Client }> {
+  const t = await entities.startFinanceApp();
+  return { t, admin: await t.admin(), ada: await t.register("ada@example.org") };
+}
+
 export const NOW = "2026-11-23T10:00:00.000Z";
 
 /** A subscribed resident of `userId` (active, 1_year plan, ends 2026-12-10) unless `extra` says otherwise. */
