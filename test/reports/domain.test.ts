@@ -9,7 +9,7 @@ import {
   treasuryCents,
   trialBalance,
 } from "../../src/domain/reports.ts";
-import { AS_OF, bookFacts, OCT_END, OCT_START } from "./books.ts";
+import { AS_OF, bookFacts, OCT_END, OCT_START, TRIAL_AS_OF } from "./books.ts";
 
 const d = (iso: string) => new Date(iso);
 
@@ -22,18 +22,9 @@ describe("trial balance", () => {
   test("the seeded books as of 2026-11-01: known figures per account, debits = credits in each currency", () => {
     const [eur, usd] = trialBalance(bookFacts(), d(AS_OF));
     expect(usd?.currency).toBe("USD");
-    expect(lines(usd!)).toEqual({
-      "1000": [3749.6, 0],
-      "1100": [1734, 0],
-      "1200": [590.59, 0],
-      "2000": [0, 200],
-      "2100": [0, 324.09],
-      "3000": [0, 3749.6],
-      "4000": [0, 2000.5],
-      "5000": [200, 0],
-    });
-    expect(usd).toMatchObject({ total_debit: 6274.19, total_credit: 6274.19, balanced: true });
-    expect(eur).toMatchObject({ currency: "EUR", total_debit: 120, total_credit: 120, balanced: true });
+    expect(lines(usd!)).toEqual(TRIAL_AS_OF.usdLines);
+    expect(usd).toMatchObject(TRIAL_AS_OF.usdTotals);
+    expect(eur).toMatchObject(TRIAL_AS_OF.eurTotals);
     expect(lines(eur!)).toMatchObject({ "1100": [120, 0], "4000": [0, 100], "2100": [0, 20] });
   });
 

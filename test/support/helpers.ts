@@ -98,3 +98,13 @@ export async function refusedNoWrite(
   if (data !== null) expect(err.data, JSON.stringify(err)).toMatchObject(data);
   expect(await writes()).toEqual(before);
 }
+
+/** The one DocumentAudience row of a document (there must be exactly one). */
+export async function oneAudience(db: Db, documentRef: string): Promise<Record<string, any>> {
+  const rows = await sql(db, `select * from "document_audience" where document_ref = ?`, [documentRef]);
+  expect(rows).toHaveLength(1);
+  return rows[0];
+}
+
+/** The classification of a company-members audience, sorted. */
+export const COMPANY_MEMBERS = ["director", "founder", "founding_member", "platinum_member", "shareholder"].sort();
