@@ -96,38 +96,30 @@ export interface Message {
   messageType: MessageType;
 }
 
-/** Posts a UserMessage (category payment) in the transaction. */
-export async function postUserMessage(em: EntityManager, userId: string, m: Message, now: Date): Promise<void> {
-  await em.insert(UserMessageEntity, {
+/** The fields a renewal message has in either inbox: unread, category payment, no action. */
+function messageFields(m: Message, now: Date) {
+  return {
     sid: uuidv7(now),
-    user_id: userId,
     title: m.title,
     body: m.body,
     message_type: m.messageType,
-    category: "payment",
+    category: "payment" as const,
     action_url: null,
     action_label: null,
     is_read: false,
     created_at: now,
     updated_at: now,
-  });
+  };
+}
+
+/** Posts a UserMessage (category payment) in the transaction. */
+export async function postUserMessage(em: EntityManager, userId: string, m: Message, now: Date): Promise<void> {
+  await em.insert(UserMessageEntity, { ...messageFields(m, now), user_id: userId });
 }
 
 /** Posts a CompanyMessage (category payment) in the transaction. */
 export async function postCompanyMessage(em: EntityManager, companyId: string, m: Message, now: Date): Promise<void> {
-  await em.insert(CompanyMessageEntity, {
-    sid: uuidv7(now),
-    company_id: companyId,
-    title: m.title,
-    body: m.body,
-    message_type: m.messageType,
-    category: "payment",
-    action_url: null,
-    action_label: null,
-    is_read: false,
-    created_at: now,
-    updated_at: now,
-  });
+  await em.insert(CompanyMessageEntity, { ...messageFields(m, now), company_id: companyId });
 }
 
 /** Whether a message with this title was posted to the user or company since `since`. */
