@@ -24,6 +24,16 @@ export const TRIAL_AS_OF = {
   eurTotals: { currency: "EUR", total_debit: 120, total_credit: 120, balanced: true },
 };
 
+/** The USD section of the balance sheet of these books as of AS_OF. */
+export const BALANCE_SHEET_AS_OF_USD = {
+  currency: "USD",
+  assets: { cash: 3749.6, accounts_receivable: 1734, invoice_payments_collected: 590.59, total: 6074.19 },
+  liabilities: { accounts_payable: 200, tax_payable: 324.09, total: 524.09 },
+  equity: { owner_funding: 3749.6, retained_earnings: 1800.5, total: 5550.1 },
+  total_liabilities_and_equity: 6074.19,
+  balanced: true,
+};
+
 export const OCT_START = "2026-10-01T00:00:00.000Z";
 export const OCT_END = "2026-11-01T00:00:00.000Z";
 
