@@ -1,14 +1,13 @@
 import { expect, test } from "vitest";
-import { limits } from "../identity/support.ts";
-import { startTestApp } from "../support/app.ts";
 import { usingPostgres } from "../support/database.ts";
+import { startFinanceApp } from "../support/entities.ts";
 import { sql } from "../support/helpers.ts";
 import { DATA, insertCompany, person } from "./support.ts";
 
 test.runIf(usingPostgres)(
   "concurrent creates on PostgreSQL: invoice numbers per company are 1..n without gaps or duplicates",
   async () => {
-    const t = await startTestApp({ rateLimits: limits({ perAddressPerMinute: 100_000 }) });
+    const t = await startFinanceApp();
     const owner = await t.register("conc-owner@example.org");
     const a = await insertCompany(t, owner.userId);
     const b = await insertCompany(t, owner.userId);

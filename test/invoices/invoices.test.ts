@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { Client, TestApp } from "../support/app.ts";
-import { count, sql } from "../support/helpers.ts";
+import { count, oneAudience, sql } from "../support/helpers.ts";
 import {
   DATA,
   draft,
@@ -60,9 +60,8 @@ describe("invoiceservice.create", () => {
       inv.sid,
     ]);
     expect(row).toEqual({ a: "60.05", x: "10.79" });
-    const aud = await sql(t, `select * from "document_audience" where document_ref = ?`, [inv.sid]);
-    expect(aud).toHaveLength(1);
-    expect(aud[0]).toMatchObject({
+    const aud = await oneAudience(t, inv.sid);
+    expect(aud).toMatchObject({
       document_type: "invoice",
       company_id: company,
       audience_computation: "invoice_issuer_members",

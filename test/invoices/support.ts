@@ -1,77 +1,30 @@
-import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
-import { expect } from "vitest";
 import type { CreateInvoiceData, InvoiceResult } from "../../generated/types.ts";
-import { limits } from "../identity/support.ts";
-import { type CallReply, type Client, startTestApp, type TestApp } from "../support/app.ts";
-import { count, errorOf, sql } from "../support/helpers.ts";
-import { insertRow } from "../support/rows.ts";
+import type { CallReply, Client, TestApp } from "../support/app.ts";
+import * as entities from "../support/entities.ts";
+import { count, refusedNoWrite as refused, sql } from "../support/helpers.ts";
 
 /**
- * Set-up for the invoice tests: companies, residents and roles are inserted straight into the database (their
- * operations belong to the companies issue), as the expense tests do.
+ * Set-up for the invoice tests: companies, residents and roles come from test/support/entities.ts; invoice
+ * companies carry a billing email and a logo, and residents numbered last names (recipient names tell them apart).
  */
 
-const orm = (t: TestApp) => t.app.runtime.orm;
-let residents = 0;
-let companies = 0;
-let users = 0;
+export { insertRole, startFinanceApp as startInvoiceApp } from "../support/entities.ts";
 
-export function startInvoiceApp(): Promise<TestApp> {
-  return startTestApp({ rateLimits: limits({ perAddressPerMinute: 100_000 }) });
+export function insertResident(t: TestApp, userId: string, extra: Record<string, unknown> = {}): Promise<string> {
+  return entities.insertResident(t, userId, (n) => ({ last_name: `Lovelace${n}`, ...extra }));
 }
 
-export async function insertResident(t: TestApp, userId: string, extra: Record<string, unknown> = {}) {
-  residents += 1;
-  const residentId = `FZ-2026-RA${String(800000 + residents).padStart(6, "0")}`;
-  await insertRow(orm(t), "DigitalResident", {
-    resident_id: residentId,
-    user_id: userId,
-    partner_id: null,
-    email: `inv-resident${residents}@example.org`,
-    first_name: "Ada",
-    last_name: `Lovelace${residents}`,
-    status: "active",
-    resident_type: "personal",
-    source: "direct",
-    external_id: `FZX-${randomBytes(6).toString("hex")}`,
+export function insertCompany(t: TestApp, userId: string, extra: Record<string, unknown> = {}): Promise<string> {
+  return entities.insertCompany(t, userId, (n) => ({
+    name: `Invoice Test ${n} FZC`,
+    registration_number: `REG-I${n}`,
+    email: `billing${n}@company.example`,
+    logo_url: `https://logos.example/${n}.png`,
     ...extra,
-  });
-  return residentId;
-}
-
-export async function insertCompany(t: TestApp, userId: string, extra: Record<string, unknown> = {}): Promise<string> {
-  companies += 1;
-  const coop = typeof extra["company_type"] === "string" && extra["company_type"].startsWith("coop_");
-  const companyId = `FZ-2026-${coop ? "P" : "Y"}${String(800000 + companies).padStart(6, "0")}`;
-  await insertRow(orm(t), "ZoneCompany", {
-    company_id: companyId,
-    user_id: userId,
-    partner_id: null,
-    name: `Invoice Test ${companies} FZC`,
-    company_type: "single_fzc",
-    registration_number: `REG-I${companies}`,
-    status: "active",
-    email: `billing${companies}@company.example`,
-    logo_url: `https://logos.example/${companies}.png`,
-    external_id: `FZX-${randomBytes(6).toString("hex")}`,
-    ...extra,
-  });
-  return companyId;
-}
-
-export async function insertRole(t: TestApp, companyId: string, subjectId: string, role: string): Promise<void> {
-  await insertRow(orm(t), "CompanyRole", {
-    company_id: companyId,
-    subject_id: subjectId,
-    role,
-    valid_from: new Date("2026-01-01T00:00:00.000Z"),
-    valid_to: null,
-    classification_scope: [role],
-    created_by: subjectId,
-  });
+  }));
 }
 
 /** A registered user with a resident holding `role` in `companyId` (no role when null). */
@@ -80,11 +33,9 @@ export async function person(
   companyId: string | null,
   role: string | null,
 ): Promise<{ client: Client; resident: string }> {
-  users += 1;
-  const client = await t.register(`inv-user${users}@example.org`);
-  const resident = await insertResident(t, client.userId);
-  if (companyId && role) await insertRole(t, companyId, resident, role);
-  return { client, resident };
+  const m = await entities.member(t, (n) => ({ last_name: `Lovelace${n}` }));
+  if (companyId && role) await entities.insertRole(t, companyId, m.resident, role);
+  return m;
 }
 
 export const DATA = {
@@ -121,17 +72,13 @@ export async function writes(t: TestApp) {
 }
 
 /** The reply is the error (code, InvoiceError variant when given) and nothing was written. */
-export async function refusedNoWrite(
+export function refusedNoWrite(
   t: TestApp,
   call: () => Promise<CallReply<unknown>>,
   code: number,
   variant: string | null,
 ): Promise<void> {
-  const before = await writes(t);
-  const err = errorOf(await call());
-  expect(err.code, JSON.stringify(err)).toBe(code);
-  if (variant !== null) expect(err.data, JSON.stringify(err)).toMatchObject({ type: "InvoiceError", variant });
-  expect(await writes(t)).toEqual(before);
+  return refused(() => writes(t), call, code, variant === null ? null : { type: "InvoiceError", variant });
 }
 
 /** pdfjs reads the 14 standard fonts' metrics from its own package (no network). */

@@ -1,6 +1,7 @@
 import type { KycProviderWebhookData } from "../../generated/types.ts";
 import { sandboxKycCallback, sandboxKycVerdict } from "../../src/integrations/identity/sandbox-kyc.ts";
 import type { Client, TestApp } from "../support/app.ts";
+import * as entities from "../support/entities.ts";
 import { sql } from "../support/helpers.ts";
 import { insertRow } from "../support/rows.ts";
 
@@ -8,27 +9,17 @@ import { insertRow } from "../support/rows.ts";
 export const KEY_1 = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a";
 export const KEY_2 = "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c";
 
-let residents = 0;
-
 /**
  * A DigitalResident row as the resident services will create it (they belong to another part of issue 14): a
- * pending personal resident of `userId` with id FZ-2026-RA<n>, no KYC reference and no key yet. `extra` overrides
- * any field (`last_name: "sandbox-suspected"` picks the sandbox's verdict, `partner_id`, `status`, ...).
+ * pending personal resident of `userId`, no KYC reference and no key yet. `extra` overrides any field
+ * (`last_name: "sandbox-suspected"` picks the sandbox's verdict, `partner_id`, `status`, ...).
  */
-export async function insertResident(
+export function insertResident(
   t: TestApp,
   userId: string | null,
   extra: Record<string, unknown> = {},
 ): Promise<string> {
-  residents += 1;
-  const residentId = `FZ-2026-RA${String(residents).padStart(6, "0")}`;
-  await insertRow(t.app.runtime.orm, "DigitalResident", {
-    resident_id: residentId,
-    user_id: userId,
-    partner_id: null,
-    email: `resident${residents}@example.org`,
-    first_name: "Ada",
-    last_name: "Lovelace",
+  return entities.insertResident(t, userId, {
     phone: "+255700000000",
     kyc_provider_id: "",
     status: "pending",
@@ -36,7 +27,6 @@ export async function insertResident(
     encrypted_private_key: null,
     ...extra,
   });
-  return residentId;
 }
 
 /** start_verification by `client`; the session's scan reference read from the database. */

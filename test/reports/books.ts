@@ -8,6 +8,32 @@ import type { BookFacts } from "../../src/domain/reports.ts";
 const d = (iso: string) => new Date(iso);
 
 export const AS_OF = "2026-11-01T00:00:00.000Z";
+/** The trial balance of these books as of AS_OF: USD debit/credit per account code, and each currency's totals. */
+export const TRIAL_AS_OF = {
+  usdLines: {
+    "1000": [3749.6, 0],
+    "1100": [1734, 0],
+    "1200": [590.59, 0],
+    "2000": [0, 200],
+    "2100": [0, 324.09],
+    "3000": [0, 3749.6],
+    "4000": [0, 2000.5],
+    "5000": [200, 0],
+  },
+  usdTotals: { total_debit: 6274.19, total_credit: 6274.19, balanced: true },
+  eurTotals: { currency: "EUR", total_debit: 120, total_credit: 120, balanced: true },
+};
+
+/** The USD section of the balance sheet of these books as of AS_OF. */
+export const BALANCE_SHEET_AS_OF_USD = {
+  currency: "USD",
+  assets: { cash: 3749.6, accounts_receivable: 1734, invoice_payments_collected: 590.59, total: 6074.19 },
+  liabilities: { accounts_payable: 200, tax_payable: 324.09, total: 524.09 },
+  equity: { owner_funding: 3749.6, retained_earnings: 1800.5, total: 5550.1 },
+  total_liabilities_and_equity: 6074.19,
+  balanced: true,
+};
+
 export const OCT_START = "2026-10-01T00:00:00.000Z";
 export const OCT_END = "2026-11-01T00:00:00.000Z";
 

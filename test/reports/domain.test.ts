@@ -9,7 +9,7 @@ import {
   treasuryCents,
   trialBalance,
 } from "../../src/domain/reports.ts";
-import { AS_OF, bookFacts, OCT_END, OCT_START } from "./books.ts";
+import { AS_OF, BALANCE_SHEET_AS_OF_USD, bookFacts, OCT_END, OCT_START, TRIAL_AS_OF } from "./books.ts";
 
 const d = (iso: string) => new Date(iso);
 
@@ -22,18 +22,9 @@ describe("trial balance", () => {
   test("the seeded books as of 2026-11-01: known figures per account, debits = credits in each currency", () => {
     const [eur, usd] = trialBalance(bookFacts(), d(AS_OF));
     expect(usd?.currency).toBe("USD");
-    expect(lines(usd!)).toEqual({
-      "1000": [3749.6, 0],
-      "1100": [1734, 0],
-      "1200": [590.59, 0],
-      "2000": [0, 200],
-      "2100": [0, 324.09],
-      "3000": [0, 3749.6],
-      "4000": [0, 2000.5],
-      "5000": [200, 0],
-    });
-    expect(usd).toMatchObject({ total_debit: 6274.19, total_credit: 6274.19, balanced: true });
-    expect(eur).toMatchObject({ currency: "EUR", total_debit: 120, total_credit: 120, balanced: true });
+    expect(lines(usd!)).toEqual(TRIAL_AS_OF.usdLines);
+    expect(usd).toMatchObject(TRIAL_AS_OF.usdTotals);
+    expect(eur).toMatchObject(TRIAL_AS_OF.eurTotals);
     expect(lines(eur!)).toMatchObject({ "1100": [120, 0], "4000": [0, 100], "2100": [0, 20] });
   });
 
@@ -68,14 +59,7 @@ describe("trial balance", () => {
 describe("balance sheet", () => {
   test("assets = liabilities + equity with retained earnings = revenue - expenses", () => {
     const [, usd] = balanceSheet(bookFacts(), d(AS_OF));
-    expect(usd).toEqual({
-      currency: "USD",
-      assets: { cash: 3749.6, accounts_receivable: 1734, invoice_payments_collected: 590.59, total: 6074.19 },
-      liabilities: { accounts_payable: 200, tax_payable: 324.09, total: 524.09 },
-      equity: { owner_funding: 3749.6, retained_earnings: 1800.5, total: 5550.1 },
-      total_liabilities_and_equity: 6074.19,
-      balanced: true,
-    });
+    expect(usd).toEqual(BALANCE_SHEET_AS_OF_USD);
   });
 });
 

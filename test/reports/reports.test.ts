@@ -1,36 +1,33 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { insertCompany, insertProxy, insertRole, person, startExpenseApp } from "../expenses/support.ts";
 import type { CallReply, Client, TestApp } from "../support/app.ts";
-import { errorOf, sql } from "../support/helpers.ts";
-import { AS_OF, OCT_END, OCT_START } from "./books.ts";
+import {
+  insertProxy,
+  insertRole,
+  person,
+  type Staffed,
+  staffedCompanies,
+  startFinanceApp,
+} from "../support/entities.ts";
+import { COMPANY_MEMBERS, errorOf, oneAudience, refusedNoWrite as refused, sql } from "../support/helpers.ts";
+import { AS_OF, BALANCE_SHEET_AS_OF_USD, OCT_END, OCT_START, TRIAL_AS_OF } from "./books.ts";
 import { reportWrites, seedBooks, seedOtherBooks } from "./support.ts";
 
 let t: TestApp;
 let company: string;
 let other: string;
-let director: { client: Client; resident: string };
-let shareholder: { client: Client; resident: string };
-let outsider: { client: Client; resident: string };
+let director: Staffed["director"];
+let shareholder: Staffed["shareholder"];
+let outsider: Staffed["outsider"];
 
 beforeAll(async () => {
-  t = await startExpenseApp();
-  const owner = await t.register("rep-owner@example.org");
-  company = await insertCompany(t, owner.userId);
-  other = await insertCompany(t, owner.userId);
-  director = await person(t, company, "director");
-  shareholder = await person(t, company, "shareholder");
-  outsider = await person(t, other, "director");
+  t = await startFinanceApp();
+  ({ company, other, director, shareholder, outsider } = await staffedCompanies(t, "rep-owner@example.org"));
   await seedBooks(t, company);
   await seedOtherBooks(t, other);
 });
 
-async function refusedNoWrite(call: () => Promise<CallReply<unknown>>, code: number, variant: string): Promise<void> {
-  const before = await reportWrites(t);
-  const err = errorOf(await call());
-  expect(err.code, JSON.stringify(err)).toBe(code);
-  expect(err.data).toMatchObject({ type: "ReportError", variant });
-  expect(await reportWrites(t)).toEqual(before);
-}
+const refusedNoWrite = (call: () => Promise<CallReply<unknown>>, code: number, variant: string) =>
+  refused(() => reportWrites(t), call, code, { type: "ReportError", variant });
 
 const trial = (c: Client, params: Record<string, string> = {}) =>
   c.call("reportservice.generate_trial_balance", {
@@ -64,32 +61,20 @@ describe("reportservice.generate_trial_balance", () => {
     const byCode = Object.fromEntries(
       usd.accounts.map((a: { code: string; debit: number; credit: number }) => [a.code, [a.debit, a.credit]]),
     );
-    expect(byCode).toEqual({
-      "1000": [3749.6, 0],
-      "1100": [1734, 0],
-      "1200": [590.59, 0],
-      "2000": [0, 200],
-      "2100": [0, 324.09],
-      "3000": [0, 3749.6],
-      "4000": [0, 2000.5],
-      "5000": [200, 0],
-    });
-    expect(usd).toMatchObject({ total_debit: 6274.19, total_credit: 6274.19, balanced: true });
-    expect(body.sections[0]).toMatchObject({ currency: "EUR", total_debit: 120, total_credit: 120, balanced: true });
+    expect(byCode).toEqual(TRIAL_AS_OF.usdLines);
+    expect(usd).toMatchObject(TRIAL_AS_OF.usdTotals);
+    expect(body.sections[0]).toMatchObject(TRIAL_AS_OF.eurTotals);
 
     const [stored] = await sql(t, `select * from "financial_report" where sid = ?`, [r.sid]);
     expect(stored).toMatchObject({ company_id: company, report_type: "trial_balance", content: r.content });
-    const aud = await sql(t, `select * from "document_audience" where document_ref = ?`, [r.sid]);
-    expect(aud).toHaveLength(1);
-    expect(aud[0]).toMatchObject({
+    const aud = await oneAudience(t, r.sid);
+    expect(aud).toMatchObject({
       document_type: "financial_report",
       company_id: company,
       audience_computation: "financial_report_company_members",
       created_by: director.client.userId,
     });
-    expect([...aud[0].classification].sort()).toEqual(
-      ["director", "founder", "founding_member", "platinum_member", "shareholder"].sort(),
-    );
+    expect([...aud.classification].sort()).toEqual(COMPANY_MEMBERS);
   });
 
   test("a company without books gets an empty, balanced report", async () => {
@@ -148,14 +133,7 @@ describe("the other three reports", () => {
     });
     expect(r).toMatchObject({ report_type: "balance_sheet", title: `Balance sheet as of ${AS_OF}`, as_of_date: AS_OF });
     const usd = JSON.parse(r.content).sections[1];
-    expect(usd).toEqual({
-      currency: "USD",
-      assets: { cash: 3749.6, accounts_receivable: 1734, invoice_payments_collected: 590.59, total: 6074.19 },
-      liabilities: { accounts_payable: 200, tax_payable: 324.09, total: 524.09 },
-      equity: { owner_funding: 3749.6, retained_earnings: 1800.5, total: 5550.1 },
-      total_liabilities_and_equity: 6074.19,
-      balanced: true,
-    });
+    expect(usd).toEqual(BALANCE_SHEET_AS_OF_USD);
   });
 
   test("income statement of October", async () => {
@@ -235,7 +213,7 @@ describe("reading reports", () => {
     const read = await shareholder.client.callOk("reportservice.get_report", { report_id: made.sid });
     expect(read).toEqual({
       ...made,
-      company_name: expect.stringMatching(/^Expense Test \d+ FZC$/),
+      company_name: expect.stringMatching(/^Test Company \d+ FZC$/),
       generated_by_name: "Ada Lovelace",
     });
     const hidden = errorOf(await outsider.client.call("reportservice.get_report", { report_id: made.sid }));

@@ -3,6 +3,7 @@ import { createContext } from "../../src/app/rpc-endpoint.ts";
 import { inCallTransaction } from "../../src/rpc/call-transaction.ts";
 import type { Caller } from "../../src/rpc/context.ts";
 import type { Client, RpcReply, TestApp } from "../support/app.ts";
+import * as entities from "../support/entities.ts";
 import { sql } from "../support/helpers.ts";
 import { insertRow, residentValues } from "../support/rows.ts";
 
@@ -123,19 +124,14 @@ export async function insertSignature(
 }
 
 /** An effective Proxy: `principal` acts for `target` (valid from an hour before the test clock's start). */
-export async function insertProxy(
+export function insertProxy(
   t: TestApp,
   principal: string,
   target: string,
   values: Record<string, unknown> = {},
 ): Promise<void> {
-  await insertRow(orm(t), "Proxy", {
-    principal_dr_id: principal,
-    target_dr_id: target,
-    role: "proxy",
-    status: "active",
+  return entities.insertProxy(t, principal, target, {
     valid_from: new Date("2026-11-23T09:00:00.000Z"),
-    valid_to: null,
     created_by: "admin@example.org",
     revoked_at: null,
     ...values,

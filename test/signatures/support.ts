@@ -2,8 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import * as ed from "@noble/ed25519";
 import "../../src/domain/ed25519.ts"; // configures SHA-512 for @noble/ed25519's synchronous API
 import type { Config } from "../../src/config.ts";
-import { limits } from "../identity/support.ts";
-import { type Client, startTestApp, type TestApp } from "../support/app.ts";
+import type { Client, TestApp } from "../support/app.ts";
+import * as entities from "../support/entities.ts";
 import { count } from "../support/helpers.ts";
 import { insertRow } from "../support/rows.ts";
 
@@ -15,84 +15,35 @@ import { insertRow } from "../support/rows.ts";
 
 const orm = (t: TestApp) => t.app.runtime.orm;
 
-let residents = 0;
-let companies = 0;
+export { insertProxy } from "../support/entities.ts";
 
 /** A DigitalResident row (active, owned by `userId` unless `extra` says otherwise); its formatted id. */
-export async function insertResident(
+export function insertResident(
   t: TestApp,
   userId: string | null,
   extra: Record<string, unknown> = {},
 ): Promise<string> {
-  residents += 1;
-  const residentId = `FZ-2026-RA${String(residents).padStart(6, "0")}`;
-  await insertRow(orm(t), "DigitalResident", {
-    resident_id: residentId,
-    user_id: userId,
-    partner_id: null,
-    email: `resident${residents}@example.org`,
-    first_name: "Ada",
-    last_name: "Lovelace",
-    status: "active",
-    resident_type: "personal",
-    source: "direct",
-    external_id: `FZX-${randomBytes(6).toString("hex")}`,
-    created_at: new Date("2026-01-15T08:00:00.000Z"),
-    ...extra,
-  });
-  return residentId;
+  return entities.insertResident(t, userId, { created_at: new Date("2026-01-15T08:00:00.000Z"), ...extra });
 }
 
 /** A ZoneCompany row owned by `userId`; its formatted id. */
-export async function insertCompany(t: TestApp, userId: string, extra: Record<string, unknown> = {}): Promise<string> {
-  companies += 1;
-  const companyId = `FZ-2026-Y${String(companies).padStart(6, "0")}`;
-  await insertRow(orm(t), "ZoneCompany", {
-    company_id: companyId,
-    user_id: userId,
-    partner_id: null,
-    name: `Analytical Engines ${companies} FZC`,
-    company_type: "single_fzc",
-    registration_number: `REG-${companies}`,
-    status: "active",
-    external_id: `FZX-${randomBytes(6).toString("hex")}`,
+export function insertCompany(t: TestApp, userId: string, extra: Record<string, unknown> = {}): Promise<string> {
+  return entities.insertCompany(t, userId, (n) => ({
+    name: `Analytical Engines ${n} FZC`,
     created_at: new Date("2026-02-01T08:00:00.000Z"),
     ...extra,
-  });
-  return companyId;
+  }));
 }
 
-/** A current CompanyRole of a resident. */
-export async function insertRole(
+/** A current CompanyRole of a resident (public classification scope unless `extra` says otherwise). */
+export function insertRole(
   t: TestApp,
   companyId: string,
   subjectId: string,
   role: string,
   extra: Record<string, unknown> = {},
 ): Promise<void> {
-  await insertRow(orm(t), "CompanyRole", {
-    company_id: companyId,
-    subject_id: subjectId,
-    role,
-    valid_from: new Date("2026-01-01T00:00:00.000Z"),
-    valid_to: null,
-    classification_scope: ["public"],
-    created_by: subjectId,
-    ...extra,
-  });
-}
-
-/** An active Proxy: `principal` may act for `target`. */
-export async function insertProxy(t: TestApp, principal: string, target: string): Promise<void> {
-  await insertRow(orm(t), "Proxy", {
-    principal_dr_id: principal,
-    target_dr_id: target,
-    role: "proxy",
-    status: "active",
-    valid_from: new Date("2026-01-01T00:00:00.000Z"),
-    valid_to: null,
-    created_by: "admin",
-  });
+  return entities.insertRole(t, companyId, subjectId, role, { classification_scope: ["public"], ...extra });
 }
 
 /** A completed KYC session with the identity verified. */
@@ -161,22 +112,15 @@ export async function signingRows(t: TestApp): Promise<Record<string, number>> {
   return out;
 }
 
-let members = 0;
-
 /**
  * A signed-in user with its personal resident: a user has at most one (the database's partial unique index), so
  * each test that needs an owner makes one.
  */
-export async function member(
-  t: TestApp,
-  extra: Record<string, unknown> = {},
-): Promise<{ client: Client; resident: string }> {
-  members += 1;
-  const client = await t.register(`member${members}@example.org`);
-  return { client, resident: await insertResident(t, client.userId, extra) };
+export function member(t: TestApp, extra: Record<string, unknown> = {}): Promise<{ client: Client; resident: string }> {
+  return entities.member(t, { created_at: new Date("2026-01-15T08:00:00.000Z"), ...extra });
 }
 
 /** A test app whose per-address limit does not stop the many registrations of a file. */
 export function startSigningApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  return startTestApp({ rateLimits: limits({ perAddressPerMinute: 10_000 }), ...overrides });
+  return entities.startFinanceApp(overrides);
 }

@@ -9,7 +9,7 @@ import {
 import { newKeypair, SMALL_ORDER_KEY } from "../signatures/support.ts";
 import type { Client, TestApp } from "../support/app.ts";
 import { count, errorOf, sql } from "../support/helpers.ts";
-import { balanceOf, datesOf, deductions, fund, startRenewalApp } from "./support.ts";
+import { balanceOf, datesOf, deductions, fund, renewalStart } from "./support.ts";
 
 // creditservice.activate_resident over HTTP: the wallet debit is the payment of the one activation rule, the
 // client keypair is stored with its history, all in one transaction; any refusal writes nothing.
@@ -18,9 +18,7 @@ let t: TestApp;
 let admin: Client;
 let ada: Client;
 beforeEach(async () => {
-  t = await startRenewalApp();
-  admin = await t.admin();
-  ada = await t.register("ada@example.org");
+  ({ t, admin, ada } = await renewalStart());
 });
 
 type Step = "identity" | "kyc" | "contracts";

@@ -3,7 +3,7 @@ import { aiDebit } from "../credit/support.ts";
 import type { Client, TestApp } from "../support/app.ts";
 import { errorOf } from "../support/helpers.ts";
 import { insertRow } from "../support/rows.ts";
-import { fund, insertCompany, insertResident, insertRole, startRenewalApp } from "./support.ts";
+import { fund, insertCompany, insertResident, insertRole, renewalStart } from "./support.ts";
 
 // userauditlogservice.list_for_target for the finance target types: `subscription` (renew_subscription names the
 // paying user), `invoice` (its sender, and for a company's invoice the owner and current directors and founders)
@@ -15,9 +15,7 @@ let ada: Client;
 let bob: Client;
 let eve: Client;
 beforeEach(async () => {
-  t = await startRenewalApp();
-  admin = await t.admin();
-  ada = await t.register("ada@example.org");
+  ({ t, admin, ada } = await renewalStart());
   bob = await t.register("bob@example.org");
   eve = await t.register("eve@example.org");
 });

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, test } from "vitest";
 import { type SweepDeps, sweepRenewals } from "../../src/services/subscriptions/auto-renewal-sweep.ts";
 import type { Client, TestApp } from "../support/app.ts";
 import { count, sql } from "../support/helpers.ts";
-import { balanceOf, datesOf, deductions, fund, insertCompany, insertResident, startRenewalApp } from "./support.ts";
+import { balanceOf, datesOf, deductions, fund, insertCompany, insertResident, renewalStart } from "./support.ts";
 
 // The auto-renewal sweep, in-process on the test clock (2026-11-23T10:00Z): subscriptions with auto_renewal ending
 // within 3 days are renewed from the wallet once; failures post a message once a day; a short wallet with auto
@@ -13,9 +13,7 @@ let t: TestApp;
 let admin: Client;
 let ada: Client;
 beforeEach(async () => {
-  t = await startRenewalApp();
-  admin = await t.admin();
-  ada = await t.register("ada@example.org");
+  ({ t, admin, ada } = await renewalStart());
 });
 
 const em = () => t.app.runtime.orm.em.fork() as EntityManager;

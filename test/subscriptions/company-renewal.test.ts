@@ -9,7 +9,7 @@ import {
   insertCompany,
   insertResident,
   insertRole,
-  startRenewalApp,
+  renewalStart,
 } from "./support.ts";
 
 // paymentservice.initiate_company_renewal over HTTP: monthly fee x months x (1 - company discount), no setup fee,
@@ -21,9 +21,7 @@ let ada: Client;
 let bob: Client;
 let companyId: string;
 beforeEach(async () => {
-  t = await startRenewalApp();
-  admin = await t.admin();
-  ada = await t.register("ada@example.org");
+  ({ t, admin, ada } = await renewalStart());
   bob = await t.register("bob@example.org");
   companyId = await insertCompany(t, ada.userId);
 });

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, test } from "vitest";
 import type { Client, TestApp } from "../support/app.ts";
 import { count, errorOf, sql } from "../support/helpers.ts";
-import { balanceOf, datesOf, deductions, fund, insertResident, startRenewalApp } from "./support.ts";
+import { balanceOf, datesOf, deductions, fund, insertResident, renewalStart } from "./support.ts";
 
 // paymentservice.initiate_renewal and get_subscription_status over HTTP: price with the duration discount, new end
 // = max(current end, now) + plan, paid from the wallet only, audited renew_subscription; refusals change nothing.
@@ -11,9 +11,7 @@ let admin: Client;
 let ada: Client;
 let bob: Client;
 beforeEach(async () => {
-  t = await startRenewalApp();
-  admin = await t.admin();
-  ada = await t.register("ada@example.org");
+  ({ t, admin, ada } = await renewalStart());
   bob = await t.register("bob@example.org");
 });
 

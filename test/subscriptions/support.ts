@@ -1,61 +1,42 @@
-import { randomBytes } from "node:crypto";
-import { limits } from "../identity/support.ts";
-import { type Client, startTestApp, type TestApp } from "../support/app.ts";
+import type { Client, TestApp } from "../support/app.ts";
+import * as entities from "../support/entities.ts";
 import { sql } from "../support/helpers.ts";
-import { insertRow } from "../support/rows.ts";
 
 /**
  * Renewal tests: residents, companies and roles are inserted straight into the database (their operations belong
  * to other issues), wallets are funded by an administrator's bonus. The test clock starts 2026-11-23T10:00Z.
  */
 
-const orm = (t: TestApp) => t.app.runtime.orm;
-let residents = 0;
-let companies = 0;
+export { insertRole, startFinanceApp as startRenewalApp } from "../support/entities.ts";
 
-export function startRenewalApp(): Promise<TestApp> {
-  return startTestApp({ rateLimits: limits({ perAddressPerMinute: 10_000 }) });
+/** Each test's start: a fresh app (its clock at NOW), an administrator and Ada. */
+export async function renewalStart(): Promise<{ t: TestApp; admin: Client; ada: Client }> {
+  const t = await entities.startFinanceApp();
+  return { t, admin: await t.admin(), ada: await t.register("ada@example.org") };
 }
 
 export const NOW = "2026-11-23T10:00:00.000Z";
 
 /** A subscribed resident of `userId` (active, 1_year plan, ends 2026-12-10) unless `extra` says otherwise. */
-export async function insertResident(t: TestApp, userId: string | null, extra: Record<string, unknown> = {}) {
-  residents += 1;
-  const residentId = `FZ-2026-RA${String(800000 + residents).padStart(6, "0")}`;
-  await insertRow(orm(t), "DigitalResident", {
-    resident_id: residentId,
-    user_id: userId,
-    partner_id: null,
-    email: `sub-resident${residents}@example.org`,
-    first_name: "Ada",
-    last_name: "Lovelace",
+export function insertResident(
+  t: TestApp,
+  userId: string | null,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  return entities.insertResident(t, userId, {
     phone: "+255700000001",
-    status: "active",
-    resident_type: "personal",
-    source: "direct",
     subscription_plan: "1_year",
     auto_renewal: false,
     subscription_start_date: new Date("2025-12-10T00:00:00.000Z"),
     subscription_end_date: new Date("2026-12-10T00:00:00.000Z"),
-    external_id: `FZX-${randomBytes(6).toString("hex")}`,
     ...extra,
   });
-  return residentId;
 }
 
 /** An active startup_fzc of `userId` (fee snapshot 90/month, 10 per extra shareholder), ends 2026-12-01. */
-export async function insertCompany(t: TestApp, userId: string, extra: Record<string, unknown> = {}) {
-  companies += 1;
-  const companyId = `FZ-2026-Y${String(800000 + companies).padStart(6, "0")}`;
-  await insertRow(orm(t), "ZoneCompany", {
-    company_id: companyId,
-    user_id: userId,
-    partner_id: null,
-    name: `Renewal Test ${companies} FZC`,
+export function insertCompany(t: TestApp, userId: string, extra: Record<string, unknown> = {}): Promise<string> {
+  return entities.insertCompany(t, userId, {
     company_type: "startup_fzc",
-    registration_number: `REG-S${companies}`,
-    status: "active",
     monthly_fee_rate: 90,
     shareholder_fee_rate: 10,
     shareholders: [],
@@ -63,21 +44,7 @@ export async function insertCompany(t: TestApp, userId: string, extra: Record<st
     auto_renewal: false,
     subscription_start_date: new Date("2025-12-01T00:00:00.000Z"),
     subscription_end_date: new Date("2026-12-01T00:00:00.000Z"),
-    external_id: `FZX-${randomBytes(6).toString("hex")}`,
     ...extra,
-  });
-  return companyId;
-}
-
-export async function insertRole(t: TestApp, companyId: string, residentId: string, role: string) {
-  await insertRow(orm(t), "CompanyRole", {
-    company_id: companyId,
-    subject_id: residentId,
-    role,
-    valid_from: new Date("2026-01-01T00:00:00.000Z"),
-    valid_to: null,
-    classification_scope: [role],
-    created_by: residentId,
   });
 }
 

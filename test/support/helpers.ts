@@ -1,6 +1,7 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
+import { expect } from "vitest";
 import { newToken, sha256Hex, TOKEN_PREFIX } from "../../src/auth/tokens.ts";
-import { PASSWORD, type RpcErrorBody, type TestApp } from "./app.ts";
+import { type CallReply, PASSWORD, type RpcErrorBody, type TestApp } from "./app.ts";
 import { insertRow } from "./rows.ts";
 
 /** A test app, or a bare ORM for tests that run apps of their own. */
@@ -80,3 +81,30 @@ export async function generateKey(
   if (!r.result) throw new Error(`generate_personal failed: ${JSON.stringify(r.error)}`);
   return { key: r.result.api_key, keyId: r.result.key_id };
 }
+
+/**
+ * The reply is the error `code` (its data naming the error `type` and `variant` when given) and nothing was
+ * written: `writes` (a snapshot of every table the call may write) reads the same before and after.
+ */
+export async function refusedNoWrite(
+  writes: () => Promise<unknown>,
+  call: () => Promise<CallReply<unknown>>,
+  code: number,
+  data: { type: string; variant: string } | null,
+): Promise<void> {
+  const before = await writes();
+  const err = errorOf(await call());
+  expect(err.code, JSON.stringify(err)).toBe(code);
+  if (data !== null) expect(err.data, JSON.stringify(err)).toMatchObject(data);
+  expect(await writes()).toEqual(before);
+}
+
+/** The one DocumentAudience row of a document (there must be exactly one). */
+export async function oneAudience(db: Db, documentRef: string): Promise<Record<string, any>> {
+  const rows = await sql(db, `select * from "document_audience" where document_ref = ?`, [documentRef]);
+  expect(rows).toHaveLength(1);
+  return rows[0];
+}
+
+/** The classification of a company-members audience, sorted. */
+export const COMPANY_MEMBERS = ["director", "founder", "founding_member", "platinum_member", "shareholder"].sort();

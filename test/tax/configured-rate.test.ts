@@ -1,8 +1,7 @@
 import { beforeAll, expect, test } from "vitest";
 import { loadConfig } from "../../src/config.ts";
-import { insertCompany, person } from "../expenses/support.ts";
-import { limits } from "../identity/support.ts";
-import { type Client, startTestApp, type TestApp } from "../support/app.ts";
+import type { Client, TestApp } from "../support/app.ts";
+import { insertCompany, person, startFinanceApp } from "../support/entities.ts";
 import { sql } from "../support/helpers.ts";
 
 /** A deployment with its own tax configuration: the rate, currency and deadlines come from it. */
@@ -13,7 +12,7 @@ let director: { client: Client; resident: string };
 
 beforeAll(async () => {
   const tax = loadConfig({ TAX_RATE: "0.2", TAX_CURRENCY: "EUR", TAX_DUE_DAYS_QUARTERLY: "45" }).tax;
-  t = await startTestApp({ rateLimits: limits({ perAddressPerMinute: 10_000 }), tax });
+  t = await startFinanceApp({ tax });
   const owner = await t.register("taxc-owner@example.org");
   company = await insertCompany(t, owner.userId);
   director = await person(t, company, "director");

@@ -1,40 +1,26 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { TaxFilingResult } from "../../generated/types.ts";
-import { insertCompany, insertProxy, person, startExpenseApp } from "../expenses/support.ts";
 import { type CallReply, type Client, PASSWORD, type TestApp } from "../support/app.ts";
-import { errorOf, sql } from "../support/helpers.ts";
+import { insertProxy, person, type Staffed, staffedCompanies, startFinanceApp } from "../support/entities.ts";
+import { COMPANY_MEMBERS, errorOf, oneAudience, refusedNoWrite as refused, sql } from "../support/helpers.ts";
 import { draftFiling, freshYear, Q3, taxWrites } from "./support.ts";
 
 let t: TestApp;
 let company: string;
 let other: string;
-let director: { client: Client; resident: string };
-let shareholder: { client: Client; resident: string };
-let outsider: { client: Client; resident: string };
+let director: Staffed["director"];
+let shareholder: Staffed["shareholder"];
+let outsider: Staffed["outsider"];
 let admin: Client;
 
 beforeAll(async () => {
-  t = await startExpenseApp();
-  const owner = await t.register("tax-owner@example.org");
-  company = await insertCompany(t, owner.userId);
-  other = await insertCompany(t, owner.userId);
-  director = await person(t, company, "director");
-  shareholder = await person(t, company, "shareholder");
-  outsider = await person(t, other, "director");
+  t = await startFinanceApp();
+  ({ company, other, director, shareholder, outsider } = await staffedCompanies(t, "tax-owner@example.org"));
   admin = await t.admin();
 });
 
-async function refusedNoWrite(
-  call: () => Promise<CallReply<unknown>>,
-  code: number,
-  variant: string | null,
-): Promise<void> {
-  const before = await taxWrites(t);
-  const err = errorOf(await call());
-  expect(err.code, JSON.stringify(err)).toBe(code);
-  if (variant !== null) expect(err.data).toMatchObject({ type: "TaxError", variant });
-  expect(await taxWrites(t)).toEqual(before);
-}
+const refusedNoWrite = (call: () => Promise<CallReply<unknown>>, code: number, variant: string | null) =>
+  refused(() => taxWrites(t), call, code, variant === null ? null : { type: "TaxError", variant });
 
 const submit = (f: TaxFilingResult, by = director, password = PASSWORD) =>
   by.client.call("taxservice.submit_filing", { filing_id: f.sid, submitted_by: by.resident, password });
@@ -71,17 +57,14 @@ describe("taxservice.create_filing", () => {
       created_at: t.clock.now().toISOString(),
       updated_at: t.clock.now().toISOString(),
     });
-    const aud = await sql(t, `select * from "document_audience" where document_ref = ?`, [f.sid]);
-    expect(aud).toHaveLength(1);
-    expect(aud[0]).toMatchObject({
+    const aud = await oneAudience(t, f.sid);
+    expect(aud).toMatchObject({
       document_type: "tax_filing",
       company_id: company,
       audience_computation: "tax_filing_company_members",
       created_by: director.client.userId,
     });
-    expect([...aud[0].classification].sort()).toEqual(
-      ["director", "founder", "founding_member", "platinum_member", "shareholder"].sort(),
-    );
+    expect([...aud.classification].sort()).toEqual(COMPANY_MEMBERS);
   });
 
   test("a period that is not one calendar period of the type is InvalidInput, nothing written", async () => {

@@ -1,26 +1,20 @@
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { TaxFilingResult } from "../../generated/types.ts";
-import { insertCompany, person, startExpenseApp } from "../expenses/support.ts";
-import { type Client, PASSWORD, type TestApp } from "../support/app.ts";
+import type { TestApp } from "../support/app.ts";
+import { insertCompany, person, type Staffed, staffedCompanies, startFinanceApp } from "../support/entities.ts";
 import { count, errorOf, sql } from "../support/helpers.ts";
-import { draftFiling, Q3, taxWrites } from "./support.ts";
+import { draftFiling, Q2, Q3, submitFiling, taxWrites } from "./support.ts";
 
 let t: TestApp;
 let company: string;
-let other: string;
-let director: { client: Client; resident: string };
-let shareholder: { client: Client; resident: string };
-let outsider: { client: Client; resident: string };
+let director: Staffed["director"];
+let shareholder: Staffed["shareholder"];
+let outsider: Staffed["outsider"];
 
 beforeAll(async () => {
-  t = await startExpenseApp();
-  const owner = await t.register("taxr-owner@example.org");
-  company = await insertCompany(t, owner.userId);
-  other = await insertCompany(t, owner.userId);
-  director = await person(t, company, "director");
-  shareholder = await person(t, company, "shareholder");
-  outsider = await person(t, other, "director");
+  t = await startFinanceApp();
+  ({ company, director, shareholder, outsider } = await staffedCompanies(t, "taxr-owner@example.org"));
 });
 
 const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
@@ -81,11 +75,7 @@ describe("documents", () => {
     );
     expect(early).toMatchObject({ code: -32005, data: { type: "TaxError", variant: "InvalidState" } });
     expect(await taxWrites(t)).toEqual(before);
-    const s = await director.client.callOk("taxservice.submit_filing", {
-      filing_id: f.sid,
-      submitted_by: director.resident,
-      password: PASSWORD,
-    });
+    const s = await submitFiling(director, f.sid);
     const receipt = await director.client.callOk("taxservice.generate_document", {
       filing_id: f.sid,
       document_type: "receipt",
@@ -149,16 +139,8 @@ describe("reading filings", () => {
 
   test("list_filings: newest period first, optionally in one status; outsiders NotFound", async () => {
     const q3 = await draftFiling(director.client, company, Q3);
-    const q2 = await draftFiling(director.client, company, {
-      filing_type: "quarterly",
-      period_start: "2026-04-01T00:00:00.000Z",
-      period_end: "2026-07-01T00:00:00.000Z",
-    });
-    await director.client.callOk("taxservice.submit_filing", {
-      filing_id: q2.sid,
-      submitted_by: director.resident,
-      password: PASSWORD,
-    });
+    const q2 = await draftFiling(director.client, company, Q2);
+    await submitFiling(director, q2.sid);
     const all = await shareholder.client.callOk("taxservice.list_filings", { company_id: company });
     const starts = all.items.map((i) => i.period_start);
     expect(starts).toEqual([...starts].sort().reverse());
@@ -180,16 +162,8 @@ describe("taxservice.get_deadlines", () => {
     const young = await insertCompany(t, director.client.userId);
     await sql(t, `update "zone_company" set created_at = ? where company_id = ?`, ["2026-02-10T08:00:00.000Z", young]);
     const dir = await person(t, young, "director");
-    const q2 = await draftFiling(dir.client, young, {
-      filing_type: "quarterly",
-      period_start: "2026-04-01T00:00:00.000Z",
-      period_end: "2026-07-01T00:00:00.000Z",
-    });
-    await dir.client.callOk("taxservice.submit_filing", {
-      filing_id: q2.sid,
-      submitted_by: dir.resident,
-      password: PASSWORD,
-    });
+    const q2 = await draftFiling(dir.client, young, Q2);
+    await submitFiling(dir, q2.sid);
     const q1 = await draftFiling(dir.client, young, {
       filing_type: "quarterly",
       period_start: "2026-01-01T00:00:00.000Z",

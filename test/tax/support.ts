@@ -1,14 +1,29 @@
 import type { TaxFilingResult } from "../../generated/types.ts";
-import type { Client, TestApp } from "../support/app.ts";
+import { type Client, PASSWORD, type TestApp } from "../support/app.ts";
 import { count, sql } from "../support/helpers.ts";
 
-/** Set-up shared by the tax tests (people and companies come from test/expenses/support.ts). */
+/** Set-up shared by the tax tests (people and companies come from test/support/entities.ts). */
 
 export const Q3 = {
   filing_type: "quarterly",
   period_start: "2026-07-01T00:00:00.000Z",
   period_end: "2026-10-01T00:00:00.000Z",
 } as const;
+
+export const Q2 = {
+  filing_type: "quarterly",
+  period_start: "2026-04-01T00:00:00.000Z",
+  period_end: "2026-07-01T00:00:00.000Z",
+} as const;
+
+/** Submits a filing as `by` (its own resident, the account password); the submitted filing. */
+export function submitFiling(by: { client: Client; resident: string }, filingId: string): Promise<TaxFilingResult> {
+  return by.client.callOk("taxservice.submit_filing", {
+    filing_id: filingId,
+    submitted_by: by.resident,
+    password: PASSWORD,
+  });
+}
 
 let year = 2000;
 

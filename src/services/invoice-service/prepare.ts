@@ -95,13 +95,7 @@ export async function newInvoiceFields(
     sender_user_id: requireCaller(ctx).userId,
     sender_entity_type: issuer.entityType,
     sender_entity_id: issuer.entityId,
-    recipient_user_id: merged.recipient_user_id,
-    recipient_entity_type: merged.recipient_entity_type,
-    recipient_entity_id: merged.recipient_entity_id,
-    recipient_email: merged.recipient_email,
-    currency: merged.currency,
-    issue_date: merged.issue_date,
-    due_date: merged.due_date,
+    ...recipientAndDates(merged),
     payment_instructions: orNull(await instructions(ctx, data.payment_instructions, data.payment_default_id)),
     sender_message: message,
     invoice_number: givenNumber(data.invoice_number),
@@ -121,6 +115,19 @@ type Checked = Parameters<typeof recipientRefusal>[0] & {
   issue_date: Date;
   due_date: Date;
 };
+
+/** The recipient, currency and dates of a checked invoice, as stored. */
+function recipientAndDates(m: Checked) {
+  return {
+    recipient_user_id: m.recipient_user_id,
+    recipient_entity_type: m.recipient_entity_type,
+    recipient_entity_id: m.recipient_entity_id,
+    recipient_email: m.recipient_email,
+    currency: m.currency,
+    issue_date: m.issue_date,
+    due_date: m.due_date,
+  };
+}
 
 /** Amounts first (a bad figure is always InvalidAmount), then recipient, currency and dates. */
 function check(m: Checked): Pick<ZoneInvoiceRow, "line_items" | "amount" | "tax_amount"> {
@@ -160,13 +167,7 @@ export async function updatedFields(
   const checked = check(merged);
   const changes: invoices.InvoiceChanges = {
     ...checked,
-    recipient_user_id: merged.recipient_user_id,
-    recipient_entity_type: merged.recipient_entity_type,
-    recipient_entity_id: merged.recipient_entity_id,
-    recipient_email: merged.recipient_email,
-    currency: merged.currency,
-    issue_date: merged.issue_date,
-    due_date: merged.due_date,
+    ...recipientAndDates(merged),
   };
   if (data.description !== undefined) {
     const description = data.description.trim();

@@ -9,14 +9,13 @@ import type { Runtime } from "../../rpc/runtime.ts";
 import { startAutoTopUp } from "../credit-service/auto-topup.ts";
 import { type RenewalRefusal, renewCompany, renewResident } from "./renew.ts";
 import {
-  companiesDueForRenewal,
+  dueForRenewal,
   lockCompany,
   lockResident,
   type Message,
   messagePostedSince,
   postCompanyMessage,
   postUserMessage,
-  residentsDueForRenewal,
 } from "./store.ts";
 
 /**
@@ -58,8 +57,9 @@ function startOfUtcDay(now: Date): Date {
 export async function sweepRenewals(em: EntityManager, now: Date, deps: SweepDeps = {}): Promise<SweepOutcome> {
   const out: SweepOutcome = { renewed: [], failed: [], topUps: [] };
   const horizon = autoRenewalHorizon(now);
-  for (const id of await residentsDueForRenewal(em, now, horizon)) await renewOne(em, "resident", id, now, deps, out);
-  for (const id of await companiesDueForRenewal(em, now, horizon)) await renewOne(em, "company", id, now, deps, out);
+  for (const kind of ["resident", "company"] as const) {
+    for (const id of await dueForRenewal(em, kind, now, horizon)) await renewOne(em, kind, id, now, deps, out);
+  }
   return out;
 }
 

@@ -29,6 +29,20 @@ export type RenewalRefusal = Refusal<"InvalidState" | "InsufficientFunds">;
 const short = (balance: number, amount: number): RenewalRefusal =>
   refuse("InsufficientFunds", "the wallet balance is below the renewal price", { balance, amount });
 
+/** The renewed period, extended from max(current end, now), and the plan (`planAfter`, else the current one). */
+function newPeriod<P>(
+  row: { subscription_start_date: Date | null; subscription_end_date: Date | null; subscription_plan: P },
+  plan: RenewalPlan,
+  planAfter: P | null,
+  now: Date,
+) {
+  return {
+    subscription_start_date: renewedStart(row.subscription_start_date, row.subscription_end_date, now),
+    subscription_end_date: renewedEnd(row.subscription_end_date, now, plan),
+    subscription_plan: planAfter ?? row.subscription_plan,
+  };
+}
+
 /** Renews a resident (locked, active or expired) for `plan`, paid by `payerId`'s wallet. */
 export async function renewResident(
   em: EntityManager,
@@ -52,11 +66,7 @@ export async function renewResident(
     now,
   );
   if ("short" in debit) return short(debit.balance, price.amount);
-  const changes = {
-    subscription_start_date: renewedStart(resident.subscription_start_date, resident.subscription_end_date, now),
-    subscription_end_date: renewedEnd(resident.subscription_end_date, now, plan),
-    subscription_plan: residentPlanAfterRenewal(plan) ?? resident.subscription_plan,
-  };
+  const changes = newPeriod(resident, plan, residentPlanAfterRenewal(plan), now);
   // The row is locked and its status checked above, so this touches it; a 0 would mean a broken lock.
   if ((await renewResidentRow(em, resident.resident_id, changes, now)) === 0) {
     throw new Error(`resident ${resident.resident_id} changed under its row lock`);
@@ -99,11 +109,7 @@ export async function renewCompany(
     now,
   );
   if ("short" in debit) return short(debit.balance, price.amount);
-  const changes = {
-    subscription_start_date: renewedStart(company.subscription_start_date, company.subscription_end_date, now),
-    subscription_end_date: renewedEnd(company.subscription_end_date, now, plan),
-    subscription_plan: companyPlanAfterRenewal(plan) ?? company.subscription_plan,
-  };
+  const changes = newPeriod(company, plan, companyPlanAfterRenewal(plan), now);
   if ((await renewCompanyRow(em, company.company_id, changes, now)) === 0) {
     throw new Error(`company ${company.company_id} changed under its row lock`);
   }

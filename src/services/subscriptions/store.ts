@@ -67,28 +67,27 @@ export async function renewCompanyRow(
   );
 }
 
-/** Residents with auto-renewal whose active subscription ends in (now, horizon]. */
-export async function residentsDueForRenewal(em: EntityManager, now: Date, horizon: Date): Promise<string[]> {
-  const rows = await sqlRows<{ resident_id: string }>(
-    em,
-    `select resident_id from "digital_resident"
-     where auto_renewal = true and status = 'active' and subscription_end_date > ? and subscription_end_date <= ?
-     order by subscription_end_date, resident_id`,
-    [now, horizon],
-  );
-  return rows.map((r) => r.resident_id);
-}
+const SUBSCRIBERS = {
+  resident: { table: "digital_resident", key: "resident_id" },
+  company: { table: "zone_company", key: "company_id" },
+} as const;
 
-/** Active companies with auto-renewal whose subscription ends in (now, horizon]. */
-export async function companiesDueForRenewal(em: EntityManager, now: Date, horizon: Date): Promise<string[]> {
-  const rows = await sqlRows<{ company_id: string }>(
+/** Active residents or companies with auto-renewal whose subscription ends in (now, horizon], soonest first. */
+export async function dueForRenewal(
+  em: EntityManager,
+  kind: keyof typeof SUBSCRIBERS,
+  now: Date,
+  horizon: Date,
+): Promise<string[]> {
+  const { table, key } = SUBSCRIBERS[kind];
+  const rows = await sqlRows<{ id: string }>(
     em,
-    `select company_id from "zone_company"
+    `select ${key} as id from "${table}"
      where auto_renewal = true and status = 'active' and subscription_end_date > ? and subscription_end_date <= ?
-     order by subscription_end_date, company_id`,
+     order by subscription_end_date, ${key}`,
     [now, horizon],
   );
-  return rows.map((r) => r.company_id);
+  return rows.map((r) => r.id);
 }
 
 export interface Message {
@@ -97,38 +96,30 @@ export interface Message {
   messageType: MessageType;
 }
 
-/** Posts a UserMessage (category payment) in the transaction. */
-export async function postUserMessage(em: EntityManager, userId: string, m: Message, now: Date): Promise<void> {
-  await em.insert(UserMessageEntity, {
+/** The fields a renewal message has in either inbox: unread, category payment, no action. */
+function messageFields(m: Message, now: Date) {
+  return {
     sid: uuidv7(now),
-    user_id: userId,
     title: m.title,
     body: m.body,
     message_type: m.messageType,
-    category: "payment",
+    category: "payment" as const,
     action_url: null,
     action_label: null,
     is_read: false,
     created_at: now,
     updated_at: now,
-  });
+  };
+}
+
+/** Posts a UserMessage (category payment) in the transaction. */
+export async function postUserMessage(em: EntityManager, userId: string, m: Message, now: Date): Promise<void> {
+  await em.insert(UserMessageEntity, { ...messageFields(m, now), user_id: userId });
 }
 
 /** Posts a CompanyMessage (category payment) in the transaction. */
 export async function postCompanyMessage(em: EntityManager, companyId: string, m: Message, now: Date): Promise<void> {
-  await em.insert(CompanyMessageEntity, {
-    sid: uuidv7(now),
-    company_id: companyId,
-    title: m.title,
-    body: m.body,
-    message_type: m.messageType,
-    category: "payment",
-    action_url: null,
-    action_label: null,
-    is_read: false,
-    created_at: now,
-    updated_at: now,
-  });
+  await em.insert(CompanyMessageEntity, { ...messageFields(m, now), company_id: companyId });
 }
 
 /** Whether a message with this title was posted to the user or company since `since`. */
