@@ -21,6 +21,11 @@ export function formattedId(prefix: string, year: number, kind: IdKind, n: numbe
   return `${counterName(prefix, year, kind)}${String(n).padStart(6, "0")}`;
 }
 
+/** A cooperative is a ZoneCompany of a coop company type (`coop_*`): its ids are `P`, every other company's `Y`. */
+export function companyIdKind(companyType: string): "Y" | "P" {
+  return companyType.startsWith("coop_") ? "P" : "Y";
+}
+
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const HALF_BITS = 24;
 const HALF_MASK = (1 << HALF_BITS) - 1;
