@@ -132,3 +132,14 @@ describe("changeRole", () => {
     expect(await rows(g.companyId)).toBe(1);
   });
 });
+
+test("concurrent changes of one role: one wins, the other writes nothing", async () => {
+  const g = grant();
+  const before = await openRole(em(), g);
+  const change = (role: "director" | "founder") =>
+    em().transactional((tx) => changeRole(tx, before.sid, LATER, { role, createdBy: "x" }));
+  const results = await Promise.all([change("director"), change("founder"), change("director")]);
+  expect(results.filter((r) => r !== null)).toHaveLength(1);
+  expect(await rows(g.companyId)).toBe(2);
+  expect((await findRole(em(), before.sid))?.valid_to).toEqual(LATER);
+});
