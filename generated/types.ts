@@ -3881,11 +3881,11 @@ export interface CompanyRoleResult {
    */
   created_by: string;
   /**
-   * Display-only name resolved at read time; null when not resolvable; never used for authorization.
+   * Display-only name resolved at read time from the holder's current record (a resident's first and last name, a corporate shareholder's company name), not from the stored column; null when not resolvable or when the holder has anonymity enabled (the resident masking rule); never used for authorization.
    */
   holder_name: string | null;
   /**
-   * Display-only opaque id of the holder.
+   * Display-only opaque id of the holder: the stored value, else the holder's current external_id; kept when the holder is anonymous (it is opaque); never used for authorization.
    */
   holder_external_id: string | null;
   created_at: string;
