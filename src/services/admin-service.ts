@@ -9,8 +9,9 @@ import { cursorPage, decodeCursor } from "../repos/paging.ts";
 import { countOtherActiveAdmins, findUserById, lockAdminRoles } from "../repos/users.ts";
 import { requireCaller } from "../rpc/caller.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
+import { grantLicense, revokeLicense } from "./admin/company-license.ts";
+import { voidCompany } from "./admin/company-void.ts";
 import { listOutbox } from "./admin-outbox.ts";
 
 const adminError = errorsFor("AdminService", "AdminError");
@@ -78,7 +79,7 @@ const toActionResult = (row: AdminActionRow): AdminActionResult => ({
 
 const DEFAULT_LIMIT = 100;
 
-/** AdminService: suspensions and the administrator action log; companies and licences come with their issue. */
+/** AdminService: suspensions, administrators, the action log, company voids and licences. */
 export const adminService: AdminServiceHandlers<RpcContext> = {
   async suspendUser(ctx, { user_id, reason }) {
     return setSuspension(ctx, user_id, reason);
@@ -92,14 +93,14 @@ export const adminService: AdminServiceHandlers<RpcContext> = {
     const rows = await listAdminActionRows(ctx.em, { action, targetId: target_id, beforeSid: after?.[0] }, limit + 1);
     return cursorPage(rows, limit, (row) => [row.sid], toActionResult);
   },
-  async voidCompany(_ctx, _params) {
-    throw RpcError.notImplemented("adminservice.void_company");
+  async voidCompany(ctx, { company_id, reason }) {
+    return voidCompany(ctx, company_id, reason);
   },
-  async grantLicense(_ctx, _params) {
-    throw RpcError.notImplemented("adminservice.grant_license");
+  async grantLicense(ctx, { company_id, license }) {
+    return grantLicense(ctx, company_id, license);
   },
-  async revokeLicense(_ctx, _params) {
-    throw RpcError.notImplemented("adminservice.revoke_license");
+  async revokeLicense(ctx, { company_id, reason }) {
+    return revokeLicense(ctx, company_id, reason);
   },
   /** Grant or withdraw the admin role; the last active administrator is never demoted. */
   async setAdministrator(ctx, { user_id, administrator }) {
