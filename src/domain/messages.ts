@@ -37,3 +37,15 @@ export function actionUrl(url: string | undefined): string | null | Refusal<"Inv
   }
   return url.trim();
 }
+
+/** The audience tiers a company message is classified for: every member tier (any current member reads it). */
+export const COMPANY_MESSAGE_CLASSIFICATION: readonly string[] = [
+  "director",
+  "founder",
+  "shareholder",
+  "founding_member",
+  "platinum_member",
+];
+
+/** The rule name written in DocumentAudience.audience_computation for company messages. */
+export const COMPANY_MESSAGE_AUDIENCE_RULE = "company_message_members";

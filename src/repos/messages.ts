@@ -1,5 +1,11 @@
 import type { EntityManager, RequiredEntityData } from "@mikro-orm/postgresql";
-import { UserMessageEntity, type UserMessageRow } from "../../generated/entities.ts";
+import {
+  CompanyMessageEntity,
+  type CompanyMessageRow,
+  UserMessageEntity,
+  type UserMessageRow,
+  ZoneCompanyEntity,
+} from "../../generated/entities.ts";
 import type { MessageCategory } from "../../generated/types.ts";
 
 /**
@@ -58,4 +64,46 @@ export async function deleteUserMessage(em: EntityManager, userId: string, messa
 
 export function insertUserMessage(em: EntityManager, row: RequiredEntityData<UserMessageRow>): UserMessageRow {
   return em.create(UserMessageEntity, row);
+}
+
+/* The CompanyMessage table (company inboxes): one read flag per message, shared by the company's members. */
+
+export function listCompanyMessages(em: EntityManager, companyId: string): Promise<CompanyMessageRow[]> {
+  return em.find(
+    CompanyMessageEntity,
+    { company_id: companyId },
+    { orderBy: { created_at: "desc", sid: "desc" }, limit: MESSAGE_LIST_LIMIT },
+  );
+}
+
+/** The company's message, or null when it does not exist or belongs to another company. */
+export function findCompanyMessage(
+  em: EntityManager,
+  companyId: string,
+  messageId: string,
+): Promise<CompanyMessageRow | null> {
+  return em.findOne(CompanyMessageEntity, { sid: messageId, company_id: companyId });
+}
+
+/** Sets the read flag of one company message or (without `messageId`) all; the number of rows that changed. */
+export function setCompanyRead(
+  em: EntityManager,
+  companyId: string,
+  messageId: string | null,
+  isRead: boolean,
+  now: Date,
+): Promise<number> {
+  return em.nativeUpdate(
+    CompanyMessageEntity,
+    { company_id: companyId, is_read: !isRead, ...(messageId !== null ? { sid: messageId } : {}) },
+    { is_read: isRead, updated_at: now },
+  );
+}
+
+export function insertCompanyMessage(em: EntityManager, row: RequiredEntityData<CompanyMessageRow>): CompanyMessageRow {
+  return em.create(CompanyMessageEntity, row);
+}
+
+export async function companyExists(em: EntityManager, companyId: string): Promise<boolean> {
+  return (await em.count(ZoneCompanyEntity, { company_id: companyId })) > 0;
 }

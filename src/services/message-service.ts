@@ -1,14 +1,20 @@
-import type { UserMessageRow } from "../../generated/entities.ts";
+import type { CompanyMessageRow, UserMessageRow } from "../../generated/entities.ts";
 import type { MessageServiceHandlers } from "../../generated/handlers/index.ts";
 import type { MessageResult } from "../../generated/types.ts";
 import { uuidv7 } from "../domain/ids.ts";
-import { actionUrl, messageText } from "../domain/messages.ts";
+import {
+  actionUrl,
+  COMPANY_MESSAGE_AUDIENCE_RULE,
+  COMPANY_MESSAGE_CLASSIFICATION,
+  messageText,
+} from "../domain/messages.ts";
 import { isRefusal, type Refusal } from "../domain/refusal.ts";
 import { recordAdminAction } from "../repos/admin-actions.ts";
+import { writeAudience } from "../repos/document-audiences.ts";
 import * as messages from "../repos/messages.ts";
 import { findUserById } from "../repos/users.ts";
-import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { requireCaller } from "../rpc/caller.ts";
+import { isAdminSession, type RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
 
 /*
@@ -16,6 +22,9 @@ import { errorsFor } from "../rpc/service-errors.ts";
  * id is -32002); a message id of another user is NotFound (the query is scoped to the caller). Marks are conditional
  * updates, so updated_count counts only the rows whose flag changed. create_system_message is admin-only (the
  * dispatcher's x-auth) and records an AdminAction. Renewal messages are posted by src/services/subscriptions/store.ts.
+ * Company inbox: the dispatcher checks the role for company_id (non-members NotFound, create needs a director); the
+ * read flag is one per message, shared by the members (docs/decisions.md); a new company message gets its
+ * DocumentAudience row.
  */
 
 const messageError = errorsFor("MessageService", "MessageError");
@@ -54,6 +63,17 @@ async function markOne(ctx: RpcContext, userId: string, messageId: string, isRea
 async function markAll(ctx: RpcContext, userId: string, isRead: boolean) {
   const n = await messages.setUserRead(ctx.em, userId, null, isRead, ctx.now());
   return { message_id: null, is_read: isRead, updated_count: n };
+}
+
+function toCompanyMessageResult(row: CompanyMessageRow): MessageResult {
+  return { ...toUserMessageResult({ ...row, user_id: "" }), company_id: row.company_id };
+}
+
+/** Marks one message of the company (NotFound when it is another company's); the shared flag changes for all. */
+async function markCompanyOne(ctx: RpcContext, companyId: string, messageId: string, isRead: boolean) {
+  if (!(await messages.findCompanyMessage(ctx.em, companyId, messageId))) throw messageError.notFound("message");
+  const n = await messages.setCompanyRead(ctx.em, companyId, messageId, isRead, ctx.now());
+  return { message_id: messageId, is_read: isRead, updated_count: n };
 }
 
 /** MessageService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
@@ -112,22 +132,64 @@ export const messageService: MessageServiceHandlers<RpcContext> = {
     });
     return toUserMessageResult(row);
   },
-  async listCompanyMessages(_ctx, _params) {
-    throw RpcError.notImplemented("messageservice.list_company_messages");
+  async listCompanyMessages(ctx, p) {
+    const rows = await messages.listCompanyMessages(ctx.em, p.company_id);
+    return { items: rows.map(toCompanyMessageResult) };
   },
-  async createCompanyMessage(_ctx, _params) {
-    throw RpcError.notImplemented("messageservice.create_company_message");
+  async createCompanyMessage(ctx, p) {
+    const text = messageText(p.title, p.body);
+    if (isRefusal(text)) throw refused(text);
+    if (!(await messages.companyExists(ctx.em, p.company_id))) throw messageError.notFound("company");
+    const now = ctx.now();
+    const caller = requireCaller(ctx);
+    const row = messages.insertCompanyMessage(ctx.em, {
+      sid: uuidv7(now),
+      company_id: p.company_id,
+      title: text.title,
+      body: text.body,
+      message_type: "notification",
+      category: p.category ?? null,
+      action_url: null,
+      action_label: null,
+      is_read: false,
+      created_at: now,
+      updated_at: now,
+    });
+    writeAudience(
+      ctx.em,
+      {
+        documentRef: row.sid,
+        documentType: "inbox_message",
+        companyId: p.company_id,
+        classification: COMPANY_MESSAGE_CLASSIFICATION,
+        rule: COMPANY_MESSAGE_AUDIENCE_RULE,
+        relevantFrom: now,
+        createdBy: caller.userId,
+      },
+      now,
+    );
+    if (isAdminSession(caller)) {
+      recordAdminAction(ctx, {
+        action: "create_company_message",
+        targetType: "company",
+        targetId: p.company_id,
+        details: { message_id: row.sid, title: text.title },
+      });
+    }
+    return toCompanyMessageResult(row);
   },
-  async markCompanyRead(_ctx, _params) {
-    throw RpcError.notImplemented("messageservice.mark_company_read");
+  async markCompanyRead(ctx, p) {
+    return markCompanyOne(ctx, p.company_id, p.message_id, true);
   },
-  async markCompanyUnread(_ctx, _params) {
-    throw RpcError.notImplemented("messageservice.mark_company_unread");
+  async markCompanyUnread(ctx, p) {
+    return markCompanyOne(ctx, p.company_id, p.message_id, false);
   },
-  async markAllCompanyRead(_ctx, _params) {
-    throw RpcError.notImplemented("messageservice.mark_all_company_read");
+  async markAllCompanyRead(ctx, p) {
+    const n = await messages.setCompanyRead(ctx.em, p.company_id, null, true, ctx.now());
+    return { message_id: null, is_read: true, updated_count: n };
   },
-  async markAllCompanyUnread(_ctx, _params) {
-    throw RpcError.notImplemented("messageservice.mark_all_company_unread");
+  async markAllCompanyUnread(ctx, p) {
+    const n = await messages.setCompanyRead(ctx.em, p.company_id, null, false, ctx.now());
+    return { message_id: null, is_read: false, updated_count: n };
   },
 };
