@@ -33,10 +33,11 @@ function refused(r: Refusal<"InvalidInput">): Error {
   return messageError(r.refusal, r.message, r.details);
 }
 
-function toUserMessageResult(row: UserMessageRow): MessageResult {
+/** The result of a user message (`companyId` null) or of a company message. */
+function toMessageResult(row: Omit<UserMessageRow, "user_id">, companyId: string | null): MessageResult {
   return {
     sid: row.sid,
-    company_id: null,
+    company_id: companyId,
     title: row.title,
     body: row.body,
     message_type: row.message_type,
@@ -65,8 +66,12 @@ async function markAll(ctx: RpcContext, userId: string, isRead: boolean) {
   return { message_id: null, is_read: isRead, updated_count: n };
 }
 
+function toUserMessageResult(row: UserMessageRow): MessageResult {
+  return toMessageResult(row, null);
+}
+
 function toCompanyMessageResult(row: CompanyMessageRow): MessageResult {
-  return { ...toUserMessageResult({ ...row, user_id: "" }), company_id: row.company_id };
+  return toMessageResult(row, row.company_id);
 }
 
 /** Marks one message of the company (NotFound when it is another company's); the shared flag changes for all. */
