@@ -1,99 +1,20 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
 import type { TreasuryAccountResult } from "../../generated/types.ts";
-import type { Config } from "../../src/config.ts";
-import { limits } from "../identity/support.ts";
-import { type CallReply, type Client, startTestApp, type TestApp } from "../support/app.ts";
+import type { CallReply, Client, TestApp } from "../support/app.ts";
 import { count, errorOf, sql } from "../support/helpers.ts";
-import { insertRow } from "../support/rows.ts";
 
-/**
- * Set-up for the treasury tests: companies, residents, roles and proxies are inserted straight into the database
- * (their operations belong to other issues), as the expense tests do. Money enters through fund_account.
- */
+/** Set-up from the shared fixtures (test/support/entities.ts); money enters through fund_account. */
+export {
+  insertCompany,
+  insertProxy,
+  insertResident,
+  insertRole,
+  person,
+  startFinanceApp as startTreasuryApp,
+} from "../support/entities.ts";
 
-const orm = (t: TestApp) => t.app.runtime.orm;
-let residents = 0;
-let companies = 0;
-let users = 0;
-
-export function startTreasuryApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  return startTestApp({ rateLimits: limits({ perAddressPerMinute: 100_000 }), ...overrides });
-}
-
-export async function insertResident(t: TestApp, userId: string, extra: Record<string, unknown> = {}) {
-  residents += 1;
-  const residentId = `FZ-2026-RA${String(800000 + residents).padStart(6, "0")}`;
-  await insertRow(orm(t), "DigitalResident", {
-    resident_id: residentId,
-    user_id: userId,
-    partner_id: null,
-    email: `trs-resident${residents}@example.org`,
-    first_name: "Grace",
-    last_name: "Hopper",
-    status: "active",
-    resident_type: "personal",
-    source: "direct",
-    external_id: `FZX-${randomBytes(6).toString("hex")}`,
-    ...extra,
-  });
-  return residentId;
-}
-
-export async function insertCompany(t: TestApp, userId: string, extra: Record<string, unknown> = {}) {
-  companies += 1;
-  const companyId = `FZ-2026-Y${String(800000 + companies).padStart(6, "0")}`;
-  await insertRow(orm(t), "ZoneCompany", {
-    company_id: companyId,
-    user_id: userId,
-    partner_id: null,
-    name: `Treasury Test ${companies} FZC`,
-    company_type: "single_fzc",
-    registration_number: `REG-T${companies}`,
-    status: "active",
-    external_id: `FZX-${randomBytes(6).toString("hex")}`,
-    ...extra,
-  });
-  return companyId;
-}
-
-export async function insertRole(t: TestApp, companyId: string, subjectId: string, role: string): Promise<void> {
-  await insertRow(orm(t), "CompanyRole", {
-    company_id: companyId,
-    subject_id: subjectId,
-    role,
-    valid_from: new Date("2026-01-01T00:00:00.000Z"),
-    valid_to: null,
-    classification_scope: [role],
-    created_by: subjectId,
-  });
-}
-
-export async function insertProxy(t: TestApp, principal: string, target: string): Promise<void> {
-  await insertRow(orm(t), "Proxy", {
-    principal_dr_id: principal,
-    target_dr_id: target,
-    role: "proxy",
-    status: "active",
-    valid_from: new Date("2026-01-01T00:00:00.000Z"),
-    valid_to: null,
-    created_by: "admin",
-  });
-}
-
-export interface Person {
-  client: Client;
-  resident: string;
-}
-
-/** A registered user with a resident holding `role` in `companyId` (no role when null). */
-export async function person(t: TestApp, companyId: string | null, role: string | null): Promise<Person> {
-  users += 1;
-  const client = await t.register(`trs-user${users}@example.org`);
-  const resident = await insertResident(t, client.userId);
-  if (companyId && role) await insertRole(t, companyId, resident, role);
-  return { client, resident };
-}
+export type Person = Awaited<ReturnType<typeof import("../support/entities.ts").person>>;
 
 export const BANK = {
   kind: "bank_account" as const,
