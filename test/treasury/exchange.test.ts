@@ -2,13 +2,13 @@ import { beforeAll, describe, expect, test } from "vitest";
 import type { ExchangeQuoteResult, TreasuryAccountResult } from "../../generated/types.ts";
 import { sweepTreasury } from "../../src/services/treasury/settlement-sweep.ts";
 import type { Client, TestApp } from "../support/app.ts";
+import { staffedCompanies } from "../support/entities.ts";
 import { errorOf, sql } from "../support/helpers.ts";
 import { insertRow } from "../support/rows.ts";
 import {
   balanceOf,
   companyAccount,
   fund,
-  insertCompany,
   insertProxy,
   type Person,
   person,
@@ -28,13 +28,14 @@ let admin: Client;
 
 beforeAll(async () => {
   t = await startTreasuryApp();
-  const owner = await t.register("trs-fx-owner@example.org");
-  company = await insertCompany(t, owner.userId);
-  other = await insertCompany(t, owner.userId);
-  dirA = await person(t, company, "director");
+  ({
+    company,
+    other,
+    director: dirA,
+    shareholder: member,
+    outsider,
+  } = await staffedCompanies(t, "trs-fx-owner@example.org"));
   dirB = await person(t, company, "director");
-  member = await person(t, company, "shareholder");
-  outsider = await person(t, other, "director");
   admin = await t.admin();
 });
 

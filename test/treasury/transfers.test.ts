@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { TreasuryAccountResult } from "../../generated/types.ts";
 import type { Client, TestApp } from "../support/app.ts";
+import { staffedCompanies } from "../support/entities.ts";
 import { errorOf, sql } from "../support/helpers.ts";
 import {
   balanceOf,
   companyAccount,
   fund,
-  insertCompany,
   insertProxy,
   type Person,
   person,
@@ -17,7 +17,6 @@ import {
 
 let t: TestApp;
 let company: string;
-let other: string;
 let dirA: Person;
 let dirB: Person;
 let member: Person;
@@ -26,13 +25,8 @@ let admin: Client;
 
 beforeAll(async () => {
   t = await startTreasuryApp();
-  const owner = await t.register("trs-tr-owner@example.org");
-  company = await insertCompany(t, owner.userId);
-  other = await insertCompany(t, owner.userId);
-  dirA = await person(t, company, "director");
+  ({ company, director: dirA, shareholder: member, outsider } = await staffedCompanies(t, "trs-tr-owner@example.org"));
   dirB = await person(t, company, "director");
-  member = await person(t, company, "shareholder");
-  outsider = await person(t, other, "director");
   admin = await t.admin();
 });
 
