@@ -3,11 +3,11 @@ import type { MobilePayWebhookData, ReceivingWebhookData } from "../../generated
 import { sandboxPaymentCallback, sandboxReceivingCallback } from "../../src/integrations/payments/sandbox-callbacks.ts";
 import { sweepPayments } from "../../src/services/payments/sweep.ts";
 import type { TestApp } from "../support/app.ts";
+import { insertRole } from "../support/entities.ts";
 import { sql } from "../support/helpers.ts";
 import { insertRow, residentValues } from "../support/rows.ts";
 
 let events = 0;
-let companies = 0;
 
 /** A resident row of the user (pending unless told), with its formatted id. */
 export async function insertResident(t: TestApp, userId: string, extra: Record<string, unknown> = {}): Promise<string> {
@@ -15,33 +15,12 @@ export async function insertResident(t: TestApp, userId: string, extra: Record<s
   return String(row["resident_id"]);
 }
 
-export async function insertCompany(t: TestApp, ownerUserId: string, extra: Record<string, unknown> = {}) {
-  companies += 1;
-  const companyId = `FZ-2026-CP${String(companies).padStart(6, "0")}`;
-  await insertRow(t.app.runtime.orm, "ZoneCompany", {
-    company_id: companyId,
-    user_id: ownerUserId,
-    partner_id: null,
-    name: `Payments Test ${companies} FZC`,
-    company_type: "single_fzc",
-    registration_number: `REG-P${companies}`,
-    status: "active",
-    external_id: `FZP-${randomBytes(6).toString("hex")}`,
-    ...extra,
-  });
-  return companyId;
-}
+/** Companies and their directors come from the shared fixtures. */
+export { insertCompany } from "../support/entities.ts";
 
-export async function insertDirector(t: TestApp, companyId: string, residentId: string) {
-  await insertRow(t.app.runtime.orm, "CompanyRole", {
-    company_id: companyId,
-    subject_id: residentId,
-    role: "director",
-    valid_from: new Date("2026-01-01T00:00:00.000Z"),
-    valid_to: null,
-    classification_scope: ["director"],
-    created_by: residentId,
-  });
+/** A current director role of `residentId` in `companyId`. */
+export function insertDirector(t: TestApp, companyId: string, residentId: string): Promise<void> {
+  return insertRole(t, companyId, residentId, "director");
 }
 
 export async function insertInvoice(t: TestApp, values: Record<string, unknown>): Promise<string> {
