@@ -193,3 +193,13 @@ export async function callerSubjects(
   const acting = proxies.filter((p) => isProxyEffective(p, now)).map((p) => p.target_dr_id);
   return [...new Set([...owned, ...acting, ...companies.map((c) => c.company_id)])];
 }
+
+/** The decision for a caller: `mayView` over every subject the caller speaks for (`callerSubjects`). */
+export async function callerMayView(
+  em: EntityManager,
+  caller: { userId: string; partnerId: string | null },
+  doc: DocumentKey,
+  now: Date,
+): Promise<VisibilityDecision> {
+  return mayView(em, doc, await callerSubjects(em, caller, now));
+}

@@ -173,6 +173,13 @@ describe("businessdocumentservice.generate_official_document", () => {
   test("a certificate of incorporation is rendered from the registry and the officers at the instant", async () => {
     const former = await member(t, { first_name: "Former", last_name: "Boss" });
     await insertRole(t, company, former.resident, "director", { valid_to: new Date("2026-06-01T00:00:00.000Z") });
+    const masked = await member(t, {
+      first_name: "Hidden",
+      last_name: "Person",
+      anonymity_enabled: true,
+      external_id: "FZX-ANONDIRECT",
+    });
+    await insertRole(t, company, masked.resident, "director");
     t.clock.advance(1);
     const doc = await director.client.callOk("businessdocumentservice.generate_official_document", {
       company_id: company,
@@ -193,6 +200,8 @@ describe("businessdocumentservice.generate_official_document", () => {
       expect(row.content).toContain(text);
     }
     expect(row.content).not.toContain("Former Boss");
+    expect(row.content).toContain("- FZX-ANONDIRECT");
+    expect(row.content).not.toContain("Hidden");
     const aud = await oneAudience(t, doc.sid);
     expect(aud.audience_computation).toBe("business_document_official_shareholder_tier");
     expect([...aud.classification].sort()).toEqual(COMPANY_MEMBERS);
