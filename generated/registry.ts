@@ -1722,7 +1722,7 @@ export function buildRegistry<Ctx>(
         internal: false,
         callerBinding: { param: "user_id", kind: "user", adminMayOverride: false },
         password: null,
-        audit: null,
+        audit: { action: "other", targetType: "company", targetParam: null },
         mcp: {
           name: "freezone_companyservice_create",
           readOnly: false,
