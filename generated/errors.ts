@@ -89,6 +89,7 @@ export const SERVICE_ERRORS = {
       "VersionMismatch",
       "InvalidSignature",
       "InsufficientFunds",
+      "AlreadyExists",
     ],
   },
   ExpenseService: {

@@ -3209,7 +3209,9 @@ export function buildRegistry<Ctx>(
           idempotent: false,
           amountParam: null,
         },
-        errors: { DraftError: ["NotFound", "NotOwner", "InvalidState", "InsufficientFunds"] },
+        errors: {
+          DraftError: ["NotFound", "NotOwner", "InvalidState", "InsufficientFunds", "AlreadyExists", "InvalidInput"],
+        },
         result: "DraftResult",
         paramNames: ["draft_id", "user_id", "subscription_plan"],
         aliases: [],

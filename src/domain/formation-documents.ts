@@ -1,8 +1,9 @@
-import { createHash } from "node:crypto";
 import type { RenderedDocument, ShareholderData } from "../../generated/types.ts";
+import { renderTemplate, sha256Hex, type TemplateValue } from "./contract-render.ts";
 
 /**
- * Formation documents: the registration contract templates of category company_formation filled with a draft's data,
+ * Formation documents: the registration contract templates of category company_formation (src/contracts/templates.ts)
+ * filled with a draft's data (src/domain/contract-render.ts),
  * each with the SHA-256 of its text, and the signing hash an invitee signs. Pure: the templates come in as values.
  */
 
@@ -26,42 +27,37 @@ export interface FormationFacts {
   entityName: string;
   entityType: string;
   companyType: string;
-  creatorDrId: string;
   documentVersion: number;
   templateData: Record<string, unknown>;
   shareholders: ShareholderData[];
+  /** The day the documents are rendered (formation_date). */
+  renderedOn: Date;
 }
 
-export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
-}
+const text = (value: unknown): string => (typeof value === "string" || typeof value === "number" ? String(value) : "");
 
-const display = (value: unknown): string => {
-  if (Array.isArray(value)) return value.map(String).join(", ");
-  if (value === null || value === undefined) return "";
-  return typeof value === "object" ? JSON.stringify(value) : String(value);
-};
-
-/** The placeholders a template may use: the facts and every template_data key. */
-export function formationValues(facts: FormationFacts): Record<string, string> {
-  const members = facts.shareholders
-    .map((s) => `- ${s.name} <${s.email}>: ${s.role ?? "shareholder"}${s.units > 0 ? `, ${s.units} units` : ""}`)
-    .join("\n");
-  const data = Object.fromEntries(Object.entries(facts.templateData).map(([k, v]) => [k, display(v)]));
-  return {
-    ...data,
-    entity_name: facts.entityName,
-    entity_type: facts.entityType,
-    company_type: facts.companyType,
-    founder_resident_id: facts.creatorDrId,
-    document_version: String(facts.documentVersion),
-    shareholders: members,
+/**
+ * The values of the formation templates' placeholders (contracts/templates: company_articles, cooperative_charter):
+ * the entity, the form's registered_address and purpose (business_activity), the day, and the cap table as a table.
+ */
+export function formationValues(facts: FormationFacts): Record<string, TemplateValue> {
+  const cooperative = facts.entityType === "cooperative";
+  const rows = facts.shareholders.map((s) =>
+    cooperative ? [s.name, s.email, s.role ?? "founding_member"] : [s.name, s.email, s.role ?? "shareholder", s.units],
+  );
+  const table = {
+    columns: cooperative ? ["Name", "Email", "Role"] : ["Name", "Email", "Role", "Units"],
+    rows,
   };
-}
-
-/** `{{key}}` replaced by its value; an unknown key renders empty. */
-export function fillTemplate(body: string, values: Record<string, string>): string {
-  return body.replace(/\{\{\s*([a-z0-9_]+)\s*\}\}/gi, (_, key: string) => values[key] ?? "");
+  return {
+    entity_name: facts.entityName,
+    company_type: facts.companyType,
+    registered_address: text(facts.templateData["registered_address"]),
+    business_activity: text(facts.templateData["purpose"]),
+    formation_date: facts.renderedOn.toISOString().slice(0, 10),
+    shareholders_table: table,
+    founding_members_table: table,
+  };
 }
 
 export function renderFormation(templates: FormationTemplate[], facts: FormationFacts): StoredDocument[] {
@@ -69,7 +65,7 @@ export function renderFormation(templates: FormationTemplate[], facts: Formation
   return templates.map((t) => ({
     contract_id: t.contract_id,
     name: t.name,
-    content: fillTemplate(t.body, values),
+    content: renderTemplate(t.body, values).text,
     document_version: facts.documentVersion,
   }));
 }

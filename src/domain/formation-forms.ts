@@ -56,10 +56,20 @@ const COMMON: FormSchemaField[] = [
   field({ key: "purpose", label: "Purpose of the entity", field_type: "textarea", required: true, section: "General" }),
   field({
     key: "registered_address",
-    label: "Registered address",
+    label: "Registered address (street)",
     field_type: "text",
     required: true,
     section: "General",
+  }),
+  field({ key: "registered_city", label: "City", field_type: "text", required: true, section: "General" }),
+  field({
+    key: "registered_country",
+    label: "Country (ISO 3166-1 alpha-2 code)",
+    field_type: "text",
+    required: true,
+    section: "General",
+    placeholder: "AE",
+    max_length: 2,
   }),
   field({
     key: "industry",

@@ -1,6 +1,5 @@
 import type { EntityDraftServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
 import { checkCompletion, expireDrafts } from "./entity-draft-service/completion.ts";
 import {
   createDraft,
@@ -18,6 +17,7 @@ import {
   getMyInvitations,
 } from "./entity-draft-service/invitations.ts";
 import { cancelDraft, finalizeDraft, reopenDraft } from "./entity-draft-service/lifecycle.ts";
+import { payAndActivate } from "./entity-draft-service/pay.ts";
 
 /**
  * EntityDraftService (issue 16): formation drafts (drafts.ts), finalize / reopen / cancel (lifecycle.ts), invitations
@@ -39,9 +39,7 @@ export const entityDraftService: EntityDraftServiceHandlers<RpcContext> = {
   acceptInvitation,
   declineInvitation,
   checkCompletion,
-  async payAndActivate(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.pay_and_activate");
-  },
+  payAndActivate,
   updateDraft,
   createEvent,
   listEvents,

@@ -9,6 +9,8 @@ export type Person = { client: Client; resident: string };
 export const COOP_DATA = {
   purpose: "Shared workshop for makers",
   registered_address: "1 Harbour Road",
+  registered_city: "Port Town",
+  registered_country: "AE",
   industry: "other",
   membership_fee: 50,
   activities: ["production", "services"],
@@ -19,6 +21,8 @@ export const COOP_DATA = {
 export const COMPANY_DATA = {
   purpose: "Software consulting",
   registered_address: "2 Harbour Road",
+  registered_city: "Port Town",
+  registered_country: "AE",
   industry: "technology",
   share_capital: 10000,
   total_shares: 1000,

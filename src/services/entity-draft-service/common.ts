@@ -73,21 +73,22 @@ export async function loadOwnInvitation(
 
 /** The documents of a version rendered from the draft's fields. */
 export function render(
-  fields: Pick<EntityDraftRow, "entity_name" | "entity_type" | "company_type" | "creator_dr_id" | "template_data"> & {
+  fields: Pick<EntityDraftRow, "entity_name" | "entity_type" | "company_type" | "template_data"> & {
     shareholders: ShareholderData[];
   },
   version: number,
+  renderedOn: Date,
 ): StoredDocument[] {
   const facts: FormationFacts = {
     entityName: fields.entity_name,
     entityType: fields.entity_type,
     companyType: fields.company_type,
-    creatorDrId: fields.creator_dr_id,
     documentVersion: version,
     templateData: JSON.parse(fields.template_data) as Record<string, unknown>,
     shareholders: fields.shareholders,
+    renderedOn,
   };
-  return renderFormation(formationTemplates(fields.entity_type), facts);
+  return renderFormation(formationTemplates(fields.company_type), facts);
 }
 
 export function versionDocuments(row: EntityDraftRow, version: number) {

@@ -68,7 +68,7 @@ export const createDraft: H["createDraft"] = async (ctx, params) => {
     ...fields,
     sid: uuidv7(now),
     creator_user_id: caller.userId,
-    rendered_documents: JSON.stringify(render(fields, 1)),
+    rendered_documents: JSON.stringify(render(fields, 1, now)),
     status: "draft",
     document_version: 1,
     signature_deadline: defaultDeadline(now),
@@ -107,7 +107,7 @@ export const updateDraft: H["updateDraft"] = async (ctx, params) => {
   const version = row.document_version + 1;
   const fields = { ...row, entity_name: entityName, template_data: templateData, shareholders };
   const invited = new Set((await drafts.invitationsOfDraft(ctx.em, row.sid)).map((i) => i.document_version));
-  const documents = keepDocuments(parseStoredDocuments(row.rendered_documents), render(fields, version), invited);
+  const documents = keepDocuments(parseStoredDocuments(row.rendered_documents), render(fields, version, now), invited);
   const moved = await drafts.updateDraftIf(
     ctx.em,
     row.sid,
