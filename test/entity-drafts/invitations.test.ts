@@ -203,6 +203,28 @@ describe("accept_invitation", () => {
   });
 });
 
+describe("get_invitation_documents", () => {
+  test("answers the version the invitation is for, after an edit too; others get NotFound", async () => {
+    const d = await coopDraft(founder, [ann]);
+    await finalize(d.sid);
+    const v1 = await invitationOf(ann, d.sid);
+    const before = await ann.client.callOk("entitydraftservice.get_invitation_documents", { invitation_id: v1 });
+    await founder.client.callOk("entitydraftservice.reopen_draft", { draft_id: d.sid });
+    await founder.client.callOk("entitydraftservice.update_draft", {
+      draft_id: d.sid,
+      entity_name: "Renamed Cooperative",
+    });
+    const after = await founder.client.callOk("entitydraftservice.get_invitation_documents", { invitation_id: v1 });
+    expect(after).toEqual(before);
+    expect(after.document_version).toBe(1);
+    const current = await founder.client.callOk("entitydraftservice.preview_documents", { draft_id: d.sid });
+    expect(current.documents[0]!.content).toContain("Renamed Cooperative");
+    expect(current.signing_hash).not.toBe(before.signing_hash);
+    const r = await bob.client.call("entitydraftservice.get_invitation_documents", { invitation_id: v1 });
+    expect(r).toMatchObject({ error: { code: -32003, data: { variant: "NotFound" } } });
+  });
+});
+
 describe("decline_invitation", () => {
   test("stores the reason, tells the creator in the inbox and blocks completion", async () => {
     const d = await coopDraft(founder, [ann]);
