@@ -117,6 +117,15 @@ export function creatorRowIndex(rows: ShareholderData[], creatorEmail: string, c
   return rows.findIndex((r) => normalEmail(r.email) === email || r.resident_id === creatorDrId);
 }
 
+/**
+ * The instant a new round of invitations starts: now, or just after the latest invitation of an earlier round, so a
+ * round (invitations with invited_at >= finalized_at) never takes in an earlier one's.
+ */
+export function roundStart(earlierInvitedAt: Date[], now: Date): Date {
+  const latest = Math.max(0, ...earlierInvitedAt.map((d) => d.getTime()));
+  return new Date(Math.max(now.getTime(), latest + 1));
+}
+
 /** update_draft: an empty edit and a deadline not in the future are InvalidInput. */
 export function editRefusal(
   edit: { fields: number; deadline: Date | null },

@@ -9,6 +9,7 @@ import {
   finalizeRefusal,
   moveRefusal,
   nextStep,
+  roundStart,
 } from "../../src/domain/entity-drafts.ts";
 import { documentsOf, keepDocuments, signingHash } from "../../src/domain/formation-documents.ts";
 import { entityTypeRefusal, formFor, templateDataRefusal } from "../../src/domain/formation-forms.ts";
@@ -61,6 +62,12 @@ describe("the draft state table", () => {
     const live = { status: "pending" as const, document_version: 1, expires_at: defaultDeadline(now) };
     expect(acceptRefusal(live, { status: "draft", document_version: 1 }, now)?.refusal).toBe("InvalidState");
     expect(acceptRefusal(live, { status: "pending_signatures", document_version: 1 }, now)).toBeNull();
+  });
+
+  test("a new round starts now, or 1 ms after the previous round's last invitation", () => {
+    expect(roundStart([], now)).toEqual(now);
+    expect(roundStart([new Date(now.getTime() - 5000)], now)).toEqual(now);
+    expect(roundStart([now], now)).toEqual(new Date(now.getTime() + 1));
   });
 
   test("a decline needs a pending invitation; a blank reason is none", () => {

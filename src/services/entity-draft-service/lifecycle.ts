@@ -1,7 +1,7 @@
 import type { EntityDraftRow, EntityInvitationRow } from "../../../generated/entities.ts";
 import type { EntityDraftServiceHandlers } from "../../../generated/handlers/index.ts";
 import type { ShareholderData } from "../../../generated/types.ts";
-import { creatorRowIndex, finalizeRefusal, moveRefusal, normalEmail } from "../../domain/entity-drafts.ts";
+import { creatorRowIndex, finalizeRefusal, moveRefusal, normalEmail, roundStart } from "../../domain/entity-drafts.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { sendEmail } from "../../integrations/email/index.ts";
 import { findOwnResident } from "../../repos/digital-residents.ts";
@@ -45,22 +45,17 @@ async function resolveInvitees(ctx: RpcContext, draft: EntityDraftRow): Promise<
   return out;
 }
 
-/**
- * The instant a new round of invitations starts: now, or just after the latest invitation of an earlier round, so
- * a round (invited_at >= finalized_at) never includes an earlier one's invitations.
- */
-function roundStart(earlier: EntityInvitationRow[], now: Date): Date {
-  const latest = Math.max(0, ...earlier.map((i) => i.invited_at.getTime()));
-  return new Date(Math.max(now.getTime(), latest + 1));
-}
-
 export const finalizeDraft: H["finalizeDraft"] = async (ctx, { draft_id }) => {
   const draft = await loadOwnDraft(ctx, draft_id);
   const now = ctx.now();
   const refusal = finalizeRefusal(draft.status, draft.signature_deadline, now);
   if (refusal) throw refused(refusal);
   const invitees = await resolveInvitees(ctx, draft);
-  const start = roundStart(await drafts.invitationsOfDraft(ctx.em, draft.sid), now);
+  const earlier = await drafts.invitationsOfDraft(ctx.em, draft.sid);
+  const start = roundStart(
+    earlier.map((i) => i.invited_at),
+    now,
+  );
   const moved = await drafts.updateDraftIf(
     ctx.em,
     draft.sid,
