@@ -154,7 +154,7 @@ describe("create_event and list_events", () => {
     );
   });
 
-  test("a company that is not a cooperative is InvalidState; end before start and an empty title are InvalidInput", async () => {
+  test("a company that is not a cooperative, or a voided one, is InvalidState; end before start and an empty title are InvalidInput", async () => {
     const owner = await t.register("plain-owner@example.org");
     const plain = await insertCompany(t, owner.userId);
     const plainDirector = await person(t, plain, "director");
@@ -167,6 +167,22 @@ describe("create_event and list_events", () => {
         }),
       -32005,
       { type: "DraftError", variant: "InvalidState" },
+    );
+    await sql(
+      t,
+      "update zone_company set status = 'voided', void_reason = 'test', voided_at = now() where company_id = ?",
+      [coop],
+    );
+    await refusedNoWrite(
+      () => draftTables(t),
+      () => director.client.call("entitydraftservice.create_event", event(director.resident)),
+      -32005,
+      { type: "DraftError", variant: "InvalidState" },
+    );
+    await sql(
+      t,
+      "update zone_company set status = 'active', void_reason = null, voided_at = null where company_id = ?",
+      [coop],
     );
     for (const bad of [{ end_at: "2026-12-01T09:59:59.000Z" }, { title: "   " }]) {
       await refusedNoWrite(
