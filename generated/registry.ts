@@ -5612,7 +5612,7 @@ export function buildRegistry<Ctx>(
           idempotent: false,
           amountParam: null,
         },
-        errors: { MessageError: ["NotFound", "Forbidden", "InvalidInput"] },
+        errors: { MessageError: ["NotFound", "Forbidden", "InvalidInput", "InvalidState"] },
         result: "MessageResult",
         paramNames: ["company_id", "title", "body", "category"],
         aliases: [],

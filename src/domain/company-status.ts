@@ -49,3 +49,15 @@ export function companyStatusRefusal(status: CompanyStatus, action: CompanyActio
 
 /** Whether the status is live (every status but `voided`): the states an administrator void moves from. */
 export const isLiveCompanyStatus = (status: CompanyStatus): boolean => status !== "voided";
+
+/** The statuses an administrator may suspend: companies that were activated (a draft has nothing to suspend). */
+export const isSuspendableCompanyStatus = (status: CompanyStatus): boolean =>
+  status === "active" || status === "inactive";
+
+/**
+ * Where a company lands when its suspension is lifted: where its dates put it, `active` while the subscription runs
+ * (no end date, or an end after `now`), `inactive` once it has lapsed (as the lapse sweep would have moved it).
+ */
+export function statusAfterSuspension(subscriptionEnd: Date | null, now: Date): "active" | "inactive" {
+  return subscriptionEnd === null || subscriptionEnd.getTime() > now.getTime() ? "active" : "inactive";
+}

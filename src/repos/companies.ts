@@ -1,6 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { ZoneCompanyEntity, type ZoneCompanyRow } from "../../generated/entities.ts";
 import type { CompanyLicense } from "../../generated/types.ts";
+import { sqlRows } from "../db/sql.ts";
 import { type CompanyAction, companyStatusRefusal } from "../domain/company-status.ts";
 import type { Refusal } from "../domain/refusal.ts";
 
@@ -63,4 +64,35 @@ export async function companyOperableRefusal(
   const row = await findCompanyHead(em, companyId);
   if (!row) return "missing";
   return companyStatusRefusal(row.status, action);
+}
+
+/**
+ * The lapse: every `active` company whose subscription_end_date has passed becomes `inactive`, in one conditional
+ * statement (each row moves only while it is still active and lapsed, so a concurrent sweep or renewal is never
+ * undone); the ids moved. A company without an end date never lapses.
+ */
+export async function lapseCompanies(em: EntityManager, now: Date): Promise<string[]> {
+  const rows = await sqlRows<{ company_id: string }>(
+    em,
+    `update "zone_company" set status = 'inactive', updated_at = ?
+     where status = 'active' and subscription_end_date is not null and subscription_end_date <= ?
+     returning company_id`,
+    [now, now],
+  );
+  return rows.map((r) => r.company_id);
+}
+
+/**
+ * The guard as one call for a write: throws `toError(refusal)` when the company's status does not allow `action`
+ * (InvalidState with `details.status`); an unknown company passes (the caller answers its own NotFound). Call it
+ * after the caller's role check, so a stranger learns nothing about the status, and before anything is written.
+ */
+export async function requireCompanyOperable(
+  em: EntityManager,
+  companyId: string,
+  toError: (refusal: Refusal<"InvalidState">) => Error,
+  action: CompanyAction = "operate",
+): Promise<void> {
+  const refusal = await companyOperableRefusal(em, companyId, action);
+  if (refusal !== null && refusal !== "missing") throw toError(refusal);
 }
