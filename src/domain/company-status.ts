@@ -9,10 +9,10 @@ import { type Refusal, refuse } from "./refusal.ts";
  * | (none) | draft | a formation draft's company record before activation |
  * | draft | pending_signatures | formation: the draft is finalized and waits for signatures |
  * | draft, pending_signatures | active | activation (companyservice.create paid, or pay_and_activate) |
- * | active | inactive | the subscription lapses (a sweep) |
- * | inactive | active | a renewal |
- * | any live state | suspended | an administrator (AdminAction) |
- * | suspended | where its dates put it | the administrator lifts the suspension (AdminAction) |
+ * | active | inactive | the subscription lapses: the lapse sweep (src/services/subscriptions/lapse-sweep.ts) |
+ * | inactive | active | a renewal (initiate_company_renewal; the auto-renewal sweep renews only active ones) |
+ * | active, inactive | suspended | adminservice.suspend_company (reason, AdminAction suspend_company) |
+ * | suspended | active or inactive, where its dates put it | adminservice.unsuspend_company (AdminAction) |
  * | any live state | voided | adminservice.void_company (final: nothing leaves `voided`) |
  */
 
@@ -50,9 +50,22 @@ export function companyStatusRefusal(status: CompanyStatus, action: CompanyActio
 /** Whether the status is live (every status but `voided`): the states an administrator void moves from. */
 export const isLiveCompanyStatus = (status: CompanyStatus): boolean => status !== "voided";
 
-/** The statuses an administrator may suspend: companies that were activated (a draft has nothing to suspend). */
-export const isSuspendableCompanyStatus = (status: CompanyStatus): boolean =>
-  status === "active" || status === "inactive";
+/**
+ * Whether an administrator may suspend (`suspend` true) or lift the suspension of a company in `status`: only
+ * companies that were activated (`active`, `inactive`) are suspended, only a `suspended` one is lifted.
+ */
+export function suspensionRefusal(status: CompanyStatus, suspend: boolean): Refusal<"InvalidState"> | null {
+  if (suspend && (status === "active" || status === "inactive")) return null;
+  if (!suspend && status === "suspended") return null;
+  const why = suspend
+    ? status === "suspended"
+      ? "the company is already suspended"
+      : status === "voided"
+        ? "the company registration was voided"
+        : "the company was never activated"
+    : "the company is not suspended";
+  return refuse("InvalidState", why, { status });
+}
 
 /**
  * Where a company lands when its suspension is lifted: where its dates put it, `active` while the subscription runs

@@ -1,7 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { ZoneCompanyEntity, type ZoneCompanyRow } from "../../generated/entities.ts";
-import type { CompanyLicense } from "../../generated/types.ts";
-import { sqlRows } from "../db/sql.ts";
+import type { CompanyLicense, CompanyStatus } from "../../generated/types.ts";
+import { dateOf, sqlRows } from "../db/sql.ts";
 import { type CompanyAction, companyStatusRefusal } from "../domain/company-status.ts";
 import type { Refusal } from "../domain/refusal.ts";
 
@@ -95,4 +95,34 @@ export async function requireCompanyOperable(
 ): Promise<void> {
   const refusal = await companyOperableRefusal(em, companyId, action);
   if (refusal !== null && refusal !== "missing") throw toError(refusal);
+}
+
+export type CompanyStatusRow = Pick<ZoneCompanyRow, "company_id" | "name" | "status" | "subscription_end_date">;
+
+/** The company's status and end date, row-locked until the transaction ends; null when it does not exist. */
+export async function lockCompanyStatus(em: EntityManager, companyId: string): Promise<CompanyStatusRow | null> {
+  const rows = await sqlRows<CompanyStatusRow>(
+    em,
+    `select company_id, name, status, subscription_end_date from "zone_company" where company_id = ? for update`,
+    [companyId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return { ...row, subscription_end_date: row.subscription_end_date && dateOf(row.subscription_end_date) };
+}
+
+/** Moves the company from `from` to `to` (conditional on `from`); false when it was no longer in `from`. */
+export async function moveCompanyStatus(
+  em: EntityManager,
+  companyId: string,
+  from: CompanyStatus,
+  to: CompanyStatus,
+  at: Date,
+): Promise<boolean> {
+  const changed = await em.nativeUpdate(
+    ZoneCompanyEntity,
+    { company_id: companyId, status: from },
+    { status: to, updated_at: at },
+  );
+  return changed === 1;
 }
