@@ -124,7 +124,9 @@ describe("adminservice.unsuspend_company", () => {
   });
 
   test("lifts to inactive when the subscription ended meanwhile (even if it was active when suspended)", async () => {
-    const id = await insertCompany(t, owner.userId, { subscription_end_date: new Date(t.clock.now().getTime() + 30_000) });
+    const id = await insertCompany(t, owner.userId, {
+      subscription_end_date: new Date(t.clock.now().getTime() + 30_000),
+    });
     await suspend(id, "probe");
     t.clock.advance(60);
     const result = await admin.callOk("adminservice.unsuspend_company", { company_id: id });
