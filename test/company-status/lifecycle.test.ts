@@ -49,6 +49,13 @@ describe("lapse sweep", () => {
     expect(await messageTitles(lapsing)).toHaveLength(1);
   });
 
+  test("three concurrent sweeps move a lapsed company once and post one message", async () => {
+    const id = await insertCompany(t, ada.userId, { subscription_end_date: new Date("2026-11-20T00:00:00.000Z") });
+    const runs = await Promise.all([sweep(), sweep(), sweep()]);
+    expect(runs.flat().filter((moved) => moved === id)).toEqual([id]);
+    expect(await messageTitles(id)).toEqual(["Subscription lapsed/alert"]);
+  });
+
   test("an inactive company is refused business operations (here a company message) and may still renew", async () => {
     const id = await insertCompany(t, ada.userId, { subscription_end_date: new Date("2026-11-20T00:00:00.000Z") });
     expect(await sweep()).toEqual([id]);

@@ -84,6 +84,16 @@ describe("adminservice.suspend_company", () => {
     expect("result" in (await post())).toBe(true);
   });
 
+  test("of two concurrent suspensions one wins, the other is InvalidState; one AdminAction", async () => {
+    const id = await insertCompany(t, owner.userId);
+    const replies = await Promise.all([suspend(id, "one"), suspend(id, "two")]);
+    expect(replies.filter((r) => "result" in r)).toHaveLength(1);
+    expect(replies.filter((r) => "error" in r).map((r) => ("error" in r ? r.error.data?.variant : null))).toEqual([
+      "InvalidState",
+    ]);
+    expect(await actionsOf(id)).toHaveLength(1);
+  });
+
   test.each([
     ["suspended", {}],
     ["voided", { void_reason: "dup" }],
