@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { statusAfterSuspension, suspensionRefusal } from "../../src/domain/company-status.ts";
 import type { Client, TestApp } from "../support/app.ts";
 import { insertCompany, startFinanceApp } from "../support/entities.ts";
 import { refusedNoWrite, sql } from "../support/helpers.ts";
@@ -26,27 +25,6 @@ const actionsOf = (id: string) =>
   sql(t, `select action, admin_email, target_type, details from "admin_action" where target_id = ? order by sid`, [id]);
 const writes = (id: string) => async () => ({ company: await companyRow(id), actions: await actionsOf(id) });
 const invalidState = { type: "AdminError", variant: "InvalidState" };
-
-describe("status rules (domain)", () => {
-  test("only active or inactive companies are suspended, only suspended ones lifted", () => {
-    expect(suspensionRefusal("active", true)).toBeNull();
-    expect(suspensionRefusal("inactive", true)).toBeNull();
-    for (const s of ["suspended", "voided", "draft", "pending_signatures"] as const) {
-      expect(suspensionRefusal(s, true)).toMatchObject({ refusal: "InvalidState", details: { status: s } });
-    }
-    expect(suspensionRefusal("suspended", false)).toBeNull();
-    for (const s of ["active", "inactive", "voided", "draft"] as const) {
-      expect(suspensionRefusal(s, false)).toMatchObject({ refusal: "InvalidState", details: { status: s } });
-    }
-  });
-
-  test("a lifted suspension lands active while the subscription runs, inactive after its end", () => {
-    const now = new Date("2026-11-23T10:00:00.000Z");
-    expect(statusAfterSuspension(null, now)).toBe("active");
-    expect(statusAfterSuspension(new Date("2026-11-23T10:00:01.000Z"), now)).toBe("active");
-    expect(statusAfterSuspension(now, now)).toBe("inactive");
-  });
-});
 
 describe("adminservice.suspend_company", () => {
   test.each(["active", "inactive"])("suspends a %s company with its reason in an AdminAction", async (status) => {
