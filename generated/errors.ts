@@ -144,7 +144,7 @@ export const SERVICE_ERRORS = {
     ],
   },
   McpCallLogService: { McpCallLogError: ["InvalidInput", "AdminOnly"] },
-  MessageService: { MessageError: ["Forbidden", "NotFound", "AdminOnly", "InvalidInput"] },
+  MessageService: { MessageError: ["Forbidden", "NotFound", "AdminOnly", "InvalidInput", "InvalidState"] },
   PartnerService: { PartnerError: ["AdminOnly", "AlreadyExists", "InvalidInput", "NotFound", "InvalidState"] },
   PaymentService: {
     PaymentError: [

@@ -18,7 +18,9 @@ import type {
   AdminServiceListOutboxParams,
   AdminServiceRevokeLicenseParams,
   AdminServiceSetAdministratorParams,
+  AdminServiceSuspendCompanyParams,
   AdminServiceSuspendUserParams,
+  AdminServiceUnsuspendCompanyParams,
   AdminServiceUnsuspendUserParams,
   AdminServiceVoidCompanyParams,
   AdminUserStatusResult,
@@ -95,6 +97,7 @@ import type {
   CompanyServiceListParams,
   CompanyServiceStoreCompanyKeypairParams,
   CompanyServiceUpdateParams,
+  CompanyStatusChangeResult,
   CompanyVerificationResult,
   CompanyVoidResult,
   CompletionResult,
@@ -682,6 +685,16 @@ export interface MethodMap {
     callerBound: never;
   };
   "adminservice.void_company": { params: AdminServiceVoidCompanyParams; result: CompanyVoidResult; callerBound: never };
+  "adminservice.suspend_company": {
+    params: AdminServiceSuspendCompanyParams;
+    result: CompanyStatusChangeResult;
+    callerBound: never;
+  };
+  "adminservice.unsuspend_company": {
+    params: AdminServiceUnsuspendCompanyParams;
+    result: CompanyStatusChangeResult;
+    callerBound: never;
+  };
   "adminservice.grant_license": {
     params: AdminServiceGrantLicenseParams;
     result: CompanyLicenseResult;

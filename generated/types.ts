@@ -3370,6 +3370,23 @@ export interface OutboxEmailListResult {
   next_cursor: string | null;
 }
 /**
+ * A company's status after an administrator suspended it or lifted its suspension.
+ */
+export interface CompanyStatusChangeResult {
+  company_id: string;
+  name: string;
+  status: CompanyStatus;
+  previous_status: CompanyStatus;
+  /**
+   * The suspension reason (trimmed); null when a suspension is lifted.
+   */
+  reason: string | null;
+  /**
+   * The AdminAction row written.
+   */
+  admin_action_id: string;
+}
+/**
  * A newly issued key (generate, generate_personal, rotate, mint_assistant_key); api_key appears only here, once.
  */
 export interface ApiKeyResult {
@@ -9053,6 +9070,22 @@ export interface AdminServiceVoidCompanyParams {
    * Mandatory; stored as void_reason.
    */
   reason: string;
+}
+export interface AdminServiceSuspendCompanyParams {
+  /**
+   * Formatted company or cooperative id.
+   */
+  company_id: string;
+  /**
+   * Mandatory; stored in the AdminAction details.
+   */
+  reason: string;
+}
+export interface AdminServiceUnsuspendCompanyParams {
+  /**
+   * Formatted company or cooperative id.
+   */
+  company_id: string;
 }
 export interface AdminServiceGrantLicenseParams {
   /**

@@ -7,11 +7,14 @@ import type {
   AdminServiceListOutboxParams,
   AdminServiceRevokeLicenseParams,
   AdminServiceSetAdministratorParams,
+  AdminServiceSuspendCompanyParams,
   AdminServiceSuspendUserParams,
+  AdminServiceUnsuspendCompanyParams,
   AdminServiceUnsuspendUserParams,
   AdminServiceVoidCompanyParams,
   AdminUserStatusResult,
   CompanyLicenseResult,
+  CompanyStatusChangeResult,
   CompanyVoidResult,
   OutboxEmailListResult,
 } from "../types.ts";
@@ -26,6 +29,10 @@ export interface AdminServiceHandlers<Ctx> {
   listAdminActions(ctx: Ctx, params: AdminServiceListAdminActionsParams): Promise<AdminActionListResult>;
   /** `adminservice.void_company`: Void an erroneous company registration — x-auth: admin */
   voidCompany(ctx: Ctx, params: AdminServiceVoidCompanyParams): Promise<CompanyVoidResult>;
+  /** `adminservice.suspend_company`: Suspend a company — x-auth: admin */
+  suspendCompany(ctx: Ctx, params: AdminServiceSuspendCompanyParams): Promise<CompanyStatusChangeResult>;
+  /** `adminservice.unsuspend_company`: Lift a company's suspension — x-auth: admin */
+  unsuspendCompany(ctx: Ctx, params: AdminServiceUnsuspendCompanyParams): Promise<CompanyStatusChangeResult>;
   /** `adminservice.grant_license`: Grant or replace a company's licence — x-auth: admin */
   grantLicense(ctx: Ctx, params: AdminServiceGrantLicenseParams): Promise<CompanyLicenseResult>;
   /** `adminservice.revoke_license`: Revoke a company's licence — x-auth: admin */

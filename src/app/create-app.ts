@@ -14,6 +14,7 @@ import { startOverdueInvoiceSweep } from "../services/invoice-service/overdue-sw
 import { startPaymentSweep } from "../services/payments/sweep.ts";
 import { startResidentExpirySweep } from "../services/resident-service/expiry-sweep.ts";
 import { startRenewalSweep } from "../services/subscriptions/auto-renewal-sweep.ts";
+import { startCompanyLapseSweep } from "../services/subscriptions/lapse-sweep.ts";
 import { startTreasurySettlementSweep } from "../services/treasury/settlement-sweep.ts";
 import { clientAddress, readCredentials } from "./credentials.ts";
 import { createLogger } from "./logging.ts";
@@ -103,6 +104,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const treasurySweep = startTreasurySettlementSweep(runtime);
   const paymentSweep = startPaymentSweep(runtime);
   const draftSweep = startDraftExpirySweep(runtime);
+  const companyLapseSweep = startCompanyLapseSweep(runtime);
 
   return {
     hono: app,
@@ -117,6 +119,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       treasurySweep.stop();
       paymentSweep.stop();
       draftSweep.stop();
+      companyLapseSweep.stop();
       await mcp.close();
       if (!options.orm) await closeOrm(orm);
     },

@@ -9,10 +9,10 @@ import { type Refusal, refuse } from "./refusal.ts";
  * | (none) | draft | a formation draft's company record before activation |
  * | draft | pending_signatures | formation: the draft is finalized and waits for signatures |
  * | draft, pending_signatures | active | activation (companyservice.create paid, or pay_and_activate) |
- * | active | inactive | the subscription lapses (a sweep) |
- * | inactive | active | a renewal |
- * | any live state | suspended | an administrator (AdminAction) |
- * | suspended | where its dates put it | the administrator lifts the suspension (AdminAction) |
+ * | active | inactive | the subscription lapses: the lapse sweep (src/services/subscriptions/lapse-sweep.ts) |
+ * | inactive | active | a renewal (initiate_company_renewal; the auto-renewal sweep renews only active ones) |
+ * | active, inactive | suspended | adminservice.suspend_company (reason, AdminAction suspend_company) |
+ * | suspended | active or inactive, where its dates put it | adminservice.unsuspend_company (AdminAction) |
  * | any live state | voided | adminservice.void_company (final: nothing leaves `voided`) |
  */
 
@@ -49,3 +49,28 @@ export function companyStatusRefusal(status: CompanyStatus, action: CompanyActio
 
 /** Whether the status is live (every status but `voided`): the states an administrator void moves from. */
 export const isLiveCompanyStatus = (status: CompanyStatus): boolean => status !== "voided";
+
+/**
+ * Whether an administrator may suspend (`suspend` true) or lift the suspension of a company in `status`: only
+ * companies that were activated (`active`, `inactive`) are suspended, only a `suspended` one is lifted.
+ */
+export function suspensionRefusal(status: CompanyStatus, suspend: boolean): Refusal<"InvalidState"> | null {
+  if (suspend && (status === "active" || status === "inactive")) return null;
+  if (!suspend && status === "suspended") return null;
+  const why = suspend
+    ? status === "suspended"
+      ? "the company is already suspended"
+      : status === "voided"
+        ? "the company registration was voided"
+        : "the company was never activated"
+    : "the company is not suspended";
+  return refuse("InvalidState", why, { status });
+}
+
+/**
+ * Where a company lands when its suspension is lifted: where its dates put it, `active` while the subscription runs
+ * (no end date, or an end after `now`), `inactive` once it has lapsed (as the lapse sweep would have moved it).
+ */
+export function statusAfterSuspension(subscriptionEnd: Date | null, now: Date): "active" | "inactive" {
+  return subscriptionEnd === null || subscriptionEnd.getTime() > now.getTime() ? "active" : "inactive";
+}

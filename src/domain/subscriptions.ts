@@ -211,10 +211,15 @@ export function companyRenewalPrice(c: CompanyFees, plan: RenewalPlan): RenewalP
   };
 }
 
-/** Only an active company renews (a draft was never subscribed; inactive, suspended and voided ones may not). */
+/**
+ * An active or inactive (lapsed) company renews; a renewal makes an inactive one active again. A draft was never
+ * subscribed; suspended and voided ones may not (src/domain/company-status.ts, action `renew`).
+ */
 export function companyRenewalRefusal(status: CompanyStatus): Refusal<"InvalidState"> | null {
-  if (status === "active") return null;
-  return refuse("InvalidState", `only an active company renews its subscription; this one is ${status}`, { status });
+  if (status === "active" || status === "inactive") return null;
+  return refuse("InvalidState", `only an active or lapsed company renews its subscription; this one is ${status}`, {
+    status,
+  });
 }
 
 /** The start date after a renewal: kept while the period runs on, a new period from now after a lapse. */

@@ -5,9 +5,35 @@ import { sqlRows } from "../db/sql.ts";
  * Who owns an audit target, by target type: a query answering the owner pair(s) (user_id, partner_id) of the
  * record a target_ref names, across the tables audit rows point at. Later issues add their record types.
  */
+/**
+ * Company records (issue 16, docs/decisions.md "Company status lifecycle"): the owners of the companies `companies`
+ * (a select answering company ids) are the company's owner pair and the owners of the residents holding a current
+ * `director` or `founder` role in it (role windows read against the database clock, as the owner lookup takes no
+ * clock). Shareholders and members hold no such right.
+ */
+function companyOwners(companies: string): string {
+  return `select c.user_id, c.partner_id from "zone_company" c where c.company_id in (${companies})
+          union all
+          select r.user_id, r.partner_id from "company_role" cr
+            join "digital_resident" r on r.resident_id = cr.subject_id
+            where cr.company_id in (${companies}) and cr.role in ('director', 'founder')
+              and cr.valid_from <= current_timestamp and (cr.valid_to is null or cr.valid_to > current_timestamp)
+              and r.user_id is not null`;
+}
+
 const OWNER_QUERIES: Record<string, string> = {
   api_key: `select user_id, partner_id from "api_key" where sid = ?`,
-  company: `select user_id, partner_id from "zone_company" where company_id = ? or sid = ?`,
+  // A company by its formatted id or its sid.
+  company: companyOwners(`select company_id from "zone_company" where company_id = ? or sid = ?`),
+  // A role row (by its sid): the company's owners, and the owner of the resident holding it (its own appointment).
+  company_role: `${companyOwners(`select company_id from "company_role" where sid = ?`)}
+    union all
+    select r.user_id, r.partner_id from "company_role" cr
+      join "digital_resident" r on r.resident_id = cr.subject_id where cr.sid = ? and r.user_id is not null`,
+  // A company contract (by its sid); registration contracts have no owner (their signers read their own rows
+  // through list_for_subject).
+  contract: companyOwners(`select fzc_id from "contract" where sid = ?`),
+  business_document: companyOwners(`select company_id from "business_document" where sid = ?`),
   mcp_approval: `select user_id, null as partner_id from "mcp_approval" where sid = ?`,
   // KYC (issue 14): a session and its personal data belong to the resident's owner pair (the session's user for a
   // partner's resident that has no user); an artifact to its partner, whose reseller keys act as the wallet user.

@@ -11,6 +11,7 @@ import { requireCaller } from "../rpc/caller.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
 import { grantLicense, revokeLicense } from "./admin/company-license.ts";
+import { setCompanySuspension } from "./admin/company-suspension.ts";
 import { voidCompany } from "./admin/company-void.ts";
 import { listOutbox } from "./admin-outbox.ts";
 
@@ -79,7 +80,7 @@ const toActionResult = (row: AdminActionRow): AdminActionResult => ({
 
 const DEFAULT_LIMIT = 100;
 
-/** AdminService: suspensions, administrators, the action log, company voids and licences. */
+/** AdminService: suspensions, administrators, the action log, company voids, suspensions and licences. */
 export const adminService: AdminServiceHandlers<RpcContext> = {
   async suspendUser(ctx, { user_id, reason }) {
     return setSuspension(ctx, user_id, reason);
@@ -119,4 +120,10 @@ export const adminService: AdminServiceHandlers<RpcContext> = {
     return { user_id: user.sid, email: user.email, roles, admin_action_id: adminActionId };
   },
   listOutbox,
+  async suspendCompany(ctx, { company_id, reason }) {
+    return setCompanySuspension(ctx, company_id, reason);
+  },
+  async unsuspendCompany(ctx, { company_id }) {
+    return setCompanySuspension(ctx, company_id, null);
+  },
 };

@@ -18,6 +18,7 @@ import {
 import { uuidv7 } from "../domain/ids.ts";
 import { isRefusal, type Refusal } from "../domain/refusal.ts";
 import { recordAdminAction } from "../repos/admin-actions.ts";
+import { requireCompanyOperable } from "../repos/companies.ts";
 import { currentCompanyRoles } from "../repos/company-access.ts";
 import { findResident } from "../repos/digital-residents.ts";
 import { closeAudience, writeAudience } from "../repos/document-audiences.ts";
@@ -90,6 +91,10 @@ async function requireCompanyRole(
   return "member";
 }
 
+/** The company status guard (src/domain/company-status.ts): only an active company's expenses change. */
+const requireOperable = (ctx: RpcContext, fzcId: string) =>
+  requireCompanyOperable(ctx.em, fzcId, (r) => invoiceError(r.refusal, r.message, r.details));
+
 /** An administrator's write on a company's expense, recorded (the dispatcher let the session through). */
 function recordIfAdmin(ctx: RpcContext, action: string, row: ZoneExpenseRow, details: Record<string, unknown>) {
   if (!isAdminSession(requireCaller(ctx))) return;
@@ -147,6 +152,7 @@ export const expenseService: ExpenseServiceHandlers<RpcContext> = {
     if ((await companyRoles(ctx.em, requireCaller(ctx), fzc_id, ctx.now())) === null) {
       throw invoiceError.notFound("company");
     }
+    await requireOperable(ctx, fzc_id);
     const fields = expenseChanges(data);
     if (isRefusal(fields)) throw refused(fields);
     const now = ctx.now();
@@ -190,6 +196,7 @@ export const expenseService: ExpenseServiceHandlers<RpcContext> = {
   async update(ctx, { expense_id, data }) {
     const row = await loadExpense(ctx, expense_id);
     await requireCompanyRole(ctx, row.fzc_id, "director");
+    await requireOperable(ctx, row.fzc_id);
     const notDraft = draftOnlyRefusal(row.status, "updated");
     if (notDraft) throw refused(notDraft);
     const changes = expenseChanges(data);
@@ -204,6 +211,7 @@ export const expenseService: ExpenseServiceHandlers<RpcContext> = {
 
   async delete(ctx, { fzc_id, expense_id }) {
     const row = await loadExpense(ctx, expense_id, fzc_id);
+    await requireOperable(ctx, row.fzc_id);
     const notDraft = draftOnlyRefusal(row.status, "deleted");
     if (notDraft) throw refused(notDraft);
     if (!(await expenses.deleteDraft(ctx.em, row.sid))) {
@@ -218,6 +226,7 @@ export const expenseService: ExpenseServiceHandlers<RpcContext> = {
   async submit(ctx, { expense_id }) {
     const row = await loadExpense(ctx, expense_id);
     await requireCompanyRole(ctx, row.fzc_id, "director");
+    await requireOperable(ctx, row.fzc_id);
     const result = await move(ctx, row, "submit", { submitted_by: requireCaller(ctx).userId });
     recordIfAdmin(ctx, "submit_expense", row, {});
     return result;
@@ -226,12 +235,14 @@ export const expenseService: ExpenseServiceHandlers<RpcContext> = {
   async approve(ctx, { expense_id, approved_by }) {
     const row = await loadExpense(ctx, expense_id);
     await checkDecider(ctx, row, approved_by);
+    await requireOperable(ctx, row.fzc_id);
     return move(ctx, row, "approve", { approved_by, decided_at: ctx.now() });
   },
 
   async reject(ctx, { expense_id, rejected_by, reason }) {
     const row = await loadExpense(ctx, expense_id);
     await checkDecider(ctx, row, rejected_by);
+    await requireOperable(ctx, row.fzc_id);
     const clean = rejectionReason(reason);
     if (isRefusal(clean)) throw refused(clean);
     return move(ctx, row, "reject", { rejected_by, rejection_reason: clean, decided_at: ctx.now() });

@@ -10,6 +10,7 @@ import {
 } from "../domain/messages.ts";
 import { isRefusal, type Refusal } from "../domain/refusal.ts";
 import { recordAdminAction } from "../repos/admin-actions.ts";
+import { requireCompanyOperable } from "../repos/companies.ts";
 import { writeAudience } from "../repos/document-audiences.ts";
 import * as messages from "../repos/messages.ts";
 import { findUserById } from "../repos/users.ts";
@@ -145,6 +146,7 @@ export const messageService: MessageServiceHandlers<RpcContext> = {
     const text = messageText(p.title, p.body);
     if (isRefusal(text)) throw refused(text);
     if (!(await messages.companyExists(ctx.em, p.company_id))) throw messageError.notFound("company");
+    await requireCompanyOperable(ctx.em, p.company_id, (r) => messageError(r.refusal, r.message, r.details));
     const now = ctx.now();
     const caller = requireCaller(ctx);
     const row = messages.insertCompanyMessage(ctx.em, {

@@ -52,9 +52,10 @@ describe("renewal rules", () => {
     expect(renewalPlanRefusal("monthly")).toMatchObject({ refusal: "InvalidInput" });
   });
 
-  test("only an active company renews", () => {
+  test("only an active or inactive company renews", () => {
     expect(companyRenewalRefusal("active")).toBeNull();
-    for (const s of ["draft", "pending_signatures", "inactive", "suspended", "voided"] as const) {
+    expect(companyRenewalRefusal("inactive")).toBeNull();
+    for (const s of ["draft", "pending_signatures", "suspended", "voided"] as const) {
       expect(companyRenewalRefusal(s)).toMatchObject({ refusal: "InvalidState", details: { status: s } });
     }
   });

@@ -2,6 +2,7 @@ import type { ZoneInvoiceRow } from "../../../generated/entities.ts";
 import { companyRoles, satisfiesCompanyRole } from "../../auth/access.ts";
 import type { Refusal } from "../../domain/refusal.ts";
 import { recordAdminAction } from "../../repos/admin-actions.ts";
+import { requireCompanyOperable } from "../../repos/companies.ts";
 import * as invoices from "../../repos/invoices.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
@@ -58,12 +59,19 @@ export async function resolveIssuer(
       if (held === null || held.length === 0) throw invoiceError.notFound("company");
       if (!satisfiesCompanyRole(held, role)) throw invoiceError("Forbidden", `needs the ${role} role in ${issuerId}`);
     }
+    // `director` is asked by the writes (create, delete, send_invoice): only an active company issues.
+    if (role === "director") await requireOperableIssuer(ctx, issuerId);
     return { fzcId: issuerId, entityType: entityTypeOf(company.company_type), entityId: issuerId };
   }
   const [resident] = await invoices.residentsById(ctx.em, [issuerId]);
   if (!resident) throw invoiceError.notFound("issuer");
   if (!admin && !(resident.user_id === caller.userId && resident.partner_id === caller.partnerId)) throw notOwned();
   return { fzcId: "", entityType: null, entityId: issuerId };
+}
+
+/** The company status guard (src/domain/company-status.ts): a company that may not operate issues nothing. */
+export function requireOperableIssuer(ctx: RpcContext, fzcId: string): Promise<void> {
+  return requireCompanyOperable(ctx.em, fzcId, (r) => invoiceError(r.refusal, r.message, r.details));
 }
 
 /** The invoice, or NotFound. */
@@ -103,11 +111,14 @@ export async function maySee(ctx: RpcContext, row: ZoneInvoiceRow): Promise<bool
 
 /**
  * Acting on an invoice (update, send, mark paid): the issuer's director or resident owner. Someone who may see it
- * otherwise is Forbidden; anyone else NotFound (no existence leak).
+ * otherwise is Forbidden; anyone else NotFound (no existence leak). A company issuer must be operable (InvalidState).
  */
 export async function requireIssuerAuthority(ctx: RpcContext, row: ZoneInvoiceRow): Promise<void> {
   const standing = await issuerStanding(ctx, row);
-  if (standing === "acts") return;
+  if (standing === "acts") {
+    if (row.sender_entity_type !== null) await requireOperableIssuer(ctx, row.fzc_id);
+    return;
+  }
   if (standing === "member" || (await maySee(ctx, row))) {
     throw invoiceError("Forbidden", "only a director of the issuing company or the issuing resident's owner may");
   }

@@ -2,6 +2,7 @@ import type { DigitalResidentRow, ZoneCompanyRow, ZoneInvoiceRow } from "../../.
 import type { PaymentServiceHandlers } from "../../../generated/handlers/index.ts";
 import type { EntityType } from "../../../generated/types.ts";
 import { toCents } from "../../domain/money.ts";
+import { requireCompanyOperable } from "../../repos/companies.ts";
 import { findOwnResident, findResident } from "../../repos/digital-residents.ts";
 import { findInvoice } from "../../repos/invoice-payments.ts";
 import { findCompany } from "../../repos/payment-entities.ts";
@@ -54,6 +55,10 @@ export const initiateInvoicePayment: Handlers["initiateInvoicePayment"] = async 
   const account = rail === "cardpsp" ? receiver?.row.cardpsp_connected_account_id : receiver?.row.mobilepay_merchant_id;
   if (!receiver?.row.payment_receiving_enabled || !account) {
     throw paymentError("InvalidState", "the invoice's sender does not receive payments through this provider");
+  }
+  // A company receives money only while it may operate (src/domain/company-status.ts).
+  if (receiver.type === "company") {
+    await requireCompanyOperable(ctx.em, receiver.id, (r) => paymentError(r.refusal, r.message, r.details));
   }
   try {
     const { row, checkoutUrl } = await startProviderPayment(ctx, {

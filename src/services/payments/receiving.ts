@@ -1,6 +1,7 @@
 import type { PaymentServiceHandlers } from "../../../generated/handlers/index.ts";
 import { sha256Hex } from "../../auth/tokens.ts";
 import { paymentProviders } from "../../integrations/payments/index.ts";
+import { requireCompanyOperable } from "../../repos/companies.ts";
 import {
   enableReceiving,
   findReceivingHolder,
@@ -29,6 +30,12 @@ function receivingProvider(value: string): ReceivingProvider {
 export const connectPaymentReceiving: Handlers["connectPaymentReceiving"] = async (ctx, params) => {
   const provider = receivingProvider(params.provider);
   const entity = await payableEntity(ctx, params.entity_type, params.entity_id);
+  // A company opens receiving only while it may operate (src/domain/company-status.ts); nothing reaches the provider.
+  if (entity.type === "company") {
+    await requireCompanyOperable(ctx.em, entity.company.company_id, (r) =>
+      paymentError(r.refusal, r.message, r.details),
+    );
+  }
   const providers = paymentProviders(ctx.config);
   const request = { entityType: params.entity_type, entityId: params.entity_id, now: ctx.now() };
   const account = await (provider === "cardpsp"

@@ -78,7 +78,7 @@ export async function renewResident(
   });
 }
 
-/** Renews a company (locked, active) for `plan`, paid by `payerId`'s wallet; posts the CompanyMessage. */
+/** Renews a company (locked, active or inactive: active after) for `plan`, paid by `payerId`'s wallet; posts the CompanyMessage. */
 export async function renewCompany(
   em: EntityManager,
   company: ZoneCompanyRow,

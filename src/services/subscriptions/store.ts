@@ -51,7 +51,7 @@ export async function renewResidentRow(
   );
 }
 
-/** The company's new period (and plan when the renewal sets one), while it is active. */
+/** The company's new period (and plan when the renewal sets one), while it is active or inactive: it is active after. */
 export async function renewCompanyRow(
   em: EntityManager,
   companyId: string,
@@ -61,8 +61,8 @@ export async function renewCompanyRow(
   return affected(
     em,
     `update "zone_company" set subscription_start_date = ?, subscription_end_date = ?, subscription_plan = ?,
-       updated_at = ?
-     where company_id = ? and status = 'active'`,
+       status = 'active', updated_at = ?
+     where company_id = ? and status in ('active', 'inactive')`,
     [dates.subscription_start_date, dates.subscription_end_date, dates.subscription_plan, now, companyId],
   );
 }

@@ -4,6 +4,7 @@ import { companyRoles, satisfiesCompanyRole } from "../../auth/access.ts";
 import type { Refusal } from "../../domain/refusal.ts";
 import { grossProfit, TAX_DIRECTOR_ROLES } from "../../domain/tax.ts";
 import { recordAdminAction } from "../../repos/admin-actions.ts";
+import { requireCompanyOperable } from "../../repos/companies.ts";
 import { currentCompanyRoles } from "../../repos/company-access.ts";
 import * as filings from "../../repos/tax-filings.ts";
 import { requireCaller } from "../../rpc/caller.ts";
@@ -67,6 +68,15 @@ export async function requireCompanyRole(
   if (!satisfiesCompanyRole(held, required)) {
     throw taxError("Forbidden", `needs the ${required} role in the filing's company`);
   }
+}
+
+/**
+ * The company status guard (src/domain/company-status.ts) on the company's own filing writes (create, update,
+ * submit, documents): only a company that may operate files. The administrator's review is the zone's act on a
+ * filing already submitted and is not guarded.
+ */
+export function requireOperableCompany(ctx: RpcContext, companyId: string): Promise<void> {
+  return requireCompanyOperable(ctx.em, companyId, (r) => taxError(r.refusal, r.message, r.details));
 }
 
 /** The acting resident (the dispatcher checked the caller may act as it) must be a current director of the company. */

@@ -14,7 +14,7 @@ import { findCompany } from "../../repos/reports.ts";
 import * as filings from "../../repos/tax-filings.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { loadFiling, recordIfAdmin, refused, requireCompanyRole } from "./common.ts";
+import { loadFiling, recordIfAdmin, refused, requireCompanyRole, requireOperableCompany } from "./common.ts";
 
 type H = TaxServiceHandlers<RpcContext>;
 
@@ -113,6 +113,7 @@ function toDocumentResult(row: TaxDocumentRow): TaxDocumentResult {
 export const generateDocument: H["generateDocument"] = async (ctx, { filing_id, document_type }) => {
   const filing = await loadFiling(ctx, filing_id);
   await requireCompanyRole(ctx, filing.company_id, "director");
+  await requireOperableCompany(ctx, filing.company_id);
   const bad = documentRefusal(document_type, filing.submitted_at);
   if (bad) throw refused(bad);
   const type = document_type as TaxDocumentType;

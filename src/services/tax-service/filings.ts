@@ -26,6 +26,7 @@ import {
   refused,
   requireCompanyRole,
   requireDirectorResident,
+  requireOperableCompany,
   taxError,
   toFilingResult,
 } from "./common.ts";
@@ -66,6 +67,7 @@ export const createFiling: H["createFiling"] = async (ctx, params) => {
   const now = ctx.now();
   const company = await findCompany(ctx.em, company_id);
   if (!company) throw taxError.notFound("company");
+  await requireOperableCompany(ctx, company_id);
   const period_start = new Date(params.period_start);
   const period_end = new Date(params.period_end);
   const badPeriod = periodRefusal(filing_type, period_start, period_end);
@@ -132,6 +134,7 @@ export const listFilings: H["listFilings"] = async (ctx, { company_id, status })
 export const updateFiling: H["updateFiling"] = async (ctx, params) => {
   const row = await loadFiling(ctx, params.filing_id);
   await requireCompanyRole(ctx, row.company_id, "director");
+  await requireOperableCompany(ctx, row.company_id);
   const notDraft = draftOnlyRefusal(row.status);
   if (notDraft) throw refused(notDraft);
   // The rate in force when the figures are set is snapshotted with them; submission freezes both.
@@ -150,6 +153,7 @@ export const submitFiling: H["submitFiling"] = async (ctx, { filing_id, submitte
   const row = await loadFiling(ctx, filing_id);
   await requireCompanyRole(ctx, row.company_id, "member");
   await requireDirectorResident(ctx, row.company_id, submitted_by);
+  await requireOperableCompany(ctx, row.company_id);
   const bad = moveRefusal(row.status, "submit");
   if (bad) throw refused(bad);
   const now = ctx.now();

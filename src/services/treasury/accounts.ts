@@ -9,6 +9,7 @@ import { uuidv7 } from "../../domain/ids.ts";
 import { isRefusal, type Refusal } from "../../domain/refusal.ts";
 import { accountChanges, accountFields, deactivationRefusal, TREASURY_LIST_LIMIT } from "../../domain/treasury.ts";
 import { recordAdminAction } from "../../repos/admin-actions.ts";
+import { requireCompanyOperable } from "../../repos/companies.ts";
 import { findResident } from "../../repos/digital-residents.ts";
 import * as accounts from "../../repos/treasury-accounts.ts";
 import { listLedger, lockAccounts } from "../../repos/treasury-ledger.ts";
@@ -48,6 +49,11 @@ export async function requireCompany(ctx: RpcContext, companyId: string) {
   const company = await companyForTreasury(ctx.em, companyId);
   if (!company) throw treasuryError.notFound("company");
   return company;
+}
+
+/** The company status guard (src/domain/company-status.ts): only a company that may operate changes its accounts. */
+export function requireOperableCompany(ctx: RpcContext, companyId: string): Promise<void> {
+  return requireCompanyOperable(ctx.em, companyId, (r) => treasuryError(r.refusal, r.message, r.details));
 }
 
 /** Creating and changing a resident's accounts is for its owner: a proxy holder only reads them. */
@@ -149,12 +155,8 @@ export const accountHandlers = {
     ctx: RpcContext,
     { company_id, data }: { company_id: string; data: CreateTreasuryAccountData },
   ) {
-    const company = await requireCompany(ctx, company_id);
-    if (company.status !== "active") {
-      throw treasuryError("InvalidState", `the company is ${company.status}: only an active company opens accounts`, {
-        status: company.status,
-      });
-    }
+    await requireCompany(ctx, company_id);
+    await requireOperableCompany(ctx, company_id);
     return createAccount(ctx, "company", company_id, data);
   },
 
@@ -162,7 +164,9 @@ export const accountHandlers = {
     ctx: RpcContext,
     { company_id, account_id, data }: { company_id: string; account_id: string; data: UpdateTreasuryAccountData },
   ) {
-    return updateAccount(ctx, await loadOwned(ctx, "company", company_id, account_id), data);
+    const row = await loadOwned(ctx, "company", company_id, account_id);
+    await requireOperableCompany(ctx, company_id);
+    return updateAccount(ctx, row, data);
   },
 
   async listResidentAccounts(ctx: RpcContext, { resident_id }: { resident_id: string }) {

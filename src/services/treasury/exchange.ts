@@ -23,6 +23,7 @@ import {
   opsRefused,
   requireActive,
   requireCurrency,
+  requireOperableOwner,
   writeLedger,
 } from "./operations-common.ts";
 import { toExchangeResult, toQuoteResult } from "./results.ts";
@@ -146,6 +147,7 @@ export async function executeExchange(
   if (!lockedFrom || !lockedTo) throw opsError.notFound("account");
   requireActive(lockedFrom);
   requireActive(lockedTo);
+  await requireOperableOwner(ctx, lockedFrom);
   const now = ctx.now();
   const exchangeId = uuidv7(now);
   const quote = await claimOne(ctx, quotes, exchangeId);

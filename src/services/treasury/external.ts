@@ -21,6 +21,7 @@ import {
   referenceOf,
   requireActive,
   requireCurrency,
+  requireOperableOwner,
   reservedOf,
   writeLedger,
 } from "./operations-common.ts";
@@ -102,6 +103,7 @@ export async function initiateExternalTransfer(
   const locked = await findAccount(ctx.em, from.sid);
   if (!locked) throw opsError.notFound("account");
   requireActive(locked);
+  await requireOperableOwner(ctx, locked);
   const fee = percentFee(cents, ctx.config.treasury.externalFeePercent);
   const total = cents + fee;
   const now = ctx.now();

@@ -7,7 +7,7 @@ import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { findAccount } from "../../repos/treasury-accounts.ts";
 import { credit, insertLedgerRow, lockAccounts } from "../../repos/treasury-ledger.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { treasuryError } from "./accounts.ts";
+import { requireOperableCompany, treasuryError } from "./accounts.ts";
 import { toTransactionResult } from "./results.ts";
 
 /**
@@ -34,6 +34,7 @@ export async function fundAccount(
     });
   }
   if (!account.is_active) throw treasuryError("InvalidState", "the account is inactive");
+  if (account.owner_type === "company") await requireOperableCompany(ctx, account.owner_id);
   const now = ctx.now();
   const balanceAfter = await credit(ctx.em, account.sid, cents, now);
   const adminActionId = recordAdminAction(ctx, {

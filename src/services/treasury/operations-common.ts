@@ -4,6 +4,7 @@ import { uuidv7 } from "../../domain/ids.ts";
 import { type Cents, fromCents, toCents } from "../../domain/money.ts";
 import { isRefusal, type Refusal } from "../../domain/refusal.ts";
 import { movementAmount } from "../../domain/treasury.ts";
+import { requireCompanyOperable } from "../../repos/companies.ts";
 import { findAccount } from "../../repos/treasury-accounts.ts";
 import { figuresOf, insertLedgerRow } from "../../repos/treasury-ledger.ts";
 import type { RpcContext } from "../../rpc/context.ts";
@@ -50,6 +51,15 @@ export function requireCurrency(account: TreasuryAccountRow, currency: string): 
 export function requireActive(account: TreasuryAccountRow): void {
   if (!account.is_active)
     throw opsError("InvalidState", `account ${account.sid} is inactive`, { account_id: account.sid });
+}
+
+/**
+ * The company status guard (src/domain/company-status.ts) for an account a movement touches: a company's account
+ * moves money only while the company may operate (InvalidState with `status`); residents' accounts pass.
+ */
+export async function requireOperableOwner(ctx: RpcContext, account: TreasuryAccountRow): Promise<void> {
+  if (account.owner_type !== "company") return;
+  await requireCompanyOperable(ctx.em, account.owner_id, (r) => opsError(r.refusal, r.message, r.details));
 }
 
 /** InsufficientFunds with what is available now (the refusal writes nothing: the call rolls back). */

@@ -24,6 +24,7 @@ import {
   referenceOf,
   requireActive,
   requireCurrency,
+  requireOperableOwner,
   reservedOf,
   visibleAccount,
   writeLedger,
@@ -96,6 +97,8 @@ export async function initiateTransfer(
   if (!lockedFrom || !lockedTo) throw opsError.notFound("account");
   requireActive(lockedFrom);
   requireActive(lockedTo);
+  await requireOperableOwner(ctx, lockedFrom);
+  await requireOperableOwner(ctx, lockedTo);
   const now = ctx.now();
   const pending = needsApproval(cents, lockedFrom.approval_threshold);
   const transfer = transfers.insertTransfer(ctx.em, {
@@ -153,6 +156,9 @@ export async function approveTransfer(
   }
   const self = selfApprovalRefusal(transfer, approved_by, requireCaller(ctx).userId);
   if (self) throw opsRefused(self);
+  await requireOperableOwner(ctx, from);
+  const target = transfer.to_account_id ? await findAccount(ctx.em, transfer.to_account_id) : null;
+  if (target) await requireOperableOwner(ctx, target);
   const now = ctx.now();
   await lockAccounts(ctx.em, transfer.to_account_id ? [from.sid, transfer.to_account_id] : [from.sid]);
   // Every move of a transfer locks its source account first: read again under the lock, before a payout leaves.
