@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Client, TestApp } from "../support/app.ts";
 import { insertCompany, insertProxy, member, startFinanceApp } from "../support/entities.ts";
-import { errorOf, refusedNoWrite, sql } from "../support/helpers.ts";
+import { count, errorOf, refusedNoWrite, sql } from "../support/helpers.ts";
 import { balanceOf, companyData, founder, holder, registrationWrites } from "./support.ts";
 
 let t: TestApp;
@@ -106,6 +106,21 @@ describe("companyservice.create", () => {
       -32005,
       companyError("AlreadyExists"),
     );
+  });
+
+  test("of two concurrent registrations of one name, one wins and the other is AlreadyExists", async () => {
+    const a = await founder(t, admin);
+    const b = await founder(t, admin);
+    const replies = await Promise.all([
+      a.client.call("companyservice.create", { data: companyData(a.resident, { name: "Race FZC" }) }),
+      b.client.call("companyservice.create", { data: companyData(b.resident, { name: "race fzc" }) }),
+    ]);
+    const failed = replies.filter((r) => "error" in r);
+    expect(replies.filter((r) => "result" in r)).toHaveLength(1);
+    expect(failed.map((r) => errorOf(r).data)).toMatchObject([companyError("AlreadyExists")]);
+    expect(await count(t, "zone_company", "lower(name) = 'race fzc'")).toBe(1);
+    const spent = [await balanceOf(t, a.client.userId), await balanceOf(t, b.client.userId)].sort((x, y) => x - y);
+    expect(spent).toEqual([10_000 - 425, 10_000].sort((x, y) => x - y));
   });
 
   test("the name of a voided company is free again", async () => {
