@@ -40,6 +40,7 @@ describe("companyservice.create", () => {
       draft_id: null,
       shareholders: [{ resident_id: resident, role: "shareholder", units: 100 }],
     });
+    expect(company.registration_number).toBe(company.company_id);
     expect(await balanceOf(t, client.userId)).toBe(1000 - 375 - 480);
     const ledger = await sql(t, `select * from credit_transaction where tx_type = 'deduction' and user_id = ?`, [
       client.userId,
