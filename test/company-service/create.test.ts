@@ -88,6 +88,17 @@ describe("companyservice.create", () => {
     expect(rows).toEqual([{ action: "other", target_type: "company", target_ref: company.sid, allowed: true }]);
   });
 
+  test("a refusal is audited too (allowed false, with the variant)", async () => {
+    const { client, resident } = await founder(t, admin, 0);
+    await client.call("companyservice.create", { data: companyData(resident) });
+    const rows = await sql(t, `select action, target_type, allowed, context from user_audit_log where subject_id = ?`, [
+      client.userId,
+    ]);
+    expect(rows).toMatchObject([{ action: "other", target_type: "company", allowed: false }]);
+    const context = rows[0].context;
+    expect(typeof context === "string" ? JSON.parse(context) : context).toMatchObject({ error: "InsufficientFunds" });
+  });
+
   test("a short wallet is InsufficientFunds and writes nothing", async () => {
     const { client, resident } = await founder(t, admin, 100);
     await refusedNoWrite(
