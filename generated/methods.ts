@@ -95,6 +95,7 @@ import type {
   CompanyServiceGetKeyStatusParams,
   CompanyServiceGetParams,
   CompanyServiceListParams,
+  CompanyServiceSetAnonymityParams,
   CompanyServiceStoreCompanyKeypairParams,
   CompanyServiceUpdateParams,
   CompanyStatusChangeResult,
@@ -841,6 +842,11 @@ export interface MethodMap {
   "companyservice.update": { params: CompanyServiceUpdateParams; result: CompanyResult; callerBound: never };
   "companyservice.delete": { params: CompanyServiceDeleteParams; result: DeleteResult; callerBound: never };
   "companyservice.get_card": { params: CompanyServiceGetCardParams; result: CompanyCardResult; callerBound: never };
+  "companyservice.set_anonymity": {
+    params: CompanyServiceSetAnonymityParams;
+    result: CompanyResult;
+    callerBound: never;
+  };
   "companyservice.get_key_status": {
     params: CompanyServiceGetKeyStatusParams;
     result: KeyStatusResult;

@@ -9548,6 +9548,16 @@ export interface CompanyServiceGetCardParams {
    */
   company_id: string;
 }
+export interface CompanyServiceSetAnonymityParams {
+  /**
+   * Formatted company id (<PREFIX>-<YYYY>-Y<6 digits>, cooperatives ...-P<6 digits>).
+   */
+  company_id: string;
+  /**
+   * True hides the identifying fields from outsiders.
+   */
+  enabled: boolean;
+}
 export interface CompanyServiceGetKeyStatusParams {
   /**
    * Formatted company id (<PREFIX>-<YYYY>-Y<6 digits>, cooperatives ...-P<6 digits>).

@@ -54,6 +54,7 @@ export declare const validateCompanyServiceGetParams: ValidateFunction;
 export declare const validateCompanyServiceUpdateParams: ValidateFunction;
 export declare const validateCompanyServiceDeleteParams: ValidateFunction;
 export declare const validateCompanyServiceGetCardParams: ValidateFunction;
+export declare const validateCompanyServiceSetAnonymityParams: ValidateFunction;
 export declare const validateCompanyServiceGetKeyStatusParams: ValidateFunction;
 export declare const validateCompanyServiceGetCompanyEncryptedKeyParams: ValidateFunction;
 export declare const validateCompanyServiceStoreCompanyKeypairParams: ValidateFunction;

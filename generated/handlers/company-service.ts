@@ -10,6 +10,7 @@ import type {
   CompanyServiceGetKeyStatusParams,
   CompanyServiceGetParams,
   CompanyServiceListParams,
+  CompanyServiceSetAnonymityParams,
   CompanyServiceStoreCompanyKeypairParams,
   CompanyServiceUpdateParams,
   DeleteResult,
@@ -32,9 +33,11 @@ export interface CompanyServiceHandlers<Ctx> {
   delete(ctx: Ctx, params: CompanyServiceDeleteParams): Promise<DeleteResult>;
   /** `companyservice.get_card`: Get a company's public display card — x-auth: user */
   getCard(ctx: Ctx, params: CompanyServiceGetCardParams): Promise<CompanyCardResult>;
+  /** `companyservice.set_anonymity`: Turn the company's anonymity flag on or off — x-auth: company:member */
+  setAnonymity(ctx: Ctx, params: CompanyServiceSetAnonymityParams): Promise<CompanyResult>;
   /** `companyservice.get_key_status`: Tell whether the company has a keypair — x-auth: company:member */
   getKeyStatus(ctx: Ctx, params: CompanyServiceGetKeyStatusParams): Promise<KeyStatusResult>;
-  /** `companyservice.get_company_encrypted_key`: Fetch the company's encrypted private key — x-auth: company:founder */
+  /** `companyservice.get_company_encrypted_key`: Fetch the company's encrypted private key — x-auth: company:member */
   getCompanyEncryptedKey(ctx: Ctx, params: CompanyServiceGetCompanyEncryptedKeyParams): Promise<EncryptedKeyResult>;
   /** `companyservice.store_company_keypair`: Store (or replace) the company keypair — x-auth: company:founder */
   storeCompanyKeypair(ctx: Ctx, params: CompanyServiceStoreCompanyKeypairParams): Promise<KeypairResult>;

@@ -144,3 +144,82 @@ export async function moveCompanyStatus(
   );
   return changed === 1;
 }
+
+/** One page of the companies owned by the pair (user_id, partner_id), voided included, newest first, and the total. */
+export async function listOwnedCompanies(
+  em: EntityManager,
+  owner: { userId: string; partnerId: string | null },
+  page: { offset: number; limit: number },
+): Promise<{ rows: ZoneCompanyRow[]; total: number }> {
+  const [rows, total] = await em.findAndCount(
+    ZoneCompanyEntity,
+    { user_id: owner.userId, partner_id: owner.partnerId },
+    { orderBy: { created_at: "desc", sid: "desc" }, offset: page.offset, limit: page.limit, disableIdentityMap: true },
+  );
+  return { rows, total };
+}
+
+export type ProfileChanges = Partial<
+  Pick<
+    ZoneCompanyRow,
+    | "description"
+    | "address"
+    | "email"
+    | "phone"
+    | "website"
+    | "logo_url"
+    | "industry"
+    | "tax_id"
+    | "crypto_wallets"
+    | "auto_renewal"
+  >
+>;
+
+/** Writes profile fields while the company is still in `status` (false: it moved meanwhile, nothing written). */
+export async function updateCompanyProfile(
+  em: EntityManager,
+  companyId: string,
+  status: ZoneCompanyRow["status"],
+  changes: ProfileChanges,
+  at: Date,
+): Promise<boolean> {
+  const changed = await em.nativeUpdate(
+    ZoneCompanyEntity,
+    { company_id: companyId, status },
+    { ...changes, updated_at: at },
+  );
+  return changed === 1;
+}
+
+/**
+ * Deletes a company still in `draft` or `pending_signatures`, never activated (no subscription started) and whose
+ * roles have all not started yet at `now` (their rows go with it): a started role is history the append-only table
+ * keeps. False, and nothing deleted, when the company moved meanwhile or a role has started.
+ */
+export async function deleteUnstartedCompany(em: EntityManager, companyId: string, now: Date): Promise<boolean> {
+  const rows = await sqlRows<{ company_id: string }>(
+    em,
+    `delete from "zone_company" c where c.company_id = ? and c.status in ('draft', 'pending_signatures')
+       and c.subscription_start_date is null
+       and not exists (select 1 from "company_role" r where r.company_id = c.company_id and r.valid_from <= ?)
+     returning c.company_id`,
+    [companyId, now],
+  );
+  if (rows.length === 0) return false;
+  await sqlRows(em, `delete from "company_role" where company_id = ? returning sid`, [companyId]);
+  return true;
+}
+
+/** Sets the anonymity flag if it differs, with anonymity_changed_at; rows touched (0: it had that value). */
+export function flipCompanyAnonymity(
+  em: EntityManager,
+  companyId: string,
+  enabled: boolean,
+  now: Date,
+): Promise<number> {
+  return em.nativeUpdate(
+    ZoneCompanyEntity,
+    { company_id: companyId, anonymity_enabled: !enabled },
+    { anonymity_enabled: enabled, anonymity_changed_at: now, updated_at: now },
+  );
+}

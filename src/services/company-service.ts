@@ -1,33 +1,27 @@
 import type { CompanyServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { setAnonymity } from "./company-service/anonymity.ts";
 import { create } from "./company-service/create.ts";
+import { getCompanyEncryptedKey, storeCompanyKeypair } from "./company-service/keys.ts";
+import { remove, update } from "./company-service/profile.ts";
+import { get, getCard, getKeyStatus, list } from "./company-service/reads.ts";
 
-/** CompanyService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/**
+ * CompanyService (issue 16): registration (create.ts over src/services/company-registration.ts, shared with
+ * formation drafts and reseller requests), reads and the card (reads.ts), profile and deletion (profile.ts), keys
+ * (keys.ts; the key-reading rule in key-access.ts, shared with keypairservice) and anonymity (anonymity.ts). Rules:
+ * src/domain/company-registration.ts, company-profile.ts, company-card.ts, company-keys.ts, company-status.ts.
+ * Codegen adds a stub here for each new method.
+ */
 export const companyService: CompanyServiceHandlers<RpcContext> = {
-  async list(_ctx, _params) {
-    throw RpcError.notImplemented("companyservice.list");
-  },
+  list,
   create,
-  async get(_ctx, _params) {
-    throw RpcError.notImplemented("companyservice.get");
-  },
-  async update(_ctx, _params) {
-    throw RpcError.notImplemented("companyservice.update");
-  },
-  async delete(_ctx, _params) {
-    throw RpcError.notImplemented("companyservice.delete");
-  },
-  async getCard(_ctx, _params) {
-    throw RpcError.notImplemented("companyservice.get_card");
-  },
-  async getKeyStatus(_ctx, _params) {
-    throw RpcError.notImplemented("companyservice.get_key_status");
-  },
-  async getCompanyEncryptedKey(_ctx, _params) {
-    throw RpcError.notImplemented("companyservice.get_company_encrypted_key");
-  },
-  async storeCompanyKeypair(_ctx, _params) {
-    throw RpcError.notImplemented("companyservice.store_company_keypair");
-  },
+  get,
+  update,
+  delete: remove,
+  getCard,
+  setAnonymity,
+  getKeyStatus,
+  getCompanyEncryptedKey,
+  storeCompanyKeypair,
 };

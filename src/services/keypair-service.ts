@@ -6,6 +6,7 @@ import { isRefusal } from "../domain/refusal.ts";
 import { findEntityKeys } from "../repos/entity-keys.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
+import { companyKeyStanding } from "./company-service/key-access.ts";
 import { entityWithAccess, storeKeypair } from "./signing/entities.ts";
 import { recordedAt } from "./signing/recorded.ts";
 import { failureWith, signedInput, toVerifyResult } from "./signing/verify.ts";
@@ -41,10 +42,17 @@ export const keypairService: KeypairServiceHandlers<RpcContext> = {
     };
   },
 
-  /** Owner only: anyone else, proxies and administrators included, gets NotFound. */
+  /**
+   * A resident's owner only; a company's key by the one company rule (companyKeyStanding, shared with
+   * companyservice.get_company_encrypted_key). Anyone else, proxies and administrators included, gets NotFound.
+   */
   async getEncryptedPrivateKey(ctx, { entity_type, entity_id }) {
     const found = await entityWithAccess(ctx, entity_type, entity_id);
-    if (!found?.access.manages) throw keypairError.notFound(entity_type);
+    const allowed =
+      entity_type === "company"
+        ? found !== null && (await companyKeyStanding(ctx, entity_id)) === "allowed"
+        : found?.access.manages === true;
+    if (!found || !allowed) throw keypairError.notFound(entity_type);
     const { public_key, encrypted_private_key, keypair_version } = found.entity;
     if (public_key === null || encrypted_private_key === null) throw keypairError.notFound("keypair");
     return { entity_type, entity_id, public_key, encrypted_private_key, keypair_version };

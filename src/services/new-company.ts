@@ -21,8 +21,8 @@ export type NewCompany = Pick<ZoneCompanyRow, "user_id" | "partner_id" | "name" 
 /**
  * Inserts a ZoneCompany in the call's transaction (at once, not at commit): `company_id` from the rolling Counter
  * row `<PREFIX>-<YYYY>-Y` or, for a coop company type, `<PREFIX>-<YYYY>-P` (UTC year of the call;
- * src/repos/company-ids.ts), `external_id` minted from the global ExternalIdState counter as residents' are,
- * status `draft` unless the fields say otherwise. Pricing snapshots, roles and payments are the caller's.
+ * src/repos/company-ids.ts), `registration_number` the same id unless given, `external_id` minted from the global
+ * ExternalIdState counter as residents' are, status `draft` unless the fields say otherwise. Pricing snapshots, roles and payments are the caller's.
  */
 export async function createCompanyRow(ctx: RpcContext, fields: NewCompany): Promise<ZoneCompanyRow> {
   const now = ctx.now();
@@ -34,7 +34,8 @@ export async function createCompanyRow(ctx: RpcContext, fields: NewCompany): Pro
     owner_resident_id: null,
     voting_model: "standard",
     description: "",
-    registration_number: "",
+    // The zone registry's registration number is the formatted company id unless the creator sets another.
+    registration_number: companyId,
     tax_id: "",
     shareholders: [],
     crypto_wallets: [],

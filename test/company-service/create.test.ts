@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Client, TestApp } from "../support/app.ts";
 import { insertCompany, insertProxy, member, startFinanceApp } from "../support/entities.ts";
-import { errorOf, refusedNoWrite, sql } from "../support/helpers.ts";
+import { count, errorOf, refusedNoWrite, sql } from "../support/helpers.ts";
 import { balanceOf, companyData, founder, holder, registrationWrites } from "./support.ts";
 
 let t: TestApp;
@@ -40,6 +40,7 @@ describe("companyservice.create", () => {
       draft_id: null,
       shareholders: [{ resident_id: resident, role: "shareholder", units: 100 }],
     });
+    expect(company.registration_number).toBe(company.company_id);
     expect(await balanceOf(t, client.userId)).toBe(1000 - 375 - 480);
     const ledger = await sql(t, `select * from credit_transaction where tx_type = 'deduction' and user_id = ?`, [
       client.userId,
@@ -87,6 +88,17 @@ describe("companyservice.create", () => {
     expect(rows).toEqual([{ action: "other", target_type: "company", target_ref: company.sid, allowed: true }]);
   });
 
+  test("a refusal is audited too (allowed false, with the variant)", async () => {
+    const { client, resident } = await founder(t, admin, 0);
+    await client.call("companyservice.create", { data: companyData(resident) });
+    const rows = await sql(t, `select action, target_type, allowed, context from user_audit_log where subject_id = ?`, [
+      client.userId,
+    ]);
+    expect(rows).toMatchObject([{ action: "other", target_type: "company", allowed: false }]);
+    const context = rows[0].context;
+    expect(typeof context === "string" ? JSON.parse(context) : context).toMatchObject({ error: "InsufficientFunds" });
+  });
+
   test("a short wallet is InsufficientFunds and writes nothing", async () => {
     const { client, resident } = await founder(t, admin, 100);
     await refusedNoWrite(
@@ -106,6 +118,21 @@ describe("companyservice.create", () => {
       -32005,
       companyError("AlreadyExists"),
     );
+  });
+
+  test("of two concurrent registrations of one name, one wins and the other is AlreadyExists", async () => {
+    const a = await founder(t, admin);
+    const b = await founder(t, admin);
+    const replies = await Promise.all([
+      a.client.call("companyservice.create", { data: companyData(a.resident, { name: "Race FZC" }) }),
+      b.client.call("companyservice.create", { data: companyData(b.resident, { name: "race fzc" }) }),
+    ]);
+    const failed = replies.filter((r) => "error" in r);
+    expect(replies.filter((r) => "result" in r)).toHaveLength(1);
+    expect(failed.map((r) => errorOf(r).data)).toMatchObject([companyError("AlreadyExists")]);
+    expect(await count(t, "zone_company", "lower(name) = 'race fzc'")).toBe(1);
+    const spent = [await balanceOf(t, a.client.userId), await balanceOf(t, b.client.userId)].sort((x, y) => x - y);
+    expect(spent).toEqual([10_000 - 425, 10_000].sort((x, y) => x - y));
   });
 
   test("the name of a voided company is free again", async () => {

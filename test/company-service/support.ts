@@ -1,6 +1,6 @@
 import type { CreateCompanyData, ShareholderData } from "../../generated/types.ts";
 import type { Client, TestApp } from "../support/app.ts";
-import { member } from "../support/entities.ts";
+import { insertCompany, member } from "../support/entities.ts";
 import { count, sql } from "../support/helpers.ts";
 
 export const ADDRESS = {
@@ -60,4 +60,9 @@ export async function registrationWrites(t: TestApp) {
     balances: await sql(t, `select user_id, balance::text from credit_balance order by user_id`),
     counters: await sql(t, `select name, value from counter order by name`),
   };
+}
+
+/** A company row (insertCompany) with a real address, so results validate. */
+export function insertFullCompany(t: TestApp, userId: string, extra: Record<string, unknown> = {}): Promise<string> {
+  return insertCompany(t, userId, { address: ADDRESS, ...extra });
 }

@@ -303,7 +303,7 @@ describe("approve_registration", () => {
     expect(theirs.error).toMatchObject({ code: -32003 });
   });
 
-  test("a company request is stored approved with no entity yet (the companies issue creates it)", async () => {
+  test("a company request is approved with the partner's company (test/company-service covers the company)", async () => {
     const companies = await newPartner(t, admin, { name: "Companies", allow_company_creation: true });
     const theirs = await links(t, companies.walletUserId, []);
     await requiredContract(t, ["company"]).then(async (c) => {
@@ -319,7 +319,11 @@ describe("approve_registration", () => {
       admin_email: admin.email,
       admin_signature: await approvalSignature(t, adminKeys, r.request_id, admin.email),
     });
-    expect(approved).toMatchObject({ status: "approved", request_type: "company", created_entity_id: null });
+    expect(approved).toMatchObject({
+      status: "approved",
+      request_type: "company",
+      created_entity_id: expect.stringMatching(/^FZ-\d{4}-Y\d{6}$/),
+    });
     expect(await count(t, "digital_resident", "partner_id = ?", [companies.partnerId])).toBe(0);
   });
 

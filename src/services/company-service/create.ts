@@ -1,5 +1,6 @@
 import type { CompanyServiceHandlers } from "../../../generated/handlers/index.ts";
-import type { CreateCompanyData } from "../../../generated/types.ts";
+import type { Address, CreateCompanyData } from "../../../generated/types.ts";
+import { profileChanges } from "../../domain/company-profile.ts";
 import { isCoopType, resellerCreationRefusal } from "../../domain/company-registration.ts";
 import { isRefusal } from "../../domain/refusal.ts";
 import { findKeyCompanyCreation } from "../../repos/api-keys.ts";
@@ -27,10 +28,14 @@ const PROFILE_FIELDS = [
   "due_process_executors",
 ] as const;
 
-function profileOf(data: CreateCompanyData): RegistrationProfile {
-  const out: Record<string, unknown> = {};
-  for (const field of PROFILE_FIELDS) if (data[field] !== undefined) out[field] = data[field];
-  return out as RegistrationProfile;
+/** The optional fields given, the editable ones checked and stored as companyservice.update stores them. */
+function profileOf(data: CreateCompanyData): { profile: RegistrationProfile; address: Address } {
+  const given: Record<string, unknown> = {};
+  for (const field of PROFILE_FIELDS) if (data[field] !== undefined) given[field] = data[field];
+  const checked = profileChanges({ ...given, description: data.description, address: data.address });
+  if (isRefusal(checked)) throw refused(checked);
+  const { address, ...profile } = { ...given, ...checked };
+  return { profile: profile as RegistrationProfile, address: address ?? data.address };
 }
 
 /** A reseller key may create only with allow_company_creation, for its partner, as the partner's wallet user. */
@@ -85,13 +90,14 @@ export const create: Handlers["create"] = async (ctx, { user_id, data }) => {
       field: "due_process_executors",
     });
   }
+  const { profile, address } = profileOf(data);
   const owned = await ownedResidentIdsOf(ctx.em, caller);
   const { founder, ownerResidentId } = await founderOf(ctx, caller, data, owned);
   await checkHolders(ctx, data, owned);
   const registered = await registerCompany(ctx, {
     owner: { user_id, partner_id: caller.partnerId, owner_resident_id: ownerResidentId },
     payer: { wallet_user_id: user_id },
-    company: { name: data.name, company_type: data.company_type, address: data.address, profile: profileOf(data) },
+    company: { name: data.name, company_type: data.company_type, address, profile },
     plan: data.subscription_plan,
     founder_resident_id: founder,
     holders: data.shareholders,

@@ -18,12 +18,13 @@ import * as requests from "../../repos/registration-requests.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { createResident } from "../new-resident.ts";
+import { createPartnerCompany } from "./company-approval.ts";
 import { adminRegistrationError, loadRequest } from "./review.ts";
 import { checkPrerequisites, SIGNATURE_MESSAGES, signedFieldsOf } from "./shared.ts";
 
 /**
  * AdminRegistrationService, the decisions: approve (with the administrator's signature; a resident request creates
- * the partner-onboarded resident), reject, ask for more information. Each is a conditional state move
+ * the partner-onboarded resident, a company request the partner's company), reject, ask for more information. Each is a conditional state move
  * (docs/decisions.md "Registration request states") and an AdminAction.
  */
 
@@ -87,7 +88,6 @@ export const approveRegistration: Handlers["approveRegistration"] = async (ctx, 
     });
   }
   const now = await move(ctx, d, { admin_signature: p.admin_signature });
-  // A company request is completed by the companies issue: it stays approved without an entity for now.
   let createdEntityId: string | null = null;
   if (d.row.request_type === "resident") {
     const resident = await createResident(ctx, {
@@ -99,8 +99,10 @@ export const approveRegistration: Handlers["approveRegistration"] = async (ctx, 
       source: "partner",
     });
     createdEntityId = resident.resident_id;
-    await requests.setCreatedEntity(ctx.em, d.row.sid, createdEntityId);
+  } else if (partner) {
+    createdEntityId = await createPartnerCompany(ctx, d.row, partner);
   }
+  if (createdEntityId !== null) await requests.setCreatedEntity(ctx.em, d.row.sid, createdEntityId);
   recordAdminAction(ctx, {
     action: "approve_registration_request",
     targetType: "registration_request",

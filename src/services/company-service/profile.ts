@@ -1,0 +1,51 @@
+import type { CompanyServiceHandlers } from "../../../generated/handlers/index.ts";
+import { profileChanges } from "../../domain/company-profile.ts";
+import { companyStatusRefusal } from "../../domain/company-status.ts";
+import { isRefusal, refuse } from "../../domain/refusal.ts";
+import { deleteUnstartedCompany, updateCompanyProfile } from "../../repos/companies.ts";
+import type { RpcContext } from "../../rpc/context.ts";
+import { companyError, loadCompany, refused, toCompanyResult } from "./common.ts";
+
+type Handlers = CompanyServiceHandlers<RpcContext>;
+
+/**
+ * company:founder (the dispatcher; the owner counts as founder). Profile fields only, in the statuses that allow
+ * `update_profile` (src/domain/company-status.ts: not suspended, not voided); the write is conditional on the status
+ * the decision read.
+ */
+export const update: Handlers["update"] = async (ctx, { company_id, data }) => {
+  const row = await loadCompany(ctx, company_id);
+  const frozen = companyStatusRefusal(row.status, "update_profile");
+  if (frozen) throw refused(frozen);
+  const changes = profileChanges(data);
+  if (isRefusal(changes)) throw refused(changes);
+  const now = ctx.now();
+  if (!(await updateCompanyProfile(ctx.em, company_id, row.status, changes, now))) {
+    throw companyError("InvalidState", "the company changed meanwhile; read it again");
+  }
+  return toCompanyResult({ ...row, ...changes, updated_at: now }, now);
+};
+
+const DELETABLE = ["draft", "pending_signatures"];
+
+/**
+ * company:founder. Only a company that never became active (draft or pending_signatures, no subscription started)
+ * and whose roles have not started yet; a started role is kept history, and an ever-active company is voided by an
+ * administrator instead.
+ */
+export const remove: Handlers["delete"] = async (ctx, { company_id }) => {
+  const row = await loadCompany(ctx, company_id);
+  if (!DELETABLE.includes(row.status)) {
+    throw refused(
+      refuse("InvalidState", "only a company that never became active can be deleted; an administrator voids it", {
+        status: row.status,
+      }),
+    );
+  }
+  if (!(await deleteUnstartedCompany(ctx.em, company_id, ctx.now()))) {
+    throw companyError("InvalidState", "the company has started roles or changed meanwhile; it cannot be deleted", {
+      status: row.status,
+    });
+  }
+  return { sid: row.sid, deleted: true };
+};
