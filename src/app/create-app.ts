@@ -4,6 +4,8 @@ import type { Logger } from "pino";
 import { CONTEXT, DOMAINS } from "../../generated/policy.ts";
 import { ensureAdminFromConfig } from "../auth/admin-bootstrap.ts";
 import type { Config } from "../config.ts";
+import { syncContractTemplates } from "../contracts/sync.ts";
+import { contractTemplates } from "../contracts/templates.ts";
 import { openDatabase } from "../db/database.ts";
 import { closeOrm } from "../db/orm.ts";
 import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
@@ -48,6 +50,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     openrpc: openrpcDocuments(config.publicBaseUrl),
   };
   await ensureAdminFromConfig(runtime);
+  // The contract template files are read and validated at every start; a bad file stops it (ConfigError).
+  const templates = contractTemplates();
+  if (config.contractTemplateSync) await syncContractTemplates(orm.em, templates, config.clock());
   const app = new Hono();
 
   app.get("/health", async (c) => {
