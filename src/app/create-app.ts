@@ -10,6 +10,7 @@ import { openDatabase } from "../db/database.ts";
 import { closeOrm } from "../db/orm.ts";
 import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
 import type { Runtime } from "../rpc/runtime.ts";
+import { startContractExpirySweep } from "../services/contract-service/expiry-sweep.ts";
 import { startCreditExpirySweep } from "../services/credit-service/expiry-sweep.ts";
 import { startOverdueInvoiceSweep } from "../services/invoice-service/overdue-sweep.ts";
 import { startPaymentSweep } from "../services/payments/sweep.ts";
@@ -106,6 +107,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const invoiceSweep = startOverdueInvoiceSweep(runtime);
   const treasurySweep = startTreasurySettlementSweep(runtime);
   const paymentSweep = startPaymentSweep(runtime);
+  const contractSweep = startContractExpirySweep(runtime);
 
   return {
     hono: app,
@@ -119,6 +121,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       invoiceSweep.stop();
       treasurySweep.stop();
       paymentSweep.stop();
+      contractSweep.stop();
       await mcp.close();
       if (!options.orm) await closeOrm(orm);
     },

@@ -4,8 +4,12 @@ import {
   type ContractSignatureRow,
   ContractTemplateEntity,
   type ContractTemplateRow,
+  DigitalResidentEntity,
+  type DigitalResidentRow,
   RegistrationContractEntity,
   type RegistrationContractRow,
+  ZoneCompanyEntity,
+  type ZoneCompanyRow,
 } from "../../generated/entities.ts";
 import { sqlRows } from "../db/sql.ts";
 import type { StoredContract, StoredTemplate, TemplateCatalogueFields } from "../domain/contract-sync.ts";
@@ -223,5 +227,29 @@ export function signaturesOfUser(em: EntityManager, userId: string): Promise<Con
     ContractSignatureEntity,
     { user_id: userId },
     { orderBy: { signed_at: "desc", sid: "desc" }, limit: 1000, disableIdentityMap: true },
+  );
+}
+
+// ---- the entities a signature may bind (read by sid, as sign_contract names them) ----
+
+export function signerResident(
+  em: EntityManager,
+  sid: string,
+): Promise<Pick<DigitalResidentRow, "resident_id" | "user_id" | "partner_id"> | null> {
+  return em.findOne(
+    DigitalResidentEntity,
+    { sid },
+    { fields: ["resident_id", "user_id", "partner_id"], disableIdentityMap: true },
+  );
+}
+
+export function signerCompany(
+  em: EntityManager,
+  sid: string,
+): Promise<Pick<ZoneCompanyRow, "company_id" | "user_id" | "partner_id" | "status" | "company_type"> | null> {
+  return em.findOne(
+    ZoneCompanyEntity,
+    { sid },
+    { fields: ["company_id", "user_id", "partner_id", "status", "company_type"], disableIdentityMap: true },
   );
 }
