@@ -291,9 +291,10 @@ describe("archive_company_contract", () => {
     expect(await writes()).toEqual(before);
   });
 
-  test("a shareholder is Forbidden and nothing is written", async () => {
+  test("a shareholder is Forbidden and a non-member gets NotFound; nothing is written", async () => {
     const c = await created();
     await refusedNoWrite(writes, async () => typed(await archive(s.shareholder.client, c.sid)), -32002, null);
+    await refusedNoWrite(writes, async () => typed(await archive(s.outsider.client, c.sid)), -32003, null);
   });
 });
 
@@ -324,6 +325,16 @@ describe("contract states over time", () => {
 });
 
 describe("administrators", () => {
+  test("an administrator naming an unknown company gets NotFound and nothing is written", async () => {
+    const admin = await t.admin();
+    await refusedNoWrite(
+      writes,
+      async () => typed(await create(admin, {}, "FZ-2026-Y999999")),
+      -32003,
+      contractError("NotFound"),
+    );
+  });
+
   test("an administrator's session may create; an AdminAction is recorded", async () => {
     const admin = await t.admin();
     const r = await admin.rpc("contractservice.create_company_contract", { fzc_id: s.company, data: DATA });

@@ -236,8 +236,9 @@ describe("sign_contract for a company", () => {
   test.each(["voided", "suspended"])("a %s company is InvalidState", async (status) => {
     const owner = await t.register(`company-${status}@example.org`);
     const company = await insertCompany(t, owner.userId, { status });
-    const err = errorOf(await sign(owner, { entity_type: "company", entity_id: await companySid(company) }));
-    expect(err).toMatchObject({ code: -32005, data: { type: "SignError", variant: "InvalidState", status } });
+    const params = { entity_type: "company", entity_id: await companySid(company) };
+    await refused(owner, params, -32005, "InvalidState");
+    expect(errorOf(await sign(owner, params)).data).toMatchObject({ status });
   });
 
   test("a company signs only the formation document of its type and no resident contract (InvalidInput)", async () => {
