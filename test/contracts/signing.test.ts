@@ -81,6 +81,13 @@ describe("sign_contract for the user itself", () => {
     expect(await signatures()).toEqual(before);
   });
 
+  test("two concurrent signings of the same version give one signature", async () => {
+    const c = await t.register("signer-race@example.org");
+    const [a, b] = await Promise.all([sign(c, {}), sign(c, {})]);
+    expect(a.result.receipt_id).toBe(b.result.receipt_id);
+    expect(await sql(t, `select sid from "contract_signature" where user_id = ?`, [c.userId])).toHaveLength(1);
+  });
+
   test("a new version is signed anew; the old version is no longer offered (NotFound)", async () => {
     const c = await t.register("signer5@example.org");
     const old = await contractSid("privacy_policy");
