@@ -1973,7 +1973,7 @@ export function buildRegistry<Ctx>(
         internal: false,
         callerBinding: null,
         password: null,
-        audit: null,
+        audit: { action: "view_document", targetType: "contract", targetParam: "contract_id" },
         mcp: {
           name: "freezone_contractservice_get_company_contract",
           readOnly: true,

@@ -159,6 +159,30 @@ describe("list and get", () => {
   });
 });
 
+describe("reads are audited", () => {
+  const views = (userId: string) =>
+    sql(t, `select action, target_ref, target_type, allowed from "user_audit_log" where subject_id = ? order by sid`, [
+      userId,
+    ]);
+
+  test("get_company_contract writes view_document, allowed or denied; list writes none", async () => {
+    const c = await created();
+    const { client: reader } = s.shareholder;
+    const before = (await views(reader.userId)).length;
+    await get(reader, c.sid);
+    await reader.callOk("contractservice.list_company_contracts", { fzc_id: s.company });
+    expect((await views(reader.userId)).slice(before)).toEqual([
+      { action: "view_document", target_ref: c.sid, target_type: "contract", allowed: true },
+    ]);
+    const outsider = s.outsider.client;
+    const seen = (await views(outsider.userId)).length;
+    await get(outsider, c.sid);
+    expect((await views(outsider.userId)).slice(seen)).toEqual([
+      { action: "view_document", target_ref: c.sid, target_type: "contract", allowed: false },
+    ]);
+  });
+});
+
 describe("update_company_contract", () => {
   test("status moves forward draft -> pending_signature -> active, with field changes", async () => {
     const c = await created();
