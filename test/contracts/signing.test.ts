@@ -240,6 +240,13 @@ describe("sign_contract for a company", () => {
     await refused(former.client, { entity_type: "company", entity_id: await companySid(company) }, -32002, "NotOwner");
   });
 
+  test("a company still in formation may sign", async () => {
+    const owner = await t.register("company-forming@example.org");
+    const company = await insertCompany(t, owner.userId, { status: "draft" });
+    const r = await sign(owner, { entity_type: "company", entity_id: await companySid(company) });
+    expect(r.result).toMatchObject({ entity_type: "company" });
+  });
+
   test.each(["voided", "suspended"])("a %s company is InvalidState", async (status) => {
     const owner = await t.register(`company-${status}@example.org`);
     const company = await insertCompany(t, owner.userId, { status });
