@@ -1942,7 +1942,7 @@ export const RECORDS = {
     owner: [],
     appendOnly: false,
     indexed: ["category_key", "category", "title"],
-    unique: [["category_key"]],
+    unique: [["category_key", "version"]],
     managed: ["sid", "created_at", "updated_at", "content_hash"],
     secret: [],
     private: [],

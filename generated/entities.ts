@@ -2483,10 +2483,18 @@ export const RegistrationContractEntity = new EntitySchema<RegistrationContractR
     },
   },
   indexes: [
+    { name: "registration_contract_category_key_index", properties: ["category_key"] },
     { name: "registration_contract_category_index", properties: ["category"] },
     { name: "registration_contract_title_index", properties: ["title"] },
   ],
-  uniques: [{ name: "registration_contract_category_key_unique", properties: ["category_key"] }],
+  uniques: [
+    { name: "registration_contract_category_key_version_unique", properties: ["category_key", "version"] },
+    {
+      name: "registration_contract_active_key_unique",
+      expression:
+        'create unique index "registration_contract_active_key_unique" on "registration_contract" ("category_key") where "is_active"',
+    },
+  ],
 });
 
 /** A stored RegistrationFlow (table `registration_flow`). */

@@ -53,7 +53,7 @@ export const SERVICE_ERRORS = {
   },
   ContractService: {
     ContractError: ["NotFound", "Forbidden", "InvalidState", "InvalidInput"],
-    SignError: ["NotFound", "NotOwner", "InvalidInput"],
+    SignError: ["NotFound", "NotOwner", "InvalidState", "InvalidInput"],
   },
   CreditService: {
     CreditError: [

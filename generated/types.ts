@@ -2290,7 +2290,7 @@ export interface RegistrationContract {
    */
   sid: string;
   /**
-   * Unique category key looked up by get_required_contract (category_str), for example terms_of_service, company_articles, share_transfer_agreement.
+   * Category key looked up by get_required_contract (category_str), for example terms_of_service, company_articles, share_transfer_agreement; unique among active contracts (one active version per key), and with version unique overall.
    */
   category_key: string;
   /**
@@ -8658,7 +8658,7 @@ export interface PublicKeyHistoryFindResult {
  */
 export interface RegistrationContractNewTemplate {
   /**
-   * Unique category key looked up by get_required_contract (category_str), for example terms_of_service, company_articles, share_transfer_agreement.
+   * Category key looked up by get_required_contract (category_str), for example terms_of_service, company_articles, share_transfer_agreement; unique among active contracts (one active version per key), and with version unique overall.
    */
   category_key: string | null;
   /**

@@ -61,6 +61,12 @@ export interface Config {
   allowedOrigins: string[];
   /** Take the client address from X-Forwarded-For (only behind a load balancer that sets it). */
   trustProxy: boolean;
+  /**
+   * CONTRACT_TEMPLATE_SYNC (default 1): write the contract template files into RegistrationContract and
+   * ContractTemplate at start (src/contracts/sync.ts). Tests turn it off unless they test contracts, since other
+   * suites set up registration contracts of their own.
+   */
+  contractTemplateSync: boolean;
   clock: Clock;
   // ---- KYC (identity verification; see the KYC block at the end of this file) ----
   kyc: KycConfig;
@@ -213,6 +219,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     adminPassword,
     allowedOrigins: (env["ALLOWED_ORIGINS"] ?? "").split(",").filter(Boolean),
     trustProxy: env["TRUST_PROXY"] === "1",
+    contractTemplateSync: onOff(env, "CONTRACT_TEMPLATE_SYNC", true),
     clock: () => new Date(),
     kyc: kycConfig(env),
     // ---- KYB (issue 14: external companies) ----

@@ -4,10 +4,13 @@ import type { Logger } from "pino";
 import { CONTEXT, DOMAINS } from "../../generated/policy.ts";
 import { ensureAdminFromConfig } from "../auth/admin-bootstrap.ts";
 import type { Config } from "../config.ts";
+import { syncContractTemplates } from "../contracts/sync.ts";
+import { contractTemplates } from "../contracts/templates.ts";
 import { openDatabase } from "../db/database.ts";
 import { closeOrm } from "../db/orm.ts";
 import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
 import type { Runtime } from "../rpc/runtime.ts";
+import { startContractExpirySweep } from "../services/contract-service/expiry-sweep.ts";
 import { startCreditExpirySweep } from "../services/credit-service/expiry-sweep.ts";
 import { startDraftExpirySweep } from "../services/entity-draft-service/completion.ts";
 import { startOverdueInvoiceSweep } from "../services/invoice-service/overdue-sweep.ts";
@@ -50,6 +53,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     openrpc: openrpcDocuments(config.publicBaseUrl),
   };
   await ensureAdminFromConfig(runtime);
+  // The contract template files are read and validated at every start; a bad file stops it (ConfigError).
+  const templates = contractTemplates();
+  if (config.contractTemplateSync) await syncContractTemplates(orm.em, templates, config.clock());
   const app = new Hono();
 
   app.get("/health", async (c) => {
@@ -105,6 +111,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const paymentSweep = startPaymentSweep(runtime);
   const draftSweep = startDraftExpirySweep(runtime);
   const companyLapseSweep = startCompanyLapseSweep(runtime);
+  const contractSweep = startContractExpirySweep(runtime);
 
   return {
     hono: app,
@@ -120,6 +127,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       paymentSweep.stop();
       draftSweep.stop();
       companyLapseSweep.stop();
+      contractSweep.stop();
       await mcp.close();
       if (!options.orm) await closeOrm(orm);
     },

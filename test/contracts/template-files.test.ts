@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { renderContract, renderFormationDocument } from "../../src/contracts/render.ts";
 import {
   findTemplate,
   formationTemplateFor,
@@ -75,5 +76,24 @@ describe("loadTemplateCatalogue", () => {
   test("an empty or missing directory stops the load", () => {
     expect(() => loadTemplateCatalogue(dir())).toThrow(/holds no contract template/);
     expect(() => loadTemplateCatalogue(join(dir(), "missing"))).toThrow(/cannot be read/);
+  });
+});
+
+describe("rendering a template file", () => {
+  test("renderFormationDocument fills the cooperative charter and reports what is missing", () => {
+    const r = renderFormationDocument("coop_standard_fzc", {
+      entity_name: "Green Growers",
+      company_type: "Cooperative (standard)",
+      founding_members_table: { columns: ["Member", "Email"], rows: [["Ada", "ada@example.org"]] },
+    });
+    expect(r).toMatchObject({ key: "cooperative_charter", version: "2026.1" });
+    expect(r?.text).toContain("# Charter of Green Growers");
+    expect(r?.text).toContain("| Ada | ada@example.org |");
+    expect(r?.missing).toEqual(["business_activity", "formation_date", "registered_address"]);
+  });
+
+  test("renderContract renders by key; an unknown key is null", () => {
+    expect(renderContract("terms_of_service", {})?.text).toBe(findTemplate("terms_of_service")?.body);
+    expect(renderContract("nope", {})).toBeNull();
   });
 });

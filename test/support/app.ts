@@ -97,6 +97,7 @@ export function testConfig(clock: TestClock, overrides: Partial<Config> = {}): C
       validateResults: true,
       logLevel: "silent",
       clock: clock.now,
+      contractTemplateSync: false,
       ...overrides,
     },
   );
