@@ -78,7 +78,7 @@ function companySection(model: SpecModel): string[] {
     "handler runs (after x-auth, params and caller binding; before password re-entry); `handler` rows are checked by",
     "the handler with the same rule (src/auth/access.ts).",
     "",
-    table(header, lines),
+    lines.length > 0 ? table(header, lines) : "The spec has no company-scoped operation.",
     "",
   ];
 }
