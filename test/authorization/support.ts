@@ -7,6 +7,7 @@ import type { RpcContext } from "../../src/rpc/context.ts";
 import { sample, sampleParams } from "../identity/sample-params.ts";
 import { type Client, PASSWORD, type TestApp } from "../support/app.ts";
 import { insertCompany, insertResident, insertRole, member, startFinanceApp } from "../support/entities.ts";
+import { insertApiKey } from "../support/helpers.ts";
 
 /**
  * The authorization table as the tests read it: the rows come from the registry (the spec's x-auth and
@@ -80,6 +81,8 @@ export const CASTS: CastSpec[] = [
   { name: "director of another company", held: [] },
   { name: "stranger", held: [] },
   { name: "administrator (session)", held: "admin" },
+  { name: "director's API key", held: ["director"] },
+  { name: "administrator's API key (not a session)", held: [] },
 ];
 
 export interface Caller {
@@ -113,8 +116,25 @@ export async function staffCompany(): Promise<Company> {
   callers.set("director of another company", await holder("director", {}, other));
   callers.set("stranger", await member(t));
   const admin = await t.admin();
-  callers.set("administrator (session)", { client: admin, resident: await insertResident(t, admin.userId) });
+  const adminResident = await insertResident(t, admin.userId);
+  callers.set("administrator (session)", { client: admin, resident: adminResident });
+  const director = callers.get("director")!;
+  callers.set("director's API key", { client: await viaKey(t, director.client), resident: director.resident });
+  callers.set("administrator's API key (not a session)", { client: await viaKey(t, admin), resident: adminResident });
   return { t, company, callers };
+}
+
+/** The same user calling with a personal API key (limits high enough for a whole table) instead of its session. */
+async function viaKey(t: TestApp, user: Client): Promise<Client> {
+  const limit = 1_000_000;
+  const { key } = await insertApiKey(t.app.runtime.orm, user.userId, {
+    max_calls_per_hour: limit,
+    max_calls_per_day: limit,
+    max_transaction_amount: limit,
+    daily_spending_limit: limit,
+    monthly_spending_limit: limit,
+  });
+  return { ...user, rpc: (method, params) => t.rpc(method, params, { "x-api-key": key }) };
 }
 
 /** What the role model says a caller gets: through, or the refusal (no current role NotFound, another Forbidden). */
