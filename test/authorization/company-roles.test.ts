@@ -81,6 +81,19 @@ describe.each(dispatcherRows)("$entry.name ($entry.auth)", (row) => {
   });
 });
 
+describe("an unknown company", () => {
+  test.each(dispatcherRows)(
+    "$entry.name: an unknown company id is NotFound (a director of another company calls)",
+    async (row) => {
+      const caller = c.callers.get("director")!;
+      reached.length = 0;
+      const r = await caller.client.rpc(row.entry.name, paramsFor(row, "FZ-2026-Y999999", caller));
+      expect(r.error, JSON.stringify(r.body)).toMatchObject({ code: -32003, data: { variant: "NotFound" } });
+      expect(reached).toEqual([]);
+    },
+  );
+});
+
 // These take a record id, not a company id: the handler reads the company from the record and checks the role with
 // src/auth/access.ts (docs/decisions.md "Company roles need a company id in the params"). A row-by-row test needs a
 // record of each kind; until their handlers land (governance is the next issue) they are listed here.
