@@ -1616,7 +1616,7 @@ export function buildRegistry<Ctx>(
           idempotent: false,
           amountParam: null,
         },
-        errors: { BusinessDocumentError: ["NotFound", "Forbidden", "OfficialDocument"] },
+        errors: { BusinessDocumentError: ["NotFound", "Forbidden", "InvalidState", "OfficialDocument"] },
         result: "DeleteBusinessDocumentResult",
         paramNames: ["document_id"],
         aliases: [],

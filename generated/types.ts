@@ -9415,7 +9415,7 @@ export interface BusinessDocumentServiceGenerateOfficialDocumentParams {
 }
 export interface BusinessDocumentServiceGetDocumentParams {
   /**
-   * Document id.
+   * Document id (the document's sid).
    */
   document_id: string;
 }

@@ -1,6 +1,15 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { DocumentAudienceEntity, type DocumentAudienceRow } from "../../generated/entities.ts";
+import {
+  CompanyRoleEntity,
+  DocumentAudienceEntity,
+  type DocumentAudienceRow,
+  ProxyEntity,
+  ZoneCompanyEntity,
+} from "../../generated/entities.ts";
+import { currentAudience, decideVisibility, type VisibilityDecision } from "../domain/document-visibility.ts";
 import { uuidv7 } from "../domain/ids.ts";
+import { isProxyEffective } from "../domain/proxies.ts";
+import { ownedResidentIds } from "./digital-residents.ts";
 
 /**
  * Writes to the append-only DocumentAudience table: the visibility record of the documents a service creates.
@@ -79,4 +88,118 @@ export async function closeAudience(
     created_at: end,
     updated_at: end,
   });
+}
+
+/*
+ * Visibility (src/domain/document-visibility.ts): the one call other services make is `mayView(em, document,
+ * subjects)`; `callerSubjects` gives the subjects a caller speaks for (its residents, the residents it holds an
+ * effective Proxy for, the companies it owns, as corporate subjects).
+ */
+
+export interface DocumentKey {
+  documentType: DocumentAudienceRow["document_type"];
+  documentRef: string;
+}
+
+/** Every audience row of a document (any order; the rule picks the current one). */
+export function audienceRowsOf(em: EntityManager, doc: DocumentKey): Promise<DocumentAudienceRow[]> {
+  return em.find(
+    DocumentAudienceEntity,
+    { document_type: doc.documentType, document_ref: doc.documentRef },
+    { orderBy: { sid: "desc" }, disableIdentityMap: true },
+  );
+}
+
+/** Every audience row of a document reference whatever its kind, newest first (list_by_document). */
+export function audienceRowsByRef(
+  em: EntityManager,
+  documentRef: string,
+  limit = 1000,
+): Promise<DocumentAudienceRow[]> {
+  return em.find(
+    DocumentAudienceEntity,
+    { document_ref: documentRef },
+    { orderBy: { sid: "desc" }, limit, disableIdentityMap: true },
+  );
+}
+
+/** The company roles of the subjects, whatever their windows (the rule compares the windows). */
+function rolesOfSubjectsIn(em: EntityManager, companyIds: string[], subjectIds: readonly string[]) {
+  if (companyIds.length === 0 || subjectIds.length === 0) return Promise.resolve([]);
+  return em.find(
+    CompanyRoleEntity,
+    { company_id: { $in: companyIds }, subject_id: { $in: [...subjectIds] } },
+    { disableIdentityMap: true },
+  );
+}
+
+/** The visibility decision for a document and any of the subjects (one caller's subjects, or one subject). */
+export async function mayView(
+  em: EntityManager,
+  doc: DocumentKey,
+  subjectIds: readonly string[],
+): Promise<VisibilityDecision> {
+  const rows = await audienceRowsOf(em, doc);
+  const audience = currentAudience(rows);
+  const roles = audience ? await rolesOfSubjectsIn(em, [audience.company_id], subjectIds) : [];
+  return decideVisibility(rows, roles, subjectIds);
+}
+
+/** The decisions for many documents of one kind at once (lists): by document ref. */
+export async function mayViewMany(
+  em: EntityManager,
+  documentType: DocumentAudienceRow["document_type"],
+  documentRefs: readonly string[],
+  subjectIds: readonly string[],
+): Promise<Map<string, VisibilityDecision>> {
+  const out = new Map<string, VisibilityDecision>();
+  if (documentRefs.length === 0) return out;
+  const rows = await em.find(
+    DocumentAudienceEntity,
+    { document_type: documentType, document_ref: { $in: [...documentRefs] } },
+    { disableIdentityMap: true },
+  );
+  const byRef = new Map<string, DocumentAudienceRow[]>();
+  for (const row of rows) byRef.set(row.document_ref, [...(byRef.get(row.document_ref) ?? []), row]);
+  const companies = [...new Set(rows.map((r) => r.company_id))];
+  const roles = await rolesOfSubjectsIn(em, companies, subjectIds);
+  for (const ref of documentRefs) out.set(ref, decideVisibility(byRef.get(ref) ?? [], roles, subjectIds));
+  return out;
+}
+
+/**
+ * The subjects a caller speaks for at `now`: the residents it owns (by the owner pair), the residents one of them
+ * holds an effective Proxy for, and the companies it owns (corporate role holders).
+ */
+export async function callerSubjects(
+  em: EntityManager,
+  caller: { userId: string; partnerId: string | null },
+  now: Date,
+): Promise<string[]> {
+  const owned = await ownedResidentIds(em, caller.userId, caller.partnerId);
+  const proxies =
+    owned.length === 0
+      ? []
+      : await em.find(
+          ProxyEntity,
+          { principal_dr_id: { $in: owned } },
+          { fields: ["target_dr_id", "status", "valid_from", "valid_to"], disableIdentityMap: true },
+        );
+  const companies = await em.find(
+    ZoneCompanyEntity,
+    { user_id: caller.userId, partner_id: caller.partnerId },
+    { fields: ["company_id"], disableIdentityMap: true },
+  );
+  const acting = proxies.filter((p) => isProxyEffective(p, now)).map((p) => p.target_dr_id);
+  return [...new Set([...owned, ...acting, ...companies.map((c) => c.company_id)])];
+}
+
+/** The decision for a caller: `mayView` over every subject the caller speaks for (`callerSubjects`). */
+export async function callerMayView(
+  em: EntityManager,
+  caller: { userId: string; partnerId: string | null },
+  doc: DocumentKey,
+  now: Date,
+): Promise<VisibilityDecision> {
+  return mayView(em, doc, await callerSubjects(em, caller, now));
 }

@@ -1,22 +1,20 @@
 import type { BusinessDocumentServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { deleteDocument } from "./business-document-service/delete.ts";
+import { generateOfficialDocument } from "./business-document-service/official.ts";
+import { getDocument, listDocuments } from "./business-document-service/read.ts";
+import { uploadDocument } from "./business-document-service/upload.ts";
 
-/** BusinessDocumentService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/**
+ * BusinessDocumentService (issue 16): uploads (link validated, never fetched) in business-document-service/upload.ts,
+ * official documents rendered from the registry in official.ts (src/domain/official-documents.ts), reads under the
+ * DocumentAudience rule in read.ts (src/domain/document-visibility.ts), deletion of uploads in delete.ts. Every
+ * document gets a DocumentAudience row. Codegen adds a stub here for each new method.
+ */
 export const businessDocumentService: BusinessDocumentServiceHandlers<RpcContext> = {
-  async uploadDocument(_ctx, _params) {
-    throw RpcError.notImplemented("businessdocumentservice.upload_document");
-  },
-  async generateOfficialDocument(_ctx, _params) {
-    throw RpcError.notImplemented("businessdocumentservice.generate_official_document");
-  },
-  async getDocument(_ctx, _params) {
-    throw RpcError.notImplemented("businessdocumentservice.get_document");
-  },
-  async listDocuments(_ctx, _params) {
-    throw RpcError.notImplemented("businessdocumentservice.list_documents");
-  },
-  async deleteDocument(_ctx, _params) {
-    throw RpcError.notImplemented("businessdocumentservice.delete_document");
-  },
+  uploadDocument,
+  generateOfficialDocument,
+  getDocument,
+  listDocuments,
+  deleteDocument,
 };

@@ -1,64 +1,53 @@
 import type { GovernanceServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import {
+  appointDirector,
+  grantSigningAuthority,
+  removeDirector,
+  revokeSigningAuthority,
+} from "./governance-service/directors.ts";
+import {
+  conductReview,
+  enforceDecision,
+  fileAppeal,
+  issueDecision,
+  issueNotice,
+  listActions,
+  submitResponse,
+} from "./governance-service/discipline.ts";
+import {
+  castVote,
+  createProposal,
+  executeProposal,
+  getProposal,
+  getVotingPower,
+  listProposals,
+  listResolutions,
+  tallyVotes,
+} from "./governance-service/proposals.ts";
 
-/** GovernanceService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/**
+ * GovernanceService (issue 17): one file per group of use cases (governance-service/proposals.ts, governance-service/discipline.ts, governance-service/directors.ts).
+ * Codegen adds a stub here for each new method.
+ */
 export const governanceService: GovernanceServiceHandlers<RpcContext> = {
-  async createProposal(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.create_proposal");
-  },
-  async getProposal(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.get_proposal");
-  },
-  async listProposals(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.list_proposals");
-  },
-  async castVote(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.cast_vote");
-  },
-  async getVotingPower(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.get_voting_power");
-  },
-  async tallyVotes(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.tally_votes");
-  },
-  async executeProposal(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.execute_proposal");
-  },
-  async listResolutions(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.list_resolutions");
-  },
-  async issueNotice(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.issue_notice");
-  },
-  async submitResponse(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.submit_response");
-  },
-  async conductReview(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.conduct_review");
-  },
-  async issueDecision(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.issue_decision");
-  },
-  async fileAppeal(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.file_appeal");
-  },
-  async enforceDecision(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.enforce_decision");
-  },
-  async listActions(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.list_actions");
-  },
-  async appointDirector(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.appoint_director");
-  },
-  async removeDirector(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.remove_director");
-  },
-  async grantSigningAuthority(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.grant_signing_authority");
-  },
-  async revokeSigningAuthority(_ctx, _params) {
-    throw RpcError.notImplemented("governanceservice.revoke_signing_authority");
-  },
+  createProposal,
+  getProposal,
+  listProposals,
+  castVote,
+  getVotingPower,
+  tallyVotes,
+  executeProposal,
+  listResolutions,
+  issueNotice,
+  submitResponse,
+  conductReview,
+  issueDecision,
+  fileAppeal,
+  enforceDecision,
+  listActions,
+  appointDirector,
+  removeDirector,
+  grantSigningAuthority,
+  revokeSigningAuthority,
 };

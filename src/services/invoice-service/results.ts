@@ -29,11 +29,11 @@ export async function loadParties(em: EntityManager, rows: readonly ZoneInvoiceR
     if (r.recipient_user_id !== null) userIds.push(r.recipient_user_id);
     if (r.sender_user_id !== null) userIds.push(r.sender_user_id);
   }
-  const [companies, residents, users] = await Promise.all([
-    invoices.companiesById(em, companyIds),
-    invoices.residentsById(em, residentIds),
-    invoices.usersById(em, userIds),
-  ]);
+  // One after the other: inside a call's transaction the three reads share one connection, and pg deprecates
+  // queueing a query on a client that is still executing one.
+  const companies = await invoices.companiesById(em, companyIds);
+  const residents = await invoices.residentsById(em, residentIds);
+  const users = await invoices.usersById(em, userIds);
   return {
     companies: new Map(companies.map((c) => [c.company_id, c])),
     residents: new Map(residents.map((r) => [r.resident_id, r])),

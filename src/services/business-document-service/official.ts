@@ -1,0 +1,87 @@
+import type { BusinessDocumentServiceHandlers } from "../../../generated/handlers/index.ts";
+import { AUDIENCE_RULE, CLASSIFICATION_BY_TYPE } from "../../domain/business-documents.ts";
+import { uuidv7 } from "../../domain/ids.ts";
+import { type Officer, renderOfficialDocument } from "../../domain/official-documents.ts";
+import { isRefusal } from "../../domain/refusal.ts";
+import { findRegistryRecord, insertBusinessDocument } from "../../repos/business-documents.ts";
+import { holdersOf, rolesOfCompanyAt } from "../../repos/company-roles.ts";
+import { writeAudience } from "../../repos/document-audiences.ts";
+import { requireCaller } from "../../rpc/caller.ts";
+import type { RpcContext } from "../../rpc/context.ts";
+import { documentError, recordIfAdmin, refused, requireOperable, toDocumentResult } from "./common.ts";
+
+type Handlers = BusinessDocumentServiceHandlers<RpcContext>;
+
+/** Founders and directors holding a role at `now`, named as the registry shows them (anonymous: the opaque id). */
+async function officersAt(ctx: RpcContext, companyId: string, now: Date): Promise<Officer[]> {
+  const roles = (await rolesOfCompanyAt(ctx.em, companyId, now)).filter(
+    (r) => r.role === "founder" || r.role === "director",
+  );
+  const holders = await holdersOf(ctx.em, [...new Set(roles.map((r) => r.subject_id))]);
+  const officers = roles.map((r): Officer => {
+    const h = holders.get(r.subject_id);
+    const display = h && !h.anonymous ? h.name : (r.holder_external_id ?? h?.externalId ?? "undisclosed holder");
+    return { role: r.role as Officer["role"], display };
+  });
+  return officers.sort((a, b) => a.display.localeCompare(b.display));
+}
+
+/**
+ * generate_official_document: the dispatcher checked the director role. The content is rendered from the registry
+ * record and the roles at the issuing instant; the document is official (never deletable) and gets its audience row.
+ */
+export const generateOfficialDocument: Handlers["generateOfficialDocument"] = async (ctx, p) => {
+  const company = await findRegistryRecord(ctx.em, p.company_id);
+  if (!company) throw documentError.notFound("company");
+  await requireOperable(ctx, p.company_id);
+  const now = ctx.now();
+  const rendered = renderOfficialDocument(
+    p.document_type,
+    {
+      company_id: company.company_id,
+      name: company.name,
+      company_type: company.company_type,
+      registration_number: company.registration_number,
+      registered_at: company.subscription_start_date ?? company.created_at,
+      address: company.address ?? null,
+      license: company.license,
+    },
+    await officersAt(ctx, p.company_id, now),
+    now,
+  );
+  if (isRefusal(rendered)) throw refused(rendered);
+  const classification = CLASSIFICATION_BY_TYPE[p.document_type];
+  const row = insertBusinessDocument(ctx.em, {
+    sid: uuidv7(now),
+    company_id: p.company_id,
+    document_type: p.document_type,
+    name: rendered.name,
+    description: null,
+    file_url: null,
+    content: rendered.content,
+    is_official: true,
+    issued_date: now,
+    expiry_date: rendered.expiry_date,
+    uploaded_by: null,
+    created_at: now,
+    updated_at: now,
+  });
+  writeAudience(
+    ctx.em,
+    {
+      documentRef: row.sid,
+      documentType: "business_document",
+      companyId: p.company_id,
+      classification,
+      rule: AUDIENCE_RULE.official,
+      relevantFrom: now,
+      createdBy: requireCaller(ctx).userId,
+    },
+    now,
+  );
+  recordIfAdmin(ctx, "generate_official_document", p.company_id, {
+    document_id: row.sid,
+    document_type: row.document_type,
+  });
+  return toDocumentResult(row, classification);
+};

@@ -1,0 +1,41 @@
+import type { BusinessDocumentServiceHandlers } from "../../../generated/handlers/index.ts";
+import { findBusinessDocument, listCompanyDocuments } from "../../repos/business-documents.ts";
+import { mayView, mayViewMany } from "../../repos/document-audiences.ts";
+import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
+import { documentError, documentKey, subjectsOfCaller, toDetailResult, toDocumentResult } from "./common.ts";
+
+type Handlers = BusinessDocumentServiceHandlers<RpcContext>;
+
+/**
+ * get_document: NotFound unless one of the caller's subjects may view the document (an administrator's session may
+ * read any). The dispatcher writes the view_document audit row (allowed true here, false on the NotFound).
+ */
+export const getDocument: Handlers["getDocument"] = async (ctx, p) => {
+  const row = await findBusinessDocument(ctx.em, p.document_id);
+  if (!row) throw documentError.notFound("document");
+  const decision = await mayView(
+    ctx.em,
+    documentKey(row.sid),
+    isAdminSession(ctx.caller) ? [] : await subjectsOfCaller(ctx),
+  );
+  if (!decision.canView && !isAdminSession(ctx.caller)) throw documentError.notFound("document");
+  return toDetailResult(row, decision.audience?.classification ?? []);
+};
+
+/** list_documents: the dispatcher checked company:member; only the documents the caller may view, newest first. */
+export const listDocuments: Handlers["listDocuments"] = async (ctx, p) => {
+  const rows = await listCompanyDocuments(ctx.em, p.company_id, p.document_type);
+  const admin = isAdminSession(ctx.caller);
+  const decisions = await mayViewMany(
+    ctx.em,
+    "business_document",
+    rows.map((r) => r.sid),
+    admin ? [] : await subjectsOfCaller(ctx),
+  );
+  const items = rows.flatMap((row) => {
+    const d = decisions.get(row.sid);
+    if (!d || (!d.canView && !admin)) return [];
+    return [toDocumentResult(row, d.audience?.classification ?? [])];
+  });
+  return { items };
+};
