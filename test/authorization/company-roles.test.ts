@@ -15,7 +15,6 @@ import { CASTS, type Company, companyRows, expected, paramsFor, ROLE_KINDS, staf
 
 const rows = companyRows();
 const dispatcherRows = rows.filter((r) => r.rule.source.by === "dispatcher");
-const recordRows = rows.filter((r) => r.rule.source.by === "record");
 
 let c: Company;
 const reached: string[] = [];
@@ -89,13 +88,4 @@ describe("an unknown company", () => {
     expect(r.error, JSON.stringify(r.body)).toMatchObject({ code: -32003, data: { variant: "NotFound" } });
     expect(reached).toEqual([]);
   });
-});
-
-// These take a record id, not a company id: the handler reads the company from the record and checks the role with
-// src/auth/access.ts (docs/decisions.md "Company roles need a company id in the params"). A row-by-row test needs a
-// record of each kind; until their handlers land (governance is the next issue) they are listed here.
-describe("company rows checked by the handler from a record", () => {
-  for (const { entry, rule } of recordRows) {
-    test.todo(`${entry.name}: ${rule.role}, company from ${rule.source.param}`);
-  }
 });
