@@ -85,8 +85,11 @@ export const SERVICE_ERRORS = {
       "NotOwner",
       "InvalidState",
       "Expired",
+      "ProviderUnavailable",
       "VersionMismatch",
+      "InvalidSignature",
       "InsufficientFunds",
+      "AlreadyExists",
     ],
   },
   ExpenseService: {

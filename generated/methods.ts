@@ -208,6 +208,7 @@ import type {
   EntityDraftServiceListEventsParams,
   EntityDraftServicePayAndActivateParams,
   EntityDraftServicePreviewDocumentsParams,
+  EntityDraftServiceReopenDraftParams,
   EntityDraftServiceUpdateDraftParams,
   EntityInvitation,
   EntityInvitationFindResult,
@@ -1007,6 +1008,11 @@ export interface MethodMap {
   };
   "entitydraftservice.cancel_draft": {
     params: EntityDraftServiceCancelDraftParams;
+    result: DraftResult;
+    callerBound: never;
+  };
+  "entitydraftservice.reopen_draft": {
+    params: EntityDraftServiceReopenDraftParams;
     result: DraftResult;
     callerBound: never;
   };

@@ -4885,6 +4885,10 @@ export interface PreviewDocumentsResult {
   draft_id: string;
   document_version: number;
   documents: RenderedDocument[];
+  /**
+   * Lowercase hex SHA-256 of the documents' content_hash values joined by newlines, in order: what an invitee signs.
+   */
+  signing_hash: string;
 }
 /**
  * Signature progress of a draft.
@@ -4985,6 +4989,10 @@ export interface InvitationDocumentsResult {
   draft_id: string;
   document_version: number;
   documents: RenderedDocument[];
+  /**
+   * Lowercase hex SHA-256 of the documents' content_hash values joined by newlines, in order: what an invitee signs.
+   */
+  signing_hash: string;
 }
 /**
  * Outcome of a completion check.
@@ -9930,6 +9938,12 @@ export interface EntityDraftServiceCancelDraftParams {
    */
   draft_id: string;
 }
+export interface EntityDraftServiceReopenDraftParams {
+  /**
+   * Draft id (the draft's sid).
+   */
+  draft_id: string;
+}
 export interface EntityDraftServiceGetDraftStatusParams {
   /**
    * Draft id (the draft's sid).
@@ -9963,6 +9977,10 @@ export interface EntityDraftServiceAcceptInvitationParams {
    * Invitee; filled from the caller when omitted.
    */
   user_id: string;
+  /**
+   * Lowercase hex Ed25519 signature (128 characters) over signing_hash of the invitation's documents (get_invitation_documents). Required when the invitee's resident holds a signing key, refused when it holds none.
+   */
+  signature?: string;
 }
 export interface EntityDraftServiceDeclineInvitationParams {
   /**

@@ -91,6 +91,7 @@ export declare const validateEntityDraftServiceCreateDraftParams: ValidateFuncti
 export declare const validateEntityDraftServicePreviewDocumentsParams: ValidateFunction;
 export declare const validateEntityDraftServiceFinalizeDraftParams: ValidateFunction;
 export declare const validateEntityDraftServiceCancelDraftParams: ValidateFunction;
+export declare const validateEntityDraftServiceReopenDraftParams: ValidateFunction;
 export declare const validateEntityDraftServiceGetDraftStatusParams: ValidateFunction;
 export declare const validateEntityDraftServiceListDraftsParams: ValidateFunction;
 export declare const validateEntityDraftServiceGetMyInvitationsParams: ValidateFunction;

@@ -22,6 +22,7 @@ import type {
   EntityDraftServiceListEventsParams,
   EntityDraftServicePayAndActivateParams,
   EntityDraftServicePreviewDocumentsParams,
+  EntityDraftServiceReopenDraftParams,
   EntityDraftServiceUpdateDraftParams,
   ExpireDraftsResult,
   FormSchemaResult,
@@ -43,6 +44,8 @@ export interface EntityDraftServiceHandlers<Ctx> {
   finalizeDraft(ctx: Ctx, params: EntityDraftServiceFinalizeDraftParams): Promise<DraftResult>;
   /** `entitydraftservice.cancel_draft`: Cancel a draft — x-auth: user */
   cancelDraft(ctx: Ctx, params: EntityDraftServiceCancelDraftParams): Promise<DraftResult>;
+  /** `entitydraftservice.reopen_draft`: Reopen a draft for editing — x-auth: user */
+  reopenDraft(ctx: Ctx, params: EntityDraftServiceReopenDraftParams): Promise<DraftResult>;
   /** `entitydraftservice.get_draft_status`: Get a draft's signature progress — x-auth: user */
   getDraftStatus(ctx: Ctx, params: EntityDraftServiceGetDraftStatusParams): Promise<DraftStatusResult>;
   /** `entitydraftservice.list_drafts`: List the caller's drafts — x-auth: user */

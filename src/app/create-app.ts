@@ -9,6 +9,7 @@ import { closeOrm } from "../db/orm.ts";
 import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
 import type { Runtime } from "../rpc/runtime.ts";
 import { startCreditExpirySweep } from "../services/credit-service/expiry-sweep.ts";
+import { startDraftExpirySweep } from "../services/entity-draft-service/completion.ts";
 import { startOverdueInvoiceSweep } from "../services/invoice-service/overdue-sweep.ts";
 import { startPaymentSweep } from "../services/payments/sweep.ts";
 import { startResidentExpirySweep } from "../services/resident-service/expiry-sweep.ts";
@@ -101,6 +102,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const invoiceSweep = startOverdueInvoiceSweep(runtime);
   const treasurySweep = startTreasurySettlementSweep(runtime);
   const paymentSweep = startPaymentSweep(runtime);
+  const draftSweep = startDraftExpirySweep(runtime);
 
   return {
     hono: app,
@@ -114,6 +116,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       invoiceSweep.stop();
       treasurySweep.stop();
       paymentSweep.stop();
+      draftSweep.stop();
       await mcp.close();
       if (!options.orm) await closeOrm(orm);
     },

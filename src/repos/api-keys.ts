@@ -152,3 +152,15 @@ export async function revokeActiveKeysOfUser(em: EntityManager, userId: string, 
   );
   return rows.map((row) => row.sid);
 }
+
+/** A key's partner and its copy of the partner's allow_company_creation flag (reseller company creation). */
+export function findKeyCompanyCreation(
+  em: EntityManager,
+  keyId: string,
+): Promise<Pick<ApiKeyRow, "user_id" | "partner_id" | "allow_company_creation"> | null> {
+  return em.findOne(
+    ApiKeyEntity,
+    { sid: keyId },
+    { fields: ["user_id", "partner_id", "allow_company_creation"], disableIdentityMap: true },
+  );
+}

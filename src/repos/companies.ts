@@ -1,6 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { ZoneCompanyEntity, type ZoneCompanyRow } from "../../generated/entities.ts";
 import type { CompanyLicense } from "../../generated/types.ts";
+import { sqlRows } from "../db/sql.ts";
 import { type CompanyAction, companyStatusRefusal } from "../domain/company-status.ts";
 import type { Refusal } from "../domain/refusal.ts";
 
@@ -63,4 +64,22 @@ export async function companyOperableRefusal(
   const row = await findCompanyHead(em, companyId);
   if (!row) return "missing";
   return companyStatusRefusal(row.status, action);
+}
+
+/**
+ * Whether a company holding its name already bears `name` (case-insensitive): registered and not voided, i.e.
+ * active, inactive or suspended, the rows of the unique index zone_company_live_name_unique.
+ */
+export async function liveNameTaken(em: EntityManager, name: string): Promise<boolean> {
+  const rows = await sqlRows<{ company_id: string }>(
+    em,
+    `select company_id from "zone_company" where lower(name) = lower(?) and status in ('active', 'inactive', 'suspended') limit 1`,
+    [name],
+  );
+  return rows.length > 0;
+}
+
+/** The whole company row by its formatted id, read fresh, or null. */
+export function findCompany(em: EntityManager, companyId: string): Promise<ZoneCompanyRow | null> {
+  return em.findOne(ZoneCompanyEntity, { company_id: companyId }, { disableIdentityMap: true });
 }

@@ -1,15 +1,14 @@
 import type { CompanyServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
+import { create } from "./company-service/create.ts";
 
 /** CompanyService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
 export const companyService: CompanyServiceHandlers<RpcContext> = {
   async list(_ctx, _params) {
     throw RpcError.notImplemented("companyservice.list");
   },
-  async create(_ctx, _params) {
-    throw RpcError.notImplemented("companyservice.create");
-  },
+  create,
   async get(_ctx, _params) {
     throw RpcError.notImplemented("companyservice.get");
   },

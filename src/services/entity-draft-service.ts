@@ -1,58 +1,47 @@
 import type { EntityDraftServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
+import { checkCompletion, expireDrafts } from "./entity-draft-service/completion.ts";
+import {
+  createDraft,
+  getDraftStatus,
+  getFormSchema,
+  listDrafts,
+  previewDocuments,
+  updateDraft,
+} from "./entity-draft-service/drafts.ts";
+import { createEvent, listEvents } from "./entity-draft-service/events.ts";
+import {
+  acceptInvitation,
+  declineInvitation,
+  getInvitationDocuments,
+  getMyInvitations,
+} from "./entity-draft-service/invitations.ts";
+import { cancelDraft, finalizeDraft, reopenDraft } from "./entity-draft-service/lifecycle.ts";
+import { payAndActivate } from "./entity-draft-service/pay.ts";
 
-/** EntityDraftService: hand-written handlers; codegen adds a stub for each new method and never rewrites code. */
+/**
+ * EntityDraftService (issue 16): formation drafts (drafts.ts), finalize / reopen / cancel (lifecycle.ts), invitations
+ * and signatures (invitations.ts), completion and the expiry sweep (completion.ts), payment and activation (pay.ts),
+ * cooperative events (events.ts); rules in src/domain/entity-drafts.ts, formation-forms.ts, formation-documents.ts.
+ * Codegen adds a stub here for each new method.
+ */
 export const entityDraftService: EntityDraftServiceHandlers<RpcContext> = {
-  async getFormSchema(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.get_form_schema");
-  },
-  async createDraft(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.create_draft");
-  },
-  async previewDocuments(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.preview_documents");
-  },
-  async finalizeDraft(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.finalize_draft");
-  },
-  async cancelDraft(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.cancel_draft");
-  },
-  async getDraftStatus(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.get_draft_status");
-  },
-  async listDrafts(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.list_drafts");
-  },
-  async getMyInvitations(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.get_my_invitations");
-  },
-  async getInvitationDocuments(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.get_invitation_documents");
-  },
-  async acceptInvitation(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.accept_invitation");
-  },
-  async declineInvitation(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.decline_invitation");
-  },
-  async checkCompletion(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.check_completion");
-  },
-  async payAndActivate(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.pay_and_activate");
-  },
-  async updateDraft(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.update_draft");
-  },
-  async createEvent(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.create_event");
-  },
-  async listEvents(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.list_events");
-  },
-  async expireDrafts(_ctx, _params) {
-    throw RpcError.notImplemented("entitydraftservice.expire_drafts");
-  },
+  getFormSchema,
+  createDraft,
+  previewDocuments,
+  finalizeDraft,
+  cancelDraft,
+  reopenDraft,
+  getDraftStatus,
+  listDrafts,
+  getMyInvitations,
+  getInvitationDocuments,
+  acceptInvitation,
+  declineInvitation,
+  checkCompletion,
+  payAndActivate,
+  updateDraft,
+  createEvent,
+  listEvents,
+  expireDrafts,
 };

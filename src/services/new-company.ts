@@ -13,7 +13,10 @@ type Minted = "sid" | "company_id" | "external_id" | "external_id_counter" | "cr
  * of `user_id` (a partner's wallet user owning a company for a resident, a formation draft's owner); null otherwise.
  */
 export type NewCompany = Pick<ZoneCompanyRow, "user_id" | "partner_id" | "name" | "company_type" | "address"> &
-  Partial<Omit<ZoneCompanyRow, Minted | "user_id" | "partner_id" | "name" | "company_type" | "address">>;
+  Partial<Omit<ZoneCompanyRow, Minted | "user_id" | "partner_id" | "name" | "company_type" | "address">> & {
+    /** A sid chosen beforehand (a registration references the company in its wallet debit before the insert). */
+    sid?: string;
+  };
 
 /**
  * Inserts a ZoneCompany in the call's transaction (at once, not at commit): `company_id` from the rolling Counter
@@ -65,7 +68,7 @@ export async function createCompanyRow(ctx: RpcContext, fields: NewCompany): Pro
     voided_at: null,
     voided_by: null,
     ...fields,
-    sid: uuidv7(now),
+    sid: fields.sid ?? uuidv7(now),
     company_id: companyId,
     external_id: externalId(prefix, key, counter),
     external_id_counter: counter,
