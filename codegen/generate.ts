@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Diagnostic } from "./diagnostics.ts";
+import { emitAuthorization } from "./emit/authorization.ts";
 import { emitCodes } from "./emit/codes.ts";
 import { emitCrud } from "./emit/crud.ts";
 import { emitEntities } from "./emit/entities.ts";
@@ -27,7 +28,8 @@ export type Emitter = (model: SpecModel, root: string) => GeneratedFile[] | Prom
 
 /**
  * Every emitter by name, in output order. `validators` comes first: it compiles on a worker thread while the
- * others run. `stubs` is the only one that reads existing files (src/services).
+ * others run. `stubs` is the only one that reads existing files (src/services); `authorization` is the only one that
+ * writes outside generated/ (docs/authorization.md).
  */
 export const EMITTERS: Record<string, Emitter> = {
   validators: emitValidators,
@@ -41,6 +43,7 @@ export const EMITTERS: Record<string, Emitter> = {
   methods: emitMethods,
   openrpc: emitOpenrpc,
   stubs: emitStubs,
+  authorization: emitAuthorization,
 };
 
 /** Runs one emitter and formats what it wrote, exactly as `generate` would. */

@@ -17,6 +17,17 @@ export interface AuditPolicy {
   targetParam: string | null;
 }
 
+/**
+ * `x-issuer-role`: the param names an issuer that is a company or cooperative (the caller's current role must
+ * satisfy `role`, as `x-auth: company:<role>` would) or, person to person, a resident the caller must own (else
+ * `foreignResident`). The handler enforces it from `ctx.method` (x-auth stays `user`).
+ */
+export interface IssuerRole {
+  param: string;
+  role: string;
+  foreignResident: "NotOwner" | "NotFound";
+}
+
 export interface McpPolicy {
   name: string;
   readOnly: boolean;
@@ -49,6 +60,8 @@ export interface MethodModel {
   /** Name of the named result schema. */
   result: string;
   auth: AuthMode;
+  /** `x-issuer-role`, or null. */
+  issuerRole: IssuerRole | null;
   internal: boolean;
   callerBinding: CallerBinding | null;
   password: string | null;

@@ -407,6 +407,7 @@ export function buildCrudMethods(
         params: crudParams(op),
         result: crudResult(record, op),
         auth: record.crud === "admin" ? "admin" : "user",
+        issuerRole: null,
         internal: false,
         callerBinding: null,
         password: null,

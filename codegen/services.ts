@@ -3,6 +3,7 @@ import type {
   AuditPolicy,
   AuthMode,
   CallerBinding,
+  IssuerRole,
   JsonSchema,
   McpPolicy,
   MethodModel,
@@ -56,6 +57,26 @@ function parseAudit(value: unknown): AuditPolicy | null {
     };
   }
   return null;
+}
+
+/** `x-issuer-role` as written; its names and variants are checked with the whole model (check.ts). */
+function parseIssuerRole(value: unknown, file: string, ptr: string, diags: Diagnostics): IssuerRole | null {
+  if (value === undefined) return null;
+  const v = (value && typeof value === "object" && !Array.isArray(value) ? value : {}) as JsonSchema;
+  const param = str(v["param"]);
+  const role = str(v["role"]);
+  const foreignResident = str(v["foreignResident"], "NotOwner");
+  const known = Object.keys(v).every((k) => ["param", "role", "foreignResident"].includes(k));
+  if (!param || !role || !known || (foreignResident !== "NotOwner" && foreignResident !== "NotFound")) {
+    diags.add(
+      "invalid-issuer-role",
+      file,
+      ptr,
+      'x-issuer-role must be { "param": "<param>", "role": "<role>", "foreignResident": "NotOwner" | "NotFound" }',
+    );
+    return null;
+  }
+  return { param, role, foreignResident };
 }
 
 function parseMcp(value: unknown, defaultName: string): McpPolicy {
@@ -176,6 +197,7 @@ function buildMethod(
     params,
     result: result ?? "",
     auth: parseAuth(m["x-auth"], file, `${ptr}/x-auth`, diags),
+    issuerRole: parseIssuerRole(m["x-issuer-role"], file, `${ptr}/x-issuer-role`, diags),
     internal: m["x-internal"] === true,
     callerBinding: parseBinding(m["x-caller-binding"]),
     password: str(m["x-password"]) || null,

@@ -11,6 +11,8 @@ export interface MethodPolicy {
   op: string;
   domain: string;
   auth: string;
+  /** `x-issuer-role`: checked by the handler (x-auth stays `user`); absent on every other method. */
+  issuerRole?: { param: string; role: string; foreignResident: "NotOwner" | "NotFound" };
   internal: boolean;
   callerBinding: { param: string; kind: CallerBindingKind; adminMayOverride: boolean } | null;
   password: string | null;

@@ -11,6 +11,8 @@ function policy(m: MethodModel): string {
     op: m.op,
     domain: m.domain,
     auth: m.auth,
+    // Only on the few methods that declare it, so every other entry stays as it was.
+    issuerRole: m.issuerRole ?? undefined,
     internal: m.internal,
     callerBinding: m.callerBinding,
     password: m.password,
@@ -83,6 +85,8 @@ export function emitRegistry(model: SpecModel): GeneratedFile[] {
     "  op: string;",
     "  domain: string;",
     "  auth: string;",
+    "  /** `x-issuer-role`: checked by the handler (x-auth stays `user`); absent on every other method. */",
+    '  issuerRole?: { param: string; role: string; foreignResident: "NotOwner" | "NotFound" };',
     "  internal: boolean;",
     "  callerBinding: { param: string; kind: CallerBindingKind; adminMayOverride: boolean } | null;",
     "  password: string | null;",

@@ -53,6 +53,14 @@ test("fails when spec/ changed without regenerating and names every affected fil
   expect(drifted).not.toContain("generated/openrpc/money.json");
 });
 
+test("fails on a stale docs/authorization.md: a hand edit, or an x-auth changed without regenerating", async () => {
+  writeText(root, "docs/authorization.md", `${readText(root, "docs/authorization.md")}\nhand-written line\n`);
+  expect((await checkGenerated(root)).drifted).toEqual(["docs/authorization.md"]);
+  writeFiles(root, (await generate(root)).files);
+  editJson(root, "spec/services/note-service.openrpc.json", (d) => (d.methods[0]["x-auth"] = "session"));
+  expect((await checkGenerated(root)).drifted).toContain("docs/authorization.md");
+});
+
 test("a spec with diagnostics reports them instead of a file list", async () => {
   editJson(root, "spec/records/note.json", (r) => (r["x-crud"] = "everyone"));
   const result = await checkGenerated(root);

@@ -150,6 +150,39 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
     [["invalid-auth", NOTES, "/methods/0/x-auth"]],
   ],
   [
+    "an x-issuer-role that is not { param, role, foreignResident }",
+    json(NOTES, (d) => (d.methods[0]["x-issuer-role"] = "user_id")),
+    [["invalid-issuer-role", NOTES, "/methods/0/x-issuer-role"]],
+  ],
+  [
+    "an x-issuer-role naming a param the method does not take",
+    json(NOTES, (d) => (d.methods[2]["x-issuer-role"] = { param: "company_id", role: "member" })),
+    [["unknown-param", NOTES, "/methods/2/x-issuer-role/param"]],
+  ],
+  [
+    "an x-issuer-role on a method whose x-auth is not user or session",
+    json(NOTES, (d) => {
+      d.methods[2]["x-auth"] = "admin";
+      d.methods[2]["x-issuer-role"] = { param: "note_id", role: "member", foreignResident: "NotFound" };
+    }),
+    [["issuer-role-auth", NOTES, "/methods/2/x-auth"]],
+  ],
+  [
+    "an x-issuer-role whose Forbidden refusal is not in x-errors",
+    json(NOTES, (d) => (d.methods[2]["x-issuer-role"] = { param: "note_id", role: "director" })),
+    [["issuer-role-variant", NOTES, "/methods/2/x-errors"]],
+  ],
+  [
+    "a company role that is not member or a CompanyRoleKind",
+    (root) => {
+      editJson(root, "spec/enums.json", (e) => {
+        e.schemas.CompanyRoleKind = { type: "string", enum: ["founder", "director"], description: "Roles." };
+      });
+      editJson(root, NOTES, (d) => (d.methods[2]["x-auth"] = "company:directr"));
+    },
+    [["unknown-company-role", NOTES, "/methods/2/x-auth"]],
+  ],
+  [
     "a service platform.json does not list",
     json(PLATFORM, (p) => delete p.domains.money.services.WalletService),
     [["service-not-in-platform", WALLETS, "/info/title"]],

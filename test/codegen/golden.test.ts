@@ -19,8 +19,9 @@ beforeAll(() => {
 afterAll(() => removeDir(root));
 
 describe("golden output", () => {
-  test("covers all eleven emitters", () => {
+  test("covers all twelve emitters", () => {
     expect(Object.keys(EMITTERS).sort()).toEqual([
+      "authorization",
       "codes",
       "crud",
       "entities",

@@ -39,17 +39,15 @@ export async function ownsResident(ctx: RpcContext, residentId: string): Promise
 }
 
 /**
- * The issuer `fzc_id` names (x-auth is `user`: the handler checks what `company:<role>` would). A company or
- * cooperative: the caller's current role must satisfy `role` (none NotFound, another Forbidden). Otherwise a resident,
- * person to person: one the caller owns (`notOwned` says how a foreign one is refused: NotOwner where the caller
- * issues, NotFound on reads). Administrators in a session pass, as the dispatcher lets them.
+ * The issuer `fzc_id` names, by the method's `x-issuer-role` (the spec declares the rule, docs/authorization.md
+ * tables it; x-auth is `user`, so the handler checks what `company:<role>` would). A company or cooperative: the
+ * caller's current role must satisfy the rule's role (none NotFound, another Forbidden). Otherwise a resident,
+ * person to person: one the caller owns, else the rule's `foreignResident` refusal (NotOwner where the caller issues,
+ * NotFound on reads and deletes). Administrators in a session pass, as the dispatcher lets them.
  */
-export async function resolveIssuer(
-  ctx: RpcContext,
-  issuerId: string,
-  role: "member" | "director",
-  notOwned: () => Error,
-): Promise<Issuer> {
+export async function resolveIssuer(ctx: RpcContext, issuerId: string): Promise<Issuer> {
+  const rule = ctx.method.issuerRole;
+  if (!rule) throw new Error(`${ctx.method.name} declares no x-issuer-role`);
   const caller = requireCaller(ctx);
   const admin = isAdminSession(caller);
   const [company] = await invoices.companiesById(ctx.em, [issuerId]);
@@ -57,7 +55,9 @@ export async function resolveIssuer(
     if (!admin) {
       const held = await companyRoles(ctx.em, caller, issuerId, ctx.now());
       if (held === null || held.length === 0) throw invoiceError.notFound("company");
-      if (!satisfiesCompanyRole(held, role)) throw invoiceError("Forbidden", `needs the ${role} role in ${issuerId}`);
+      if (!satisfiesCompanyRole(held, rule.role)) {
+        throw invoiceError("Forbidden", `needs the ${rule.role} role in ${issuerId}`);
+      }
     }
     // `director` is asked by the writes (create, delete, send_invoice): only an active company issues.
     if (role === "director") await requireOperableIssuer(ctx, issuerId);
@@ -65,7 +65,11 @@ export async function resolveIssuer(
   }
   const [resident] = await invoices.residentsById(ctx.em, [issuerId]);
   if (!resident) throw invoiceError.notFound("issuer");
-  if (!admin && !(resident.user_id === caller.userId && resident.partner_id === caller.partnerId)) throw notOwned();
+  if (!admin && !(resident.user_id === caller.userId && resident.partner_id === caller.partnerId)) {
+    throw rule.foreignResident === "NotOwner"
+      ? invoiceError("NotOwner", `${rule.param} names a resident the caller does not own`)
+      : invoiceError.notFound("issuer");
+  }
   return { fzcId: "", entityType: null, entityId: issuerId };
 }
 

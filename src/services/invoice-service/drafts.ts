@@ -22,7 +22,7 @@ import { invoiceResult, loadParties, toInvoiceResult } from "./results.ts";
 type H = InvoiceServiceHandlers<RpcContext>;
 
 export const list: H["list"] = async (ctx, { fzc_id }) => {
-  const issuer = await resolveIssuer(ctx, fzc_id, "member", () => invoiceError.notFound("issuer"));
+  const issuer = await resolveIssuer(ctx, fzc_id);
   const rows = await invoices.listInvoices(
     ctx.em,
     issuer.entityType === null ? { residentId: issuer.entityId } : { fzcId: issuer.fzcId },
@@ -32,9 +32,7 @@ export const list: H["list"] = async (ctx, { fzc_id }) => {
 };
 
 export const create: H["create"] = async (ctx, { fzc_id, data }) => {
-  const issuer = await resolveIssuer(ctx, fzc_id, "director", () =>
-    invoiceError("NotOwner", "fzc_id names a resident the caller does not own"),
-  );
+  const issuer = await resolveIssuer(ctx, fzc_id);
   const fields = await newInvoiceFields(ctx, issuer, data);
   const now = ctx.now();
   const row = await insertNewInvoice(ctx.em, fields, newInvoiceSid(now), now);
@@ -63,7 +61,7 @@ export const update: H["update"] = async (ctx, { invoice_id, data }) => {
 };
 
 export const remove: H["delete"] = async (ctx, { fzc_id, invoice_id }) => {
-  const issuer = await resolveIssuer(ctx, fzc_id, "director", () => invoiceError.notFound("invoice"));
+  const issuer = await resolveIssuer(ctx, fzc_id);
   const row = await loadInvoice(ctx, invoice_id);
   if (row.sender_entity_id !== issuer.entityId || row.fzc_id !== issuer.fzcId) throw invoiceError.notFound("invoice");
   const notDraft = draftOnlyRefusal(row.status, "deleted");

@@ -191,9 +191,7 @@ export const sendDraft: H["sendDraft"] = async (ctx, { invoice_id, sender_messag
 };
 
 export const sendInvoice: H["sendInvoice"] = async (ctx, { fzc_id, data, sender_message }) => {
-  const issuer = await resolveIssuer(ctx, fzc_id, "director", () =>
-    invoiceError("NotOwner", "fzc_id names a resident the caller does not own"),
-  );
+  const issuer = await resolveIssuer(ctx, fzc_id);
   const fields = await newInvoiceFields(ctx, issuer, data, sender_message);
   const now = ctx.now();
   const sid = newInvoiceSid(now);

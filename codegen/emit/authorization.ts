@@ -1,0 +1,145 @@
+import {
+  type CompanyRule,
+  companyRoleKinds,
+  companyRule,
+  OWNER,
+  passesCompanyRole,
+  ruleInput,
+} from "../authorization.ts";
+import type { CallerBinding, MethodModel, RecordModel, ServiceModel, SpecModel } from "../model.ts";
+import type { GeneratedFile } from "../write.ts";
+
+export const AUTHORIZATION_DOC = "docs/authorization.md";
+
+const WHO: Record<string, string> = {
+  anonymous: "anyone, no credentials",
+  user: "a signed-in user or an API key",
+  session: "a signed-in session (no API key)",
+  admin: "an administrator's session",
+  partner: "a reseller API key",
+  webhook: "the provider (signed webhook)",
+};
+
+const CRUD_WHO: Record<string, string> = {
+  read: "owner and administrators read; nobody writes (business operations do)",
+  owner: "owner and administrators read; the owner sets and deletes its rows",
+  admin: "administrators' sessions only (each write an AdminAction)",
+};
+
+const code = (s: string) => `\`${s}\``;
+const mark = (yes: boolean) => (yes ? "yes" : "-");
+
+function binding(b: CallerBinding | null): string {
+  if (!b) return "";
+  const kind = b.kind === "user" ? "" : ` (${b.kind})`;
+  return `${code(b.param)}${kind}${b.adminMayOverride ? ", admin may name another" : ""}`;
+}
+
+function source(rule: CompanyRule): string {
+  const s = rule.source;
+  if (s.by === "dispatcher") return `dispatcher, ${code(s.param)}`;
+  if (s.by === "record") return `handler, from the record ${code(s.param)} names`;
+  return `handler, issuer ${code(s.param)}: a company, or a resident the caller owns (else ${s.foreignResident})`;
+}
+
+function companySection(model: SpecModel): string[] {
+  // founder and director first, then the other kinds in the enumeration's order (Array.sort is stable).
+  const rank = (k: string) => ["founder", "director"].indexOf(k) + 1 || 3;
+  const kinds = companyRoleKinds(model).sort((a, b) => rank(a) - rank(b));
+  const holders = [...kinds, OWNER];
+  const rows = model.methods
+    .map((m) => ({ m, rule: companyRule(ruleInput(m)) }))
+    .filter((r): r is { m: MethodModel; rule: CompanyRule } => r.rule !== null)
+    .sort((a, b) => a.m.name.localeCompare(b.m.name));
+  const header = ["Operation", "Needs", ...holders, "admin", "Checked by", "Caller binding", "Password"];
+  const lines = rows.map(({ m, rule }) => {
+    const needs = m.issuerRole ? `x-issuer-role: ${rule.role}` : m.auth;
+    const cells = holders.map((h) => mark(passesCompanyRole(rule.role, [h])));
+    return [
+      code(m.name),
+      code(needs),
+      ...cells,
+      "yes",
+      source(rule),
+      binding(m.callerBinding),
+      m.password ? "yes" : "",
+    ];
+  });
+  return [
+    "## Company operations",
+    "",
+    "A column says whether a caller holding only that role passes. Roles are the caller's current CompanyRole rows in",
+    "the company (`valid_from <= now < valid_to`) on a resident the caller owns; `owner` is the company's owning user",
+    "(the pair `user_id`, `partner_id`) with no role, counted as `founder`; `member` is any current role; a founder",
+    "may act as director; `admin` is an administrator's signed-in session (not an administrator's API key).",
+    "Refusals (API.md): a caller with no current role in the company (a stranger, a past holder whose window closed,",
+    "a holder whose window has not started, an unknown company) gets `-32003 NotFound`, without learning whether the",
+    "company exists; a caller with another current role gets `-32002 Forbidden`. The dispatcher checks before the",
+    "handler runs (after x-auth, params and caller binding; before password re-entry); `handler` rows are checked by",
+    "the handler with the same rule (src/auth/access.ts).",
+    "",
+    lines.length > 0 ? table(header, lines) : "The spec has no company-scoped operation.",
+    "",
+  ];
+}
+
+function serviceSection(service: ServiceModel): string[] {
+  const rows = service.methods
+    .filter((m) => companyRule(ruleInput(m)) === null)
+    .map((m) => [
+      code(m.name),
+      m.internal ? `nobody from outside (internal; ${m.auth})` : (WHO[m.auth] ?? m.auth),
+      binding(m.callerBinding),
+      m.password ? code(m.password) : "",
+    ]);
+  if (rows.length === 0) return [];
+  return [`### ${service.name}`, "", table(["Operation", "Who may call", "Caller binding", "Password"], rows), ""];
+}
+
+function crudSection(records: RecordModel[]): string[] {
+  const rows = records
+    .filter((r) => r.crud !== "none")
+    .sort((a, b) => a.lower.localeCompare(b.lower))
+    .map((r) => [code(`${r.lower}.*`), code(r.crud), CRUD_WHO[r.crud] ?? r.crud, r.owner.map(code).join(", ")]);
+  return [
+    "## Generic record operations",
+    "",
+    '`new`, `get`, `list`, `find`, `set`, `delete` per record (`x-crud`, ARCHITECTURE "Who may do what"); records',
+    "with `x-crud: none` have none. Ownership compares the `x-owner` fields with the caller.",
+    "",
+    table(["Record", "x-crud", "Who", "Owner fields"], rows),
+    "",
+  ];
+}
+
+function table(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.map((c) => c.replaceAll("|", "\\|")).join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+/** docs/authorization.md: who may call every operation, from x-auth, x-issuer-role, x-caller-binding, x-password. */
+export function emitAuthorization(model: SpecModel): GeneratedFile[] {
+  const services = [...model.services].sort((a, b) => a.name.localeCompare(b.name));
+  const content = [
+    "<!-- @generated by codegen from spec/ — do not edit. Regenerate with `npm run codegen`. -->",
+    "",
+    "# Authorization",
+    "",
+    "Who may call each operation, generated from the spec (`x-auth`, `x-issuer-role`, `x-caller-binding`,",
+    "`x-password`, `x-internal`; see [spec-format.md](spec-format.md)). `npm run codegen:check` fails when this file",
+    "is stale, and test/authorization/ calls every company row with each role, on both databases.",
+    "A caller-bound param is filled from the caller when omitted and refused (`-32002 NotOwner`) when it names",
+    "someone else; a password param is re-entry of the account password, checked before the handler.",
+    "",
+    ...companySection(model),
+    "## Other operations",
+    "",
+    "Who passes the dispatcher. Past it, handlers scope what they read and change to the caller (owner pairs, a",
+    "record's company or issuer, as each method's description says); a record the caller may not see is",
+    "`-32003 NotFound`.",
+    "",
+    ...services.flatMap(serviceSection),
+    ...crudSection(model.records),
+  ].join("\n");
+  return [{ path: AUTHORIZATION_DOC, content }];
+}
