@@ -1,9 +1,12 @@
 import type { BusinessDocumentRow } from "../../../generated/entities.ts";
 import type { BusinessDocumentDetailResult, BusinessDocumentResult } from "../../../generated/types.ts";
+import { AUDIENCE_RULE, CLASSIFICATION_BY_TYPE } from "../../domain/business-documents.ts";
+import { uuidv7 } from "../../domain/ids.ts";
 import type { Refusal } from "../../domain/refusal.ts";
 import { recordAdminAction } from "../../repos/admin-actions.ts";
+import { insertBusinessDocument } from "../../repos/business-documents.ts";
 import { companyOperableRefusal } from "../../repos/companies.ts";
-import { callerSubjects, type DocumentKey, liveAudience } from "../../repos/document-audiences.ts";
+import { callerSubjects, type DocumentKey, liveAudience, writeAudience } from "../../repos/document-audiences.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
@@ -26,6 +29,43 @@ export async function requireOperable(ctx: RpcContext, companyId: string): Promi
   const refusal = await companyOperableRefusal(ctx.em, companyId);
   if (refusal === "missing") throw documentError.notFound("company");
   if (refusal) throw refused(refusal);
+}
+
+/** What an issuer or uploader decides of a new document; the id, company and stamps are the server's. */
+export type NewDocument = Omit<BusinessDocumentRow, "sid" | "company_id" | "created_at" | "updated_at">;
+
+/**
+ * Inserts the company's document and its audience row (the type's classification, relevant from now) in the call's
+ * transaction: the one way a business document comes into being, uploaded or official.
+ */
+export function recordDocument(
+  ctx: RpcContext,
+  companyId: string,
+  fields: NewDocument,
+  now: Date = ctx.now(),
+): { row: BusinessDocumentRow; classification: readonly string[] } {
+  const classification = CLASSIFICATION_BY_TYPE[fields.document_type];
+  const row = insertBusinessDocument(ctx.em, {
+    ...fields,
+    sid: uuidv7(now),
+    company_id: companyId,
+    created_at: now,
+    updated_at: now,
+  });
+  writeAudience(
+    ctx.em,
+    {
+      documentRef: row.sid,
+      documentType: "business_document",
+      companyId,
+      classification,
+      rule: fields.is_official ? AUDIENCE_RULE.official : AUDIENCE_RULE.uploaded,
+      relevantFrom: now,
+      createdBy: requireCaller(ctx).userId,
+    },
+    now,
+  );
+  return { row, classification };
 }
 
 /** The subjects the caller speaks for (residents owned or acted for, companies owned). */

@@ -1,14 +1,10 @@
 import type { BusinessDocumentServiceHandlers } from "../../../generated/handlers/index.ts";
-import { AUDIENCE_RULE, CLASSIFICATION_BY_TYPE } from "../../domain/business-documents.ts";
-import { uuidv7 } from "../../domain/ids.ts";
 import { type Officer, renderOfficialDocument } from "../../domain/official-documents.ts";
 import { isRefusal } from "../../domain/refusal.ts";
-import { findRegistryRecord, insertBusinessDocument } from "../../repos/business-documents.ts";
+import { findRegistryRecord } from "../../repos/business-documents.ts";
 import { holdersOf, rolesOfCompanyAt } from "../../repos/company-roles.ts";
-import { writeAudience } from "../../repos/document-audiences.ts";
-import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { documentError, recordIfAdmin, refused, requireOperable, toDocumentResult } from "./common.ts";
+import { documentError, recordDocument, recordIfAdmin, refused, requireOperable, toDocumentResult } from "./common.ts";
 
 type Handlers = BusinessDocumentServiceHandlers<RpcContext>;
 
@@ -50,32 +46,19 @@ export const generateOfficialDocument: Handlers["generateOfficialDocument"] = as
     now,
   );
   if (isRefusal(rendered)) throw refused(rendered);
-  const classification = CLASSIFICATION_BY_TYPE[p.document_type];
-  const row = insertBusinessDocument(ctx.em, {
-    sid: uuidv7(now),
-    company_id: p.company_id,
-    document_type: p.document_type,
-    name: rendered.name,
-    description: null,
-    file_url: null,
-    content: rendered.content,
-    is_official: true,
-    issued_date: now,
-    expiry_date: rendered.expiry_date,
-    uploaded_by: null,
-    created_at: now,
-    updated_at: now,
-  });
-  writeAudience(
-    ctx.em,
+  const { row, classification } = recordDocument(
+    ctx,
+    p.company_id,
     {
-      documentRef: row.sid,
-      documentType: "business_document",
-      companyId: p.company_id,
-      classification,
-      rule: AUDIENCE_RULE.official,
-      relevantFrom: now,
-      createdBy: requireCaller(ctx).userId,
+      document_type: p.document_type,
+      name: rendered.name,
+      description: null,
+      file_url: null,
+      content: rendered.content,
+      is_official: true,
+      issued_date: now,
+      expiry_date: rendered.expiry_date,
+      uploaded_by: null,
     },
     now,
   );
