@@ -2805,7 +2805,7 @@ export interface VerificationLink {
   updated_at: string;
 }
 /**
- * One voter's vote on a proposal, weighted by voting power at cast time. Designed: the seed does not show its fields.
+ * One voter's vote on a proposal, weighted by the voter's power recorded at the proposal's creation (ProposalVoterPower). Designed: the seed does not show its fields.
  */
 export interface Vote {
   /**
@@ -2820,7 +2820,7 @@ export interface Vote {
   voter_id: string;
   vote_value: VoteValue;
   /**
-   * Units (standard) or 1 (cooperative) at cast time.
+   * Units (standard) or 1 (cooperative, board) at the proposal's creation.
    */
   voting_power: number;
   comment: string | null;
