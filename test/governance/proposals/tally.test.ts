@@ -128,6 +128,25 @@ describe("tally_votes", () => {
     );
   });
 
+  test("a company that stopped operating is neither tallied nor executed (InvalidState, nothing written)", async () => {
+    const { company, director, p } = await voters("ordinary", [60, 40]);
+    afterEnd(p);
+    await sql(t, `update "zone_company" set status = 'suspended' where company_id = ?`, [company]);
+    await refusedNoWrite(
+      () => governanceWrites(t),
+      () => tally(director.client, p.sid),
+      -32005,
+      GOV("InvalidState"),
+    );
+    await sql(t, `update "proposal" set status = 'passed' where sid = ?`, [p.sid]);
+    await refusedNoWrite(
+      () => governanceWrites(t),
+      () => execute(director.client, p.sid, director.resident),
+      -32005,
+      GOV("InvalidState"),
+    );
+  });
+
   test("board proposals are decided by the directors, one vote each", async () => {
     const s = await standardCompany(t);
     const d2 = await person(t, s.company, "director");

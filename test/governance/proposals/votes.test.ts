@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from "vitest";
 import type { TestApp } from "../../support/app.ts";
-import { insertProxy, member, person, startFinanceApp } from "../../support/entities.ts";
+import { insertCompany, insertProxy, member, person, startFinanceApp } from "../../support/entities.ts";
 import { count, errorOf, refusedNoWrite, sql } from "../../support/helpers.ts";
 import { GOV, governanceWrites, proposeOk, setCapTable, standardCompany, vote, voteOk } from "./support.ts";
 
@@ -161,6 +161,17 @@ describe("cast_vote", () => {
       -32005,
       GOV("InvalidState"),
     );
+  });
+
+  test("cooperative voting: each member role votes with power 1", async () => {
+    const owner = await t.register("coop-vote-owner@example.org");
+    const coop = await insertCompany(t, owner.userId, { company_type: "coop_standard", voting_model: "cooperative" });
+    const m1 = await person(t, coop, "founding_member");
+    const m2 = await person(t, coop, "platinum_member");
+    const p = await proposeOk(m1.client, coop);
+    expect(p.total_issued_power_snapshot).toBe(2);
+    expect(await voteOk(m1.client, p.sid, m1.resident, "for")).toMatchObject({ voting_power: 1 });
+    expect(await voteOk(m2.client, p.sid, m2.resident, "against")).toMatchObject({ voting_power: 1 });
   });
 
   test.runIf(Boolean(process.env["DATABASE_URL"]))(
