@@ -2158,6 +2158,30 @@ export interface Payment {
   updated_at: string;
 }
 /**
+ * A voter's voting power recorded with a proposal's snapshot at creation (issue 17): units held (standard), 1 per open founding_member or platinum_member role (cooperative), 1 per director (board). cast_vote weighs a vote by this row, so units moved during the vote never count twice; the rows of one proposal sum to its total_issued_power_snapshot except units on cap-table rows without a resident.
+ */
+export interface ProposalVoterPower {
+  /**
+   * Opaque, time-ordered identifier (UUIDv7).
+   */
+  sid: string;
+  /**
+   * Proposal sid.
+   */
+  proposal_id: string;
+  company_id: string;
+  /**
+   * Formatted resident (or corporate) id holding the power.
+   */
+  subject_id: string;
+  /**
+   * Power at proposal creation.
+   */
+  voting_power: number;
+  created_at: string;
+  updated_at: string;
+}
+/**
  * Governance proposal (seed 000); see the proposal state table. Quorum and threshold are snapshotted at creation.
  */
 export interface Proposal {
@@ -2781,7 +2805,7 @@ export interface VerificationLink {
   updated_at: string;
 }
 /**
- * One voter's vote on a proposal, weighted by voting power at cast time. Designed: the seed does not show its fields.
+ * One voter's vote on a proposal, weighted by the voter's power recorded at the proposal's creation (ProposalVoterPower). Designed: the seed does not show its fields.
  */
 export interface Vote {
   /**
@@ -2796,7 +2820,7 @@ export interface Vote {
   voter_id: string;
   vote_value: VoteValue;
   /**
-   * Units (standard) or 1 (cooperative) at cast time.
+   * Units (standard) or 1 (cooperative, board) at the proposal's creation.
    */
   voting_power: number;
   comment: string | null;

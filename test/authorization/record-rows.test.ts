@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { count } from "../support/helpers.ts";
+import { count, sql } from "../support/helpers.ts";
+import { insertRow } from "../support/rows.ts";
 import { CASTS, type Company, companyRows, expected, staffCompany } from "./support.ts";
 
 /**
@@ -35,7 +36,40 @@ const FIXTURES: Record<string, (c: Company) => Promise<Fixture>> = {
       untouched: async () => (await count(c.t, "business_document", "sid = ?", [doc.sid])) === 1,
     };
   },
+  "governanceservice.get_proposal": async (c) => {
+    const sid = await insertProposal(c, "2026-12-30T00:00:00.000Z");
+    return { params: { proposal_id: sid }, untouched: async () => (await proposalStatus(c, sid)) === "active" };
+  },
+  "governanceservice.tally_votes": async (c) => {
+    const sid = await insertProposal(c, "2026-11-01T00:00:00.000Z");
+    return { params: { proposal_id: sid }, untouched: async () => (await proposalStatus(c, sid)) === "active" };
+  },
 };
+
+/** An active proposal of the company whose voting ended (or ends) at `endsAt`, inserted straight. */
+async function insertProposal(c: Company, endsAt: string): Promise<string> {
+  const row = await insertRow(c.t.app.runtime.orm, "Proposal", {
+    company_id: c.company,
+    title: "Fixture",
+    description: "A fixture proposal.",
+    category: "governance",
+    kind: "ordinary",
+    status: "active",
+    proposer_id: c.callers.get("director")!.resident,
+    voting_starts_at: new Date("2026-10-01T00:00:00.000Z"),
+    voting_ends_at: new Date(endsAt),
+    quorum_percentage: 50,
+    passing_threshold: 50,
+    total_issued_power_snapshot: 100,
+    resolution_id: null,
+  });
+  return String(row["sid"]);
+}
+
+async function proposalStatus(c: Company, sid: string): Promise<string | undefined> {
+  const rows = await sql<{ status: string }>(c.t, `select status from "proposal" where sid = ?`, [sid]);
+  return rows[0]?.status;
+}
 
 const rows = companyRows().filter((r) => r.rule.source.by === "record");
 const covered = rows.filter((r) => FIXTURES[r.entry.name]);
