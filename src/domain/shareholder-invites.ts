@@ -71,8 +71,3 @@ export function answerRefusal(
     return refuse("Expired", "the invitation has expired", { expires_at: invite.expires_at.toISOString() });
   return null;
 }
-
-/** The invitation's status as it stands at `now` (a pending one past expires_at reads as expired). */
-export function inviteStatusAt(invite: Pick<InviteFacts, "status" | "expires_at">, now: Date): InviteFacts["status"] {
-  return invite.status === "pending" && invite.expires_at.getTime() <= now.getTime() ? "expired" : invite.status;
-}
