@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sha256Hex } from "../../../src/auth/tokens.ts";
 import type { Client, TestApp } from "../../support/app.ts";
-import { insertCompany, insertResident, member, person, startFinanceApp } from "../../support/entities.ts";
+import { insertCompany, insertProxy, insertResident, member, person, startFinanceApp } from "../../support/entities.ts";
 import { errorOf, refusedNoWrite, sql } from "../../support/helpers.ts";
 
 // shareholderservice.invite_shareholder / accept_invite / reject_invite / list_invites (issue 17): a director invites
@@ -281,13 +281,17 @@ describe("shareholderservice.accept_invite", () => {
     const { company, director } = await boardOf();
     const who = await invitee();
     const foreign = await insertResident(t, null);
+    const actedFor = await insertResident(t, null);
+    await insertProxy(t, who.resident, actedFor);
     const { token } = await invite(director, company, who.client.email);
-    const err = errorOf(
-      await who.client.call("shareholderservice.accept_invite", { invite_token: token, resident_id: foreign }),
-    );
-    expect(err.code).toBe(-32002);
-    const [row] = await sql(t, `select status from shareholder_invite where token_hash = ?`, [sha256Hex(token)]);
-    expect(row.status).toBe("pending");
+    for (const resident of [foreign, actedFor]) {
+      await refusedNoWrite(
+        () => inviteWrites(company),
+        () => who.client.call("shareholderservice.accept_invite", { invite_token: token, resident_id: resident }),
+        -32002,
+        null,
+      );
+    }
   });
 
   test("a company suspended since the invitation is InvalidState; nothing written", async () => {
