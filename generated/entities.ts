@@ -2779,7 +2779,14 @@ export const ShareholderInviteEntity = new EntitySchema<ShareholderInviteRow>({
     { name: "shareholder_invite_company_id_index", properties: ["company_id"] },
     { name: "shareholder_invite_invitee_email_index", properties: ["invitee_email"] },
   ],
-  uniques: [{ name: "shareholder_invite_token_hash_unique", properties: ["token_hash"] }],
+  uniques: [
+    { name: "shareholder_invite_token_hash_unique", properties: ["token_hash"] },
+    {
+      name: "shareholder_invite_pending_email_unique",
+      expression:
+        'create unique index "shareholder_invite_pending_email_unique" on "shareholder_invite" ("company_id", "invitee_email") where "status" = \'pending\'',
+    },
+  ],
 });
 
 /** A stored ShareTransfer (table `share_transfer`). */
@@ -2832,6 +2839,54 @@ export const ShareTransferEntity = new EntitySchema<ShareTransferRow>({
     { name: "share_transfer_status_index", properties: ["status"] },
   ],
   uniques: [],
+});
+
+/** A stored SigningAuthority (table `signing_authority`). */
+export interface SigningAuthorityRow {
+  [OptionalProps]?: "status" | "created_at" | "updated_at";
+  sid: string;
+  company_id: string;
+  resident_id: string;
+  status: ProxyStatus;
+  valid_from: Date;
+  valid_to: Date | null;
+  granted_by: string;
+  revoked_by: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const SigningAuthorityEntity = new EntitySchema<SigningAuthorityRow>({
+  name: "SigningAuthority",
+  tableName: "signing_authority",
+  properties: {
+    sid: { type: "string", columnType: "text", primary: true },
+    company_id: { type: "string", columnType: "text" },
+    resident_id: { type: "string", columnType: "text" },
+    status: { type: "string", columnType: "text", default: "active" },
+    valid_from: { type: "datetime", columnType: "timestamptz(3)" },
+    valid_to: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
+    granted_by: { type: "string", columnType: "text" },
+    revoked_by: { type: "string", columnType: "text", nullable: true },
+    created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
+  },
+  indexes: [
+    { name: "signing_authority_company_id_index", properties: ["company_id"] },
+    { name: "signing_authority_resident_id_index", properties: ["resident_id"] },
+  ],
+  uniques: [
+    {
+      name: "signing_authority_active_holder_unique",
+      expression:
+        'create unique index "signing_authority_active_holder_unique" on "signing_authority" ("company_id", "resident_id") where "status" = \'active\'',
+    },
+  ],
 });
 
 /** A stored TaxDocument (table `tax_document`). */
@@ -3751,6 +3806,7 @@ export interface RowOf {
   Session: SessionRow;
   ShareholderInvite: ShareholderInviteRow;
   ShareTransfer: ShareTransferRow;
+  SigningAuthority: SigningAuthorityRow;
   TaxDocument: TaxDocumentRow;
   TaxFiling: TaxFilingRow;
   TreasuryAccount: TreasuryAccountRow;
@@ -3824,6 +3880,7 @@ export const ENTITIES = [
   SessionEntity,
   ShareholderInviteEntity,
   ShareTransferEntity,
+  SigningAuthorityEntity,
   TaxDocumentEntity,
   TaxFilingEntity,
   TreasuryAccountEntity,
@@ -3895,6 +3952,7 @@ export const ENTITY_BY_RECORD = {
   Session: SessionEntity,
   ShareholderInvite: ShareholderInviteEntity,
   ShareTransfer: ShareTransferEntity,
+  SigningAuthority: SigningAuthorityEntity,
   TaxDocument: TaxDocumentEntity,
   TaxFiling: TaxFilingEntity,
   TreasuryAccount: TreasuryAccountEntity,

@@ -190,6 +190,7 @@ export const SERVICE_ERRORS = {
       "InvalidState",
       "AlreadyExists",
       "InvalidInput",
+      "ProviderUnavailable",
       "AlreadyUsed",
       "Expired",
       "InsufficientShares",

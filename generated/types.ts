@@ -2545,6 +2545,39 @@ export interface ShareholderInvite {
   updated_at: string;
 }
 /**
+ * A resident's authority to sign for a company (issue 17), granted to a current director by governanceservice.grant_signing_authority and held until revoked (revoke_signing_authority, or the director's removal). Effective while status is active (valid_to is then null). At most one active row per company and resident (a partial unique index); a revoked row is kept as history. The company key read rule (src/domain/company-keys.ts) admits its holders. No generic CRUD.
+ */
+export interface SigningAuthority {
+  /**
+   * Opaque, time-ordered identifier (UUIDv7).
+   */
+  sid: string;
+  /**
+   * Formatted company id.
+   */
+  company_id: string;
+  /**
+   * Formatted resident id of the holder.
+   */
+  resident_id: string;
+  status: ProxyStatus;
+  valid_from: string;
+  /**
+   * Set on revocation.
+   */
+  valid_to: string | null;
+  /**
+   * Formatted resident id of the granting director.
+   */
+  granted_by: string;
+  /**
+   * Formatted resident id of the revoking director, or of the founder whose remove_director revoked it.
+   */
+  revoked_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+/**
  * A document generated for a tax filing. Designed: the seed does not show its fields.
  */
 export interface TaxDocument {

@@ -9,7 +9,7 @@ export interface CompanyKeyReaderFacts {
   owns: boolean;
   /** The CompanyRole kinds the caller's residents hold in the company now. */
   roles: readonly string[];
-  /** The caller's resident holds the company's signing authority now (no record carries it yet: always false). */
+  /** A resident the caller owns holds the company's active signing authority (the SigningAuthority record, issue 17). */
   signingAuthority: boolean;
 }
 

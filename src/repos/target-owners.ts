@@ -21,6 +21,12 @@ function companyOwners(companies: string): string {
               and r.user_id is not null`;
 }
 
+/** The owner pairs of the residents `residents` (a select answering formatted resident ids) that have a user. */
+function residentOwner(residents: string): string {
+  return `select r.user_id, r.partner_id from "digital_resident" r
+          where r.resident_id in (${residents}) and r.user_id is not null`;
+}
+
 const OWNER_QUERIES: Record<string, string> = {
   api_key: `select user_id, partner_id from "api_key" where sid = ?`,
   // A company by its formatted id or its sid.
@@ -33,6 +39,18 @@ const OWNER_QUERIES: Record<string, string> = {
   // A company contract (by its sid); registration contracts have no owner (their signers read their own rows
   // through list_for_subject).
   contract: companyOwners(`select fzc_id from "contract" where sid = ?`),
+  // Governance (issue 17), each by its sid: the company's owners (owner pair, current directors and founders), and
+  // the owners of the residents the row is about: the disciplined member of a governance action, both parties of a
+  // share transfer, the holder of a signing authority.
+  governance_action: `${companyOwners(`select company_id from "governance_action" where sid = ?`)}
+    union all
+    ${residentOwner(`select subject_resident_id from "governance_action" where sid = ?`)}`,
+  share_transfer: `${companyOwners(`select company_id from "share_transfer" where sid = ?`)}
+    union all
+    ${residentOwner(`select from_resident_id from "share_transfer" where sid = ? union all select to_resident_id from "share_transfer" where sid = ?`)}`,
+  signing_authority: `${companyOwners(`select company_id from "signing_authority" where sid = ?`)}
+    union all
+    ${residentOwner(`select resident_id from "signing_authority" where sid = ?`)}`,
   business_document: companyOwners(`select company_id from "business_document" where sid = ?`),
   mcp_approval: `select user_id, null as partner_id from "mcp_approval" where sid = ?`,
   // KYC (issue 14): a session and its personal data belong to the resident's owner pair (the session's user for a

@@ -1,21 +1,124 @@
+import type { CompanyRoleRow, SigningAuthorityRow } from "../../../generated/entities.ts";
 import type { GovernanceServiceHandlers } from "../../../generated/handlers/index.ts";
+import type { CompanyRoleResult, SigningAuthorityResult } from "../../../generated/types.ts";
+import { companyStatusRefusal } from "../../domain/company-status.ts";
+import { appointmentRefusal, directorRemovalRefusal, grantRefusal, isLeadingRole } from "../../domain/directors.ts";
+import type { Refusal } from "../../domain/refusal.ts";
+import { lockCompanyStatus } from "../../repos/companies.ts";
+import { currentCompanyRoles } from "../../repos/company-access.ts";
+import { closeRole, holdersOf, openRole, rolesOfCompanyAt } from "../../repos/company-roles.ts";
+import { findResident } from "../../repos/digital-residents.ts";
+import { insertAuthority, latestAuthority, revokeAuthority } from "../../repos/signing-authorities.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { RpcError } from "../../rpc/errors.ts";
+import { errorsFor } from "../../rpc/service-errors.ts";
+
+/**
+ * Directors and signing authority (issue 17, docs/decisions.md "Directors, signing authority and shareholder
+ * invitations (issue 17)"). Directors are rows of the append-only CompanyRole table (appoint opens one, remove closes
+ * it); signing authority is its own record (SigningAuthority). Every operation first locks the company row, which
+ * serializes director changes of one company (so concurrent removals can never together leave it without a director
+ * or founder) and reads the status for the company guard. The dispatcher checked the company role and the caller
+ * binding and writes the audit row (target: the result's sid).
+ */
 
 type Handlers = GovernanceServiceHandlers<RpcContext>;
 
-export const appointDirector: Handlers["appointDirector"] = async () => {
-  throw RpcError.notImplemented("governanceservice.appoint_director");
+const governanceError = errorsFor("GovernanceService", "GovernanceError");
+
+const refused = (r: Refusal<"InvalidState" | "AlreadyExists">) => governanceError(r.refusal, r.message, r.details);
+
+/** Locks the company row and applies the status guard (`operate`); NotFound for an unknown company. */
+async function lockOperable(ctx: RpcContext, companyId: string): Promise<void> {
+  const company = await lockCompanyStatus(ctx.em, companyId);
+  if (!company) throw governanceError.notFound("company");
+  const refusal = companyStatusRefusal(company.status, "operate");
+  if (refusal) throw refused(refusal);
+}
+
+async function requireResident(ctx: RpcContext, residentId: string): Promise<void> {
+  if (!(await findResident(ctx.em, residentId))) throw governanceError.notFound("resident");
+}
+
+async function toRoleResult(ctx: RpcContext, row: CompanyRoleRow): Promise<CompanyRoleResult> {
+  const holder = (await holdersOf(ctx.em, [row.subject_id])).get(row.subject_id);
+  const externalId = row.holder_external_id ?? holder?.externalId ?? null;
+  return {
+    sid: row.sid,
+    company_id: row.company_id,
+    subject_id: externalId === null ? row.subject_id : null,
+    role: row.role,
+    valid_from: row.valid_from.toISOString(),
+    valid_to: row.valid_to?.toISOString() ?? null,
+    classification_scope: [...row.classification_scope],
+    created_by: row.created_by,
+    holder_name: holder && !holder.anonymous ? holder.name : null,
+    holder_external_id: externalId,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+function toAuthorityResult(row: SigningAuthorityRow): SigningAuthorityResult {
+  return {
+    sid: row.sid,
+    company_id: row.company_id,
+    resident_id: row.resident_id,
+    status: row.status,
+    valid_from: row.valid_from.toISOString(),
+    valid_to: row.valid_to?.toISOString() ?? null,
+  };
+}
+
+export const appointDirector: Handlers["appointDirector"] = async (ctx, p) => {
+  await lockOperable(ctx, p.company_id);
+  await requireResident(ctx, p.resident_id);
+  const now = ctx.now();
+  const already = appointmentRefusal(await currentCompanyRoles(ctx.em, p.company_id, [p.resident_id], now));
+  if (already) throw refused(already);
+  const row = await openRole(ctx.em, {
+    companyId: p.company_id,
+    subjectId: p.resident_id,
+    role: "director",
+    classificationScope: ["director"],
+    validFrom: now,
+    createdBy: p.appointed_by,
+  });
+  return toRoleResult(ctx, row);
 };
 
-export const removeDirector: Handlers["removeDirector"] = async () => {
-  throw RpcError.notImplemented("governanceservice.remove_director");
+export const removeDirector: Handlers["removeDirector"] = async (ctx, p) => {
+  await lockOperable(ctx, p.company_id);
+  const now = ctx.now();
+  const current = await rolesOfCompanyAt(ctx.em, p.company_id, now);
+  const seat = current.find((r) => r.role === "director" && r.subject_id === p.resident_id);
+  if (!seat) throw governanceError.notFound("director");
+  const empty = directorRemovalRefusal(current.filter((r) => r.sid !== seat.sid && isLeadingRole(r.role)).length);
+  if (empty) throw refused(empty);
+  const closed = await closeRole(ctx.em, seat.sid, now);
+  if (!closed) throw governanceError.notFound("director");
+  await revokeAuthority(ctx.em, p.company_id, p.resident_id, p.removed_by, now);
+  return toRoleResult(ctx, closed);
 };
 
-export const grantSigningAuthority: Handlers["grantSigningAuthority"] = async () => {
-  throw RpcError.notImplemented("governanceservice.grant_signing_authority");
+export const grantSigningAuthority: Handlers["grantSigningAuthority"] = async (ctx, p) => {
+  await lockOperable(ctx, p.company_id);
+  await requireResident(ctx, p.resident_id);
+  const now = ctx.now();
+  const notDirector = grantRefusal(await currentCompanyRoles(ctx.em, p.company_id, [p.resident_id], now));
+  if (notDirector) throw refused(notDirector);
+  const row = await insertAuthority(
+    ctx.em,
+    { companyId: p.company_id, residentId: p.resident_id, grantedBy: p.granted_by },
+    now,
+  );
+  if (!row) throw governanceError("AlreadyExists", "the resident already holds signing authority");
+  return toAuthorityResult(row);
 };
 
-export const revokeSigningAuthority: Handlers["revokeSigningAuthority"] = async () => {
-  throw RpcError.notImplemented("governanceservice.revoke_signing_authority");
+export const revokeSigningAuthority: Handlers["revokeSigningAuthority"] = async (ctx, p) => {
+  await lockOperable(ctx, p.company_id);
+  const revoked = await revokeAuthority(ctx.em, p.company_id, p.resident_id, p.revoked_by, ctx.now());
+  if (revoked) return toAuthorityResult(revoked);
+  const latest = await latestAuthority(ctx.em, p.company_id, p.resident_id);
+  if (!latest) throw governanceError.notFound("signing_authority");
+  return toAuthorityResult(latest);
 };
