@@ -103,15 +103,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.all("/rpc", endpoint("all"));
   for (const domain of DOMAINS) app.all(`/${CONTEXT}/${domain}/rpc`, endpoint(domain));
   const mcp = await mountMcp(app, runtime);
-  const residentSweep = startResidentExpirySweep(runtime);
-  const creditSweep = startCreditExpirySweep(runtime);
-  const renewalSweep = startRenewalSweep(runtime);
-  const invoiceSweep = startOverdueInvoiceSweep(runtime);
-  const treasurySweep = startTreasurySettlementSweep(runtime);
-  const paymentSweep = startPaymentSweep(runtime);
-  const draftSweep = startDraftExpirySweep(runtime);
-  const companyLapseSweep = startCompanyLapseSweep(runtime);
-  const contractSweep = startContractExpirySweep(runtime);
+  // Each instance runs every sweep on its own timer; their statements are conditional, so instances never clash.
+  const sweeps = [
+    startResidentExpirySweep,
+    startCreditExpirySweep,
+    startRenewalSweep,
+    startOverdueInvoiceSweep,
+    startTreasurySettlementSweep,
+    startPaymentSweep,
+    startDraftExpirySweep,
+    startCompanyLapseSweep,
+    startContractExpirySweep,
+  ].map((start) => start(runtime));
 
   return {
     hono: app,
@@ -119,15 +122,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     mcp,
     fetch: (request) => Promise.resolve(app.fetch(request)),
     close: async () => {
-      residentSweep.stop();
-      creditSweep.stop();
-      renewalSweep.stop();
-      invoiceSweep.stop();
-      treasurySweep.stop();
-      paymentSweep.stop();
-      draftSweep.stop();
-      companyLapseSweep.stop();
-      contractSweep.stop();
+      for (const sweep of sweeps) sweep.stop();
       await mcp.close();
       if (!options.orm) await closeOrm(orm);
     },

@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { expireEndedContracts } from "../../repos/contracts.ts";
+import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
 
 /**
@@ -16,14 +17,11 @@ export const CONTRACT_SWEEP_INTERVAL_S = 60;
 
 /** Runs the sweep every `everyS` seconds (0: never) on the runtime's clock; `stop()` ends it. */
 export function startContractExpirySweep(runtime: Runtime, everyS = CONTRACT_SWEEP_INTERVAL_S): { stop(): void } {
-  if (everyS <= 0) return { stop: () => undefined };
-  const timer = setInterval(() => {
-    sweepExpiredContracts(runtime.orm.em, runtime.config.clock())
-      .then((moved) => {
-        if (moved.length > 0) runtime.log.info({ count: moved.length }, "contracts expired by the sweep");
-      })
-      .catch((err: unknown) => runtime.log.error({ err }, "contract expiry sweep failed"));
-  }, everyS * 1000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return startIntervalSweep(runtime, {
+    everyS,
+    run: (now) => sweepExpiredContracts(runtime.orm.em, now),
+    report: (moved) =>
+      moved.length > 0 ? { fields: { count: moved.length }, message: "contracts expired by the sweep" } : null,
+    failure: "contract expiry sweep failed",
+  });
 }

@@ -4,6 +4,7 @@ import { BONUS_EXPIRY_MONTHS, bonusExpiries } from "../../domain/ledger.ts";
 import { fromCents, toCents } from "../../domain/money.ts";
 import { expireFromWallet, lockWallet } from "../../repos/credit-balances.ts";
 import { insertLedgerRow, walletLedger, walletsWithExpiringBonus } from "../../repos/credit-transactions.ts";
+import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
 
 /**
@@ -51,14 +52,10 @@ export const CREDIT_SWEEP_INTERVAL_S = 3600;
 
 /** Runs the sweep every `everyS` seconds (0: never) on the runtime's clock; `stop()` ends it. */
 export function startCreditExpirySweep(runtime: Runtime, everyS = CREDIT_SWEEP_INTERVAL_S): { stop(): void } {
-  if (everyS <= 0) return { stop: () => undefined };
-  const timer = setInterval(() => {
-    sweepExpiredCredits(runtime.orm.em.fork(), runtime.config.clock())
-      .then((n) => {
-        if (n > 0) runtime.log.info({ count: n }, "bonus credits expired by the sweep");
-      })
-      .catch((err: unknown) => runtime.log.error({ err }, "credit expiry sweep failed"));
-  }, everyS * 1000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return startIntervalSweep(runtime, {
+    everyS,
+    run: (now) => sweepExpiredCredits(runtime.orm.em.fork(), now),
+    report: (n) => (n > 0 ? { fields: { count: n }, message: "bonus credits expired by the sweep" } : null),
+    failure: "credit expiry sweep failed",
+  });
 }

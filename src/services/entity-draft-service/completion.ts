@@ -3,6 +3,7 @@ import type { EntityDraftServiceHandlers } from "../../../generated/handlers/ind
 import { completes, nextStep } from "../../domain/entity-drafts.ts";
 import * as drafts from "../../repos/entity-drafts.ts";
 import type { RpcContext } from "../../rpc/context.ts";
+import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
 import { currentRound, draftError, loadVisibleDraft } from "./common.ts";
 import { postInbox } from "./notices.ts";
@@ -72,17 +73,13 @@ export const DRAFT_SWEEP_INTERVAL_S = 60;
 
 /** Runs the expiry sweep every `everyS` seconds (0: never) on the runtime's clock, each run in one transaction. */
 export function startDraftExpirySweep(runtime: Runtime, everyS = DRAFT_SWEEP_INTERVAL_S): { stop(): void } {
-  if (everyS <= 0) return { stop: () => undefined };
-  const timer = setInterval(() => {
-    const now = runtime.config.clock();
-    runtime.orm.em
-      .fork()
-      .transactional((em) => sweepExpiredDrafts(em, now))
-      .then(({ draftIds }) => {
-        if (draftIds.length > 0) runtime.log.info({ count: draftIds.length }, "formation drafts expired by the sweep");
-      })
-      .catch((err: unknown) => runtime.log.error({ err }, "formation draft expiry sweep failed"));
-  }, everyS * 1000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return startIntervalSweep(runtime, {
+    everyS,
+    run: (now) => runtime.orm.em.fork().transactional((em) => sweepExpiredDrafts(em, now)),
+    report: ({ draftIds }) =>
+      draftIds.length > 0
+        ? { fields: { count: draftIds.length }, message: "formation drafts expired by the sweep" }
+        : null,
+    failure: "formation draft expiry sweep failed",
+  });
 }

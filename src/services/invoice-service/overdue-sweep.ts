@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { markOverdue } from "../../repos/invoices.ts";
+import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
 
 /**
@@ -16,14 +17,11 @@ export const OVERDUE_SWEEP_INTERVAL_S = 3600;
 
 /** Runs the sweep every `everyS` seconds (0: never) on the runtime's clock; `stop()` ends it. */
 export function startOverdueInvoiceSweep(runtime: Runtime, everyS = OVERDUE_SWEEP_INTERVAL_S): { stop(): void } {
-  if (everyS <= 0) return { stop: () => undefined };
-  const timer = setInterval(() => {
-    sweepOverdueInvoices(runtime.orm.em.fork(), runtime.config.clock())
-      .then((sids) => {
-        if (sids.length > 0) runtime.log.info({ count: sids.length }, "invoices marked overdue by the sweep");
-      })
-      .catch((err: unknown) => runtime.log.error({ err }, "invoice overdue sweep failed"));
-  }, everyS * 1000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return startIntervalSweep(runtime, {
+    everyS,
+    run: (now) => sweepOverdueInvoices(runtime.orm.em.fork(), now),
+    report: (sids) =>
+      sids.length > 0 ? { fields: { count: sids.length }, message: "invoices marked overdue by the sweep" } : null,
+    failure: "invoice overdue sweep failed",
+  });
 }

@@ -6,6 +6,7 @@ import { chainStatus } from "../../domain/payments.ts";
 import { paymentProviders } from "../../integrations/payments/index.ts";
 import { expireOverdue, openCryptoPayments, queuedAutoTopUps, updatePaymentIf } from "../../repos/payments.ts";
 import { inCallTransaction } from "../../rpc/call-transaction.ts";
+import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
 import { chargeQueuedTopUp } from "../credit-service/auto-topup.ts";
 import { confirmOpenPayment } from "./confirm.ts";
@@ -78,14 +79,11 @@ export async function sweepPayments(runtime: Runtime, now: Date): Promise<Paymen
 
 /** Runs the sweep every PAYMENT_SWEEP_INTERVAL_S seconds (0: never) on the runtime's clock; `stop()` ends it. */
 export function startPaymentSweep(runtime: Runtime, everyS = runtime.config.paymentSweepIntervalS): { stop(): void } {
-  if (everyS <= 0) return { stop: () => undefined };
-  const timer = setInterval(() => {
-    sweepPayments(runtime, runtime.config.clock())
-      .then((r) => {
-        if (r.expired + r.confirming + r.confirmed + r.charged > 0) runtime.log.info(r, "payment sweep");
-      })
-      .catch((err: unknown) => runtime.log.error({ err }, "payment sweep failed"));
-  }, everyS * 1000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return startIntervalSweep(runtime, {
+    everyS,
+    run: (now) => sweepPayments(runtime, now),
+    report: (r) =>
+      r.expired + r.confirming + r.confirmed + r.charged > 0 ? { fields: { ...r }, message: "payment sweep" } : null,
+    failure: "payment sweep failed",
+  });
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { expireLapsedResidents } from "../../repos/digital-residents.ts";
+import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
 
 /**
@@ -16,15 +17,11 @@ export const RESIDENT_SWEEP_INTERVAL_S = 60;
 
 /** Runs the sweep every `everyS` seconds (0: never) on the runtime's clock; `stop()` ends it. */
 export function startResidentExpirySweep(runtime: Runtime, everyS = RESIDENT_SWEEP_INTERVAL_S): { stop(): void } {
-  if (everyS <= 0) return { stop: () => undefined };
-  const timer = setInterval(() => {
-    const now = runtime.config.clock();
-    sweepExpiredResidents(runtime.orm.em.fork(), now)
-      .then((moved) => {
-        if (moved.length > 0) runtime.log.info({ count: moved.length }, "residents expired by the sweep");
-      })
-      .catch((err: unknown) => runtime.log.error({ err }, "resident expiry sweep failed"));
-  }, everyS * 1000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return startIntervalSweep(runtime, {
+    everyS,
+    run: (now) => sweepExpiredResidents(runtime.orm.em.fork(), now),
+    report: (moved) =>
+      moved.length > 0 ? { fields: { count: moved.length }, message: "residents expired by the sweep" } : null,
+    failure: "resident expiry sweep failed",
+  });
 }

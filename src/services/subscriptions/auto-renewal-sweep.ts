@@ -5,6 +5,7 @@ import { isRefusal } from "../../domain/refusal.ts";
 import { autoRenewalHorizon, autoRenewalPlan } from "../../domain/subscriptions.ts";
 import { writeAudit } from "../../repos/audit-log.ts";
 import { findWallet } from "../../repos/credit-balances.ts";
+import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
 import { startAutoTopUp } from "../credit-service/auto-topup.ts";
 import { type RenewalRefusal, renewCompany, renewResident } from "./renew.ts";
@@ -197,16 +198,13 @@ export function startRenewalSweep(
   deps: SweepDeps = { onShortWallet: autoTopUpHook(runtime.config) },
   everyS = RENEWAL_SWEEP_INTERVAL_S,
 ): { stop(): void } {
-  if (everyS <= 0) return { stop: () => undefined };
-  const timer = setInterval(() => {
-    sweepRenewals(runtime.orm.em.fork(), runtime.config.clock(), { log: runtime.log, ...deps })
-      .then((o) => {
-        if (o.renewed.length + o.failed.length > 0) {
-          runtime.log.info({ renewed: o.renewed.length, failed: o.failed.length }, "auto-renewal sweep");
-        }
-      })
-      .catch((err: unknown) => runtime.log.error({ err }, "auto-renewal sweep failed"));
-  }, everyS * 1000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return startIntervalSweep(runtime, {
+    everyS,
+    run: (now) => sweepRenewals(runtime.orm.em.fork(), now, { log: runtime.log, ...deps }),
+    report: (o) =>
+      o.renewed.length + o.failed.length > 0
+        ? { fields: { renewed: o.renewed.length, failed: o.failed.length }, message: "auto-renewal sweep" }
+        : null,
+    failure: "auto-renewal sweep failed",
+  });
 }

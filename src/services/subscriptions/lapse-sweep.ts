@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { lapseCompanies } from "../../repos/companies.ts";
+import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
 import { postCompanyMessage } from "./store.ts";
 
@@ -36,14 +37,13 @@ export const COMPANY_LAPSE_SWEEP_INTERVAL_S = 60;
 
 /** Runs the sweep every `everyS` seconds (0: never) on the runtime's clock; `stop()` ends it. */
 export function startCompanyLapseSweep(runtime: Runtime, everyS = COMPANY_LAPSE_SWEEP_INTERVAL_S): { stop(): void } {
-  if (everyS <= 0) return { stop: () => undefined };
-  const timer = setInterval(() => {
-    sweepLapsedCompanies(runtime.orm.em.fork(), runtime.config.clock())
-      .then((moved) => {
-        if (moved.length > 0) runtime.log.info({ count: moved.length }, "companies lapsed to inactive by the sweep");
-      })
-      .catch((err: unknown) => runtime.log.error({ err }, "company lapse sweep failed"));
-  }, everyS * 1000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return startIntervalSweep(runtime, {
+    everyS,
+    run: (now) => sweepLapsedCompanies(runtime.orm.em.fork(), now),
+    report: (moved) =>
+      moved.length > 0
+        ? { fields: { count: moved.length }, message: "companies lapsed to inactive by the sweep" }
+        : null,
+    failure: "company lapse sweep failed",
+  });
 }

@@ -7,6 +7,7 @@ import { findAccount } from "../../repos/treasury-accounts.ts";
 import { deleteStaleQuotes } from "../../repos/treasury-exchanges.ts";
 import { credit, insertLedgerRow, lockAccounts, settleLedgerRows } from "../../repos/treasury-ledger.ts";
 import * as transfers from "../../repos/treasury-transfers.ts";
+import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
 import { reservedOf } from "./operations-common.ts";
 
@@ -94,15 +95,13 @@ export const TREASURY_SETTLE_INTERVAL_S = 60;
 
 /** Runs the settlement sweep every `everyS` seconds (0: never) on the runtime's clock; `stop()` ends it. */
 export function startTreasurySettlementSweep(runtime: Runtime, everyS = TREASURY_SETTLE_INTERVAL_S): { stop(): void } {
-  if (everyS <= 0) return { stop: () => undefined };
-  const timer = setInterval(() => {
-    sweepTreasury(runtime.orm.em.fork(), runtime.config, runtime.config.clock())
-      .then(({ settled, purged }) => {
-        if (settled + purged > 0)
-          runtime.log.info({ settled, purged }, "treasury sweep: transfers settled, quotes purged");
-      })
-      .catch((err: unknown) => runtime.log.error({ err }, "treasury settlement sweep failed"));
-  }, everyS * 1000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return startIntervalSweep(runtime, {
+    everyS,
+    run: (now) => sweepTreasury(runtime.orm.em.fork(), runtime.config, now),
+    report: ({ settled, purged }) =>
+      settled + purged > 0
+        ? { fields: { settled, purged }, message: "treasury sweep: transfers settled, quotes purged" }
+        : null,
+    failure: "treasury settlement sweep failed",
+  });
 }
