@@ -1239,7 +1239,7 @@ export const RECORDS = {
     owner: [],
     appendOnly: true,
     indexed: ["company_id", "subject_resident_id", "kind", "parent_action_sid"],
-    unique: [],
+    unique: [["parent_action_sid"]],
     managed: [
       "sid",
       "created_at",

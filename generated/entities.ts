@@ -1637,9 +1637,8 @@ export const GovernanceActionEntity = new EntitySchema<GovernanceActionRow>({
     { name: "governance_action_company_id_index", properties: ["company_id"] },
     { name: "governance_action_subject_resident_id_index", properties: ["subject_resident_id"] },
     { name: "governance_action_kind_index", properties: ["kind"] },
-    { name: "governance_action_parent_action_sid_index", properties: ["parent_action_sid"] },
   ],
-  uniques: [],
+  uniques: [{ name: "governance_action_parent_action_sid_unique", properties: ["parent_action_sid"] }],
 });
 
 /** A stored InvoicePaymentDefault (table `invoice_payment_default`). */

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { ExecutorRole } from "../generated/types.ts";
 
 export type Clock = () => Date;
 
@@ -89,6 +90,8 @@ export interface Config {
   paymentSweepIntervalS: number;
   // ---- Proposals and votes (issue 17; see the proposals block at the end of this file) ----
   proposals: ProposalConfig;
+  // ---- Member discipline chain (issue 17; see the discipline block at the end of this file) ----
+  discipline: DisciplineConfig;
 }
 
 export class ConfigError extends Error {
@@ -232,6 +235,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     paymentProvider: paymentProvider(env),
     paymentSweepIntervalS: int(env, "PAYMENT_SWEEP_INTERVAL_S", 60),
     proposals: proposalConfig(env),
+    // ---- Member discipline chain (issue 17) ----
+    discipline: disciplineConfig(env),
     ...overrides,
   };
 }
@@ -419,5 +424,81 @@ function proposalConfig(env: Env): ProposalConfig {
     thresholds: { ordinary: kind("ORDINARY", 50, 50), special: kind("SPECIAL", 50, 75), board: kind("BOARD", 50, 50) },
     expiryHours: int(env, "PROPOSAL_EXPIRY_HOURS", 168, 1),
     sweepIntervalS: int(env, "PROPOSAL_SWEEP_INTERVAL_S", 300),
+  };
+}
+
+// ---- Member discipline chain (issue 17; docs/decisions.md "Member discipline chain") ----
+
+/**
+ * The steps of a discipline chain, in order; `appeal_decision` is the ruling on an appeal (a decision row whose parent
+ * is the appeal). The keys match CoopDueProcessExecutors.
+ */
+export const DISCIPLINE_STEPS = ["notice", "response", "review", "decision", "appeal", "appeal_decision"] as const;
+export type DisciplineStep = (typeof DISCIPLINE_STEPS)[number];
+
+const EXECUTOR_ROLES = [
+  "ethics_committee",
+  "governance_board",
+  "review_panel",
+  "rotating_impartial_committee",
+  "external_mediator",
+  "random_member_jury",
+  "general_assembly",
+  "internal_appeals_committee",
+  "arbitration",
+] as const satisfies readonly ExecutorRole[];
+
+export interface DisciplineConfig {
+  /**
+   * The SLA of each step in whole days: a step's row gets due_by = the prior step's due_by (now for a notice) plus
+   * its step's SLA, the deadline of the step that follows it. DISCIPLINE_SLA_<STEP>_DAYS: NOTICE (the response
+   * window, default 14), RESPONSE (until the review, 14), REVIEW (until the decision, 14), DECISION (the appeal
+   * window, 14), APPEAL (until the appeal ruling, 30), APPEAL_DECISION (nothing follows a ruling, default 0).
+   */
+  slaDays: Record<DisciplineStep, number>;
+  /**
+   * Deployment default executor sets for decisions, used when the company's due_process_executors names none for
+   * the step: DISCIPLINE_DECISION_EXECUTORS (step 4, on a review; default governance_board,ethics_committee) and
+   * DISCIPLINE_APPEAL_EXECUTORS (step 5, the ruling on an appeal; default internal_appeals_committee,arbitration).
+   * Comma-separated ExecutorRole values, at least one.
+   */
+  executors: { decision: readonly ExecutorRole[]; appeal_decision: readonly ExecutorRole[] };
+}
+
+function executorSet(env: Env, name: string, fallback: readonly ExecutorRole[]): readonly ExecutorRole[] {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const roles = [
+    ...new Set(
+      raw
+        .split(",")
+        .map((r) => r.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const unknown = roles.find((r) => !(EXECUTOR_ROLES as readonly string[]).includes(r));
+  if (unknown !== undefined) {
+    throw new ConfigError(name, `names an unknown ExecutorRole "${unknown}" (known: ${EXECUTOR_ROLES})`);
+  }
+  if (roles.length === 0) throw new ConfigError(name, "must name at least one ExecutorRole");
+  return roles as ExecutorRole[];
+}
+
+function disciplineConfig(env: Env): DisciplineConfig {
+  const sla = (step: DisciplineStep, fallback: number, min: number) =>
+    int(env, `DISCIPLINE_SLA_${step.toUpperCase()}_DAYS`, fallback, min);
+  return {
+    slaDays: {
+      notice: sla("notice", 14, 1),
+      response: sla("response", 14, 1),
+      review: sla("review", 14, 1),
+      decision: sla("decision", 14, 1),
+      appeal: sla("appeal", 30, 1),
+      appeal_decision: sla("appeal_decision", 0, 0),
+    },
+    executors: {
+      decision: executorSet(env, "DISCIPLINE_DECISION_EXECUTORS", ["governance_board", "ethics_committee"]),
+      appeal_decision: executorSet(env, "DISCIPLINE_APPEAL_EXECUTORS", ["internal_appeals_committee", "arbitration"]),
+    },
   };
 }

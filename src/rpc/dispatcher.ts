@@ -6,6 +6,7 @@ import { verifyPassword } from "../auth/passwords.ts";
 import { SIGNATURE_HEADER, verifyWebhookSignature } from "../auth/webhook-signature.ts";
 import { writeAudit } from "../repos/audit-log.ts";
 import { passwordHashOf } from "../repos/users.ts";
+import { isUnaudited } from "./audit-marks.ts";
 import { inCallTransaction } from "./call-transaction.ts";
 import type { RpcContext } from "./context.ts";
 import { isAdminSession } from "./context.ts";
@@ -126,7 +127,7 @@ async function audit(
   params: Record<string, unknown>,
   outcome: { result?: unknown; error?: RpcError },
 ) {
-  if (!entry.audit || !ctx.caller) return;
+  if (!entry.audit || !ctx.caller || isUnaudited(outcome.result)) return;
   const fromParams = entry.audit.targetParam ? params[entry.audit.targetParam] : undefined;
   const fromResult = (outcome.result as { sid?: unknown } | undefined)?.sid;
   await writeAudit(

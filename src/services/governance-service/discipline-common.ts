@@ -1,0 +1,80 @@
+import type { GovernanceActionRow } from "../../../generated/entities.ts";
+import type { GovernanceActionResult } from "../../../generated/types.ts";
+import { companyRoles, satisfiesCompanyRole } from "../../auth/access.ts";
+import { isJsonObjectText, type ParentStep } from "../../domain/discipline.ts";
+import { requireCompanyOperable } from "../../repos/companies.ts";
+import { findAction, findNextStep } from "../../repos/governance-actions.ts";
+import { requireCaller } from "../../rpc/caller.ts";
+import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
+import { errorsFor } from "../../rpc/service-errors.ts";
+
+/** Shared pieces of the discipline chain handlers (docs/decisions.md "Member discipline chain (issue 17)"). */
+
+export const governanceError = errorsFor("GovernanceService", "GovernanceError");
+
+export function toActionResult(row: GovernanceActionRow): GovernanceActionResult {
+  return {
+    sid: row.sid,
+    company_id: row.company_id,
+    subject_resident_id: row.subject_resident_id,
+    kind: row.kind,
+    parent_action_sid: row.parent_action_sid,
+    content: row.content,
+    due_by: row.due_by.toISOString(),
+    decided_at: row.decided_at?.toISOString() ?? null,
+    decided_by_role: row.decided_by_role,
+    decided_by_subject_id: row.decided_by_subject_id,
+    outcome: row.outcome,
+    created_by: row.created_by,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/**
+ * The dispatcher's company rule for operations whose company comes from a chain row: no current role in the
+ * company is NotFound (the chain stays invisible), a role short of `required` is Forbidden. An administrator's
+ * session passes, as at the dispatcher.
+ */
+export async function requireChainRole(
+  ctx: RpcContext,
+  companyId: string,
+  required: "member" | "director",
+): Promise<void> {
+  const caller = requireCaller(ctx);
+  if (isAdminSession(caller)) return;
+  const held = await companyRoles(ctx.em, caller, companyId, ctx.now());
+  if (held === null || held.length === 0) throw governanceError.notFound("governance action");
+  if (!satisfiesCompanyRole(held, required)) {
+    throw governanceError("Forbidden", `needs the ${required} role in ${companyId}`);
+  }
+}
+
+/** The status guard: only an operating company runs discipline steps. */
+export function requireOperable(ctx: RpcContext, companyId: string): Promise<void> {
+  return requireCompanyOperable(ctx.em, companyId, (r) => governanceError(r.refusal, r.message, r.details));
+}
+
+export function requireJsonObject(content: string): void {
+  if (!isJsonObjectText(content)) {
+    throw governanceError("InvalidInput", "content must be a JSON object", { field: "content" });
+  }
+}
+
+/** The row a step answers, or NotFound. */
+export async function loadAction(ctx: RpcContext, sid: string): Promise<GovernanceActionRow> {
+  const row = await findAction(ctx.em, sid);
+  if (!row) throw governanceError.notFound("governance action");
+  return row;
+}
+
+/** What the chain rules need about a parent: its own parent's kind and whether a step answers it already. */
+export async function parentFacts(ctx: RpcContext, parent: GovernanceActionRow): Promise<ParentStep> {
+  const grand = parent.parent_action_sid === null ? null : await findAction(ctx.em, parent.parent_action_sid);
+  return {
+    kind: parent.kind,
+    parentKind: grand?.kind ?? null,
+    due_by: parent.due_by,
+    outcome: parent.outcome,
+    answered: (await findNextStep(ctx.em, parent.sid)) !== null,
+  };
+}
