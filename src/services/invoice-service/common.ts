@@ -60,7 +60,7 @@ export async function resolveIssuer(ctx: RpcContext, issuerId: string): Promise<
       }
     }
     // `director` is asked by the writes (create, delete, send_invoice): only an active company issues.
-    if (role === "director") await requireOperableIssuer(ctx, issuerId);
+    if (rule.role === "director") await requireOperableIssuer(ctx, issuerId);
     return { fzcId: issuerId, entityType: entityTypeOf(company.company_type), entityId: issuerId };
   }
   const [resident] = await invoices.residentsById(ctx.em, [issuerId]);
