@@ -57,8 +57,9 @@ export const initiateTransfer: Handlers["initiateTransfer"] = async (ctx, p) => 
     reason: input.reason,
     created_at: now,
   };
+  const { transfer_id: _id, ...fields } = terms;
   const row = await repo.insertTransfer(ctx.em, {
-    ...terms,
+    ...fields,
     sid,
     status: "pending",
     transfer_hash: transferHash(terms),
