@@ -2321,6 +2321,39 @@ export const ProposalEntity = new EntitySchema<ProposalRow>({
   uniques: [],
 });
 
+/** A stored ProposalVoterPower (table `proposal_voter_power`). */
+export interface ProposalVoterPowerRow {
+  [OptionalProps]?: "created_at" | "updated_at";
+  sid: string;
+  proposal_id: string;
+  company_id: string;
+  subject_id: string;
+  voting_power: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const ProposalVoterPowerEntity = new EntitySchema<ProposalVoterPowerRow>({
+  name: "ProposalVoterPower",
+  tableName: "proposal_voter_power",
+  properties: {
+    sid: { type: "string", columnType: "text", primary: true },
+    proposal_id: { type: "string", columnType: "text" },
+    company_id: { type: "string", columnType: "text" },
+    subject_id: { type: "string", columnType: "text" },
+    voting_power: { type: "double", columnType: "double precision" },
+    created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
+  },
+  indexes: [{ name: "proposal_voter_power_proposal_id_index", properties: ["proposal_id"] }],
+  uniques: [{ name: "proposal_voter_power_proposal_id_subject_id_unique", properties: ["proposal_id", "subject_id"] }],
+});
+
 /** A stored Proxy (table `proxy`). */
 export interface ProxyRow {
   [OptionalProps]?: "status" | "created_at" | "updated_at";
@@ -3707,6 +3740,7 @@ export interface RowOf {
   PasswordResetToken: PasswordResetTokenRow;
   Payment: PaymentRow;
   Proposal: ProposalRow;
+  ProposalVoterPower: ProposalVoterPowerRow;
   Proxy: ProxyRow;
   PublicKeyHistory: PublicKeyHistoryRow;
   RateLimitCounter: RateLimitCounterRow;
@@ -3779,6 +3813,7 @@ export const ENTITIES = [
   PasswordResetTokenEntity,
   PaymentEntity,
   ProposalEntity,
+  ProposalVoterPowerEntity,
   ProxyEntity,
   PublicKeyHistoryEntity,
   RateLimitCounterEntity,
@@ -3849,6 +3884,7 @@ export const ENTITY_BY_RECORD = {
   PasswordResetToken: PasswordResetTokenEntity,
   Payment: PaymentEntity,
   Proposal: ProposalEntity,
+  ProposalVoterPower: ProposalVoterPowerEntity,
   Proxy: ProxyEntity,
   PublicKeyHistory: PublicKeyHistoryEntity,
   RateLimitCounter: RateLimitCounterEntity,

@@ -2158,6 +2158,30 @@ export interface Payment {
   updated_at: string;
 }
 /**
+ * A voter's voting power recorded with a proposal's snapshot at creation (issue 17): units held (standard), 1 per open founding_member or platinum_member role (cooperative), 1 per director (board). cast_vote weighs a vote by this row, so units moved during the vote never count twice; the rows of one proposal sum to its total_issued_power_snapshot except units on cap-table rows without a resident.
+ */
+export interface ProposalVoterPower {
+  /**
+   * Opaque, time-ordered identifier (UUIDv7).
+   */
+  sid: string;
+  /**
+   * Proposal sid.
+   */
+  proposal_id: string;
+  company_id: string;
+  /**
+   * Formatted resident (or corporate) id holding the power.
+   */
+  subject_id: string;
+  /**
+   * Power at proposal creation.
+   */
+  voting_power: number;
+  created_at: string;
+  updated_at: string;
+}
+/**
  * Governance proposal (seed 000); see the proposal state table. Quorum and threshold are snapshotted at creation.
  */
 export interface Proposal {

@@ -87,6 +87,8 @@ export interface Config {
   paymentProvider: "sandbox";
   /** PAYMENT_SWEEP_INTERVAL_S: seconds between payment sweeps (crypto confirmations, expiry); 0 turns them off. */
   paymentSweepIntervalS: number;
+  // ---- Proposals and votes (issue 17; see the proposals block at the end of this file) ----
+  proposals: ProposalConfig;
 }
 
 export class ConfigError extends Error {
@@ -229,6 +231,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     // ---- Payments (issue 15) ----
     paymentProvider: paymentProvider(env),
     paymentSweepIntervalS: int(env, "PAYMENT_SWEEP_INTERVAL_S", 60),
+    proposals: proposalConfig(env),
     ...overrides,
   };
 }
@@ -375,4 +378,46 @@ function paymentProvider(env: Env): Config["paymentProvider"] {
   const raw = env["PAYMENT_PROVIDER"] || "sandbox";
   if (raw !== "sandbox") throw new ConfigError("PAYMENT_PROVIDER", `must be "sandbox", got "${raw}"`);
   return raw;
+}
+
+// ---- Proposals and votes (issue 17; docs/decisions.md "Proposals, votes and resolutions (issue 17)") ----
+
+/** Quorum and passing percentages of one ResolutionKind, integers 0 to 100, stamped on each proposal at creation. */
+export interface ProposalThresholds {
+  quorum: number;
+  passing: number;
+}
+
+export interface ProposalConfig {
+  /**
+   * Per kind: PROPOSAL_<KIND>_QUORUM and PROPOSAL_<KIND>_PASSING (KIND = ORDINARY, SPECIAL, BOARD). Defaults:
+   * ordinary 50 / 50 (passes with MORE than 50 percent for), special 50 / 75 (passes with AT LEAST 75 percent),
+   * board 50 / 50 (passes with more than 50 percent, like ordinary).
+   */
+  thresholds: { ordinary: ProposalThresholds; special: ProposalThresholds; board: ProposalThresholds };
+  /** PROPOSAL_EXPIRY_HOURS (default 168, 7 days): an untallied proposal expires this long after voting_ends_at. */
+  expiryHours: number;
+  /** PROPOSAL_SWEEP_INTERVAL_S: seconds between expiry sweeps (default 300); 0 turns them off. */
+  sweepIntervalS: number;
+}
+
+function wholePercent(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!/^\d{1,3}$/.test(raw) || value > 100)
+    throw new ConfigError(name, `must be an integer from 0 to 100, got "${raw}"`);
+  return value;
+}
+
+function proposalConfig(env: Env): ProposalConfig {
+  const kind = (name: string, quorum: number, passing: number): ProposalThresholds => ({
+    quorum: wholePercent(env, `PROPOSAL_${name}_QUORUM`, quorum),
+    passing: wholePercent(env, `PROPOSAL_${name}_PASSING`, passing),
+  });
+  return {
+    thresholds: { ordinary: kind("ORDINARY", 50, 50), special: kind("SPECIAL", 50, 75), board: kind("BOARD", 50, 50) },
+    expiryHours: int(env, "PROPOSAL_EXPIRY_HOURS", 168, 1),
+    sweepIntervalS: int(env, "PROPOSAL_SWEEP_INTERVAL_S", 300),
+  };
 }

@@ -13,6 +13,7 @@ import type { Runtime } from "../rpc/runtime.ts";
 import { startContractExpirySweep } from "../services/contract-service/expiry-sweep.ts";
 import { startCreditExpirySweep } from "../services/credit-service/expiry-sweep.ts";
 import { startDraftExpirySweep } from "../services/entity-draft-service/completion.ts";
+import { startProposalExpirySweep } from "../services/governance-service/proposals-expiry.ts";
 import { startOverdueInvoiceSweep } from "../services/invoice-service/overdue-sweep.ts";
 import { startPaymentSweep } from "../services/payments/sweep.ts";
 import { startResidentExpirySweep } from "../services/resident-service/expiry-sweep.ts";
@@ -112,6 +113,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const draftSweep = startDraftExpirySweep(runtime);
   const companyLapseSweep = startCompanyLapseSweep(runtime);
   const contractSweep = startContractExpirySweep(runtime);
+  const proposalSweep = startProposalExpirySweep(runtime);
 
   return {
     hono: app,
@@ -128,6 +130,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       draftSweep.stop();
       companyLapseSweep.stop();
       contractSweep.stop();
+      proposalSweep.stop();
       await mcp.close();
       if (!options.orm) await closeOrm(orm);
     },
