@@ -89,6 +89,8 @@ export interface Config {
   paymentSweepIntervalS: number;
   // ---- Proposals and votes (issue 17; see the proposals block at the end of this file) ----
   proposals: ProposalConfig;
+  // ---- Dividends (issue 17; see the dividends block at the end of this file) ----
+  dividends: DividendConfig;
 }
 
 export class ConfigError extends Error {
@@ -232,6 +234,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     paymentProvider: paymentProvider(env),
     paymentSweepIntervalS: int(env, "PAYMENT_SWEEP_INTERVAL_S", 60),
     proposals: proposalConfig(env),
+    dividends: dividendConfig(env),
     ...overrides,
   };
 }
@@ -419,5 +422,24 @@ function proposalConfig(env: Env): ProposalConfig {
     thresholds: { ordinary: kind("ORDINARY", 50, 50), special: kind("SPECIAL", 50, 75), board: kind("BOARD", 50, 50) },
     expiryHours: int(env, "PROPOSAL_EXPIRY_HOURS", 168, 1),
     sweepIntervalS: int(env, "PROPOSAL_SWEEP_INTERVAL_S", 300),
+  };
+}
+
+// ---- Dividends (issue 17; docs/decisions.md "Share transfers and dividends (issue 17)") ----
+
+export interface DividendConfig {
+  /**
+   * DIVIDEND_REQUIRES_VOTE (default off): initiate_dividend opens an ordinary financial proposal and the dividend
+   * waits `proposed` until the proposal has passed.
+   */
+  requireVote: boolean;
+  /** DIVIDEND_VOTE_DAYS (default 7, at least 1): the voting period of that proposal. */
+  voteDays: number;
+}
+
+function dividendConfig(env: Env): DividendConfig {
+  return {
+    requireVote: onOff(env, "DIVIDEND_REQUIRES_VOTE", false),
+    voteDays: int(env, "DIVIDEND_VOTE_DAYS", 7, 1),
   };
 }
