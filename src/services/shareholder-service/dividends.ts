@@ -193,18 +193,23 @@ async function payWhatCan(ctx: RpcContext, row: DividendDistributionRow): Promis
 }
 
 export const executeDividend: Handlers["executeDividend"] = async (ctx, p) => {
-  const row = await repo.findDistribution(ctx.em, p.dividend_id);
+  const found = await repo.findDistribution(ctx.em, p.dividend_id);
+  if (!found) throw shareholderError.notFound("dividend");
+  const standing = await requireRecordRole(ctx, found.company_id, "director", "dividend");
+  if (found.status === "completed") return toDividendResult(found, await repo.paymentsOf(ctx.em, [found.sid]));
+  await requireOperable(ctx, found.company_id);
+  // Every execution from this source holds its lock first: concurrent executions of one dividend run one after
+  // the other, and the later one sees what the earlier one did (a completed dividend: nothing more to do).
+  await lockAccounts(ctx.em, [found.source_account_id]);
+  const row = await repo.findDistribution(ctx.em, found.sid);
   if (!row) throw shareholderError.notFound("dividend");
-  const standing = await requireRecordRole(ctx, row.company_id, "director", "dividend");
-  if (row.status === "completed") return toDividendResult(row, await repo.paymentsOf(ctx.em, [row.sid]));
-  await requireOperable(ctx, row.company_id);
+  if (row.status === "completed") return resultOf(ctx, row.sid);
   const now = ctx.now();
   if (row.status !== "processing") {
     const proposal = row.proposal_id ? await findProposal(ctx.em, row.proposal_id) : null;
     const passed = proposal !== null && (proposal.status === "passed" || proposal.status === "executed");
     const bad = executionRefusal(row.status, passed, row.distribution_date, now);
     if (bad) throw refused(bad);
-    await lockAccounts(ctx.em, [row.source_account_id]);
     if (!(await repo.moveDistribution(ctx.em, row.sid, ["approved", "proposed"], "processing", {}, now))) {
       throw shareholderError("InvalidState", "the dividend moved meanwhile");
     }
