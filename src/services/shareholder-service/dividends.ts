@@ -88,7 +88,7 @@ export const initiateDividend: Handlers["initiateDividend"] = async (ctx, p) => 
   if (badDate) throw refused(badDate);
   await requireOperable(ctx, p.company_id);
   const account = await findAccount(ctx.em, p.source_account_id);
-  if (!account || account.owner_type !== "company" || account.owner_id !== p.company_id) {
+  if (account?.owner_type !== "company" || account.owner_id !== p.company_id) {
     throw shareholderError.notFound("source account");
   }
   if (account.currency !== p.currency) {
