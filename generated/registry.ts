@@ -7666,7 +7666,16 @@ export function buildRegistry<Ctx>(
           idempotent: false,
           amountParam: "total_amount",
         },
-        errors: { ShareholderError: ["NotFound", "Forbidden", "InvalidInput", "InvalidAmount", "InsufficientFunds"] },
+        errors: {
+          ShareholderError: [
+            "NotFound",
+            "Forbidden",
+            "InvalidState",
+            "InvalidInput",
+            "InvalidAmount",
+            "InsufficientFunds",
+          ],
+        },
         result: "DividendResult",
         paramNames: [
           "company_id",

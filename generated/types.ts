@@ -7505,10 +7505,13 @@ export interface DividendPaymentResult {
   amount: number;
   currency: string;
   /**
-   * Treasury account credited; null when paid to the holder's credit wallet.
+   * Treasury account credited (the holder's first active account in the currency); null while the payment is unpaid because the holder has no such account yet.
    */
   destination_account_id: string | null;
   transaction_id: string | null;
+  /**
+   * When the payment was credited; null while unpaid.
+   */
   paid_at: string | null;
 }
 /**

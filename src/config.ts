@@ -92,6 +92,8 @@ export interface Config {
   proposals: ProposalConfig;
   // ---- Member discipline chain (issue 17; see the discipline block at the end of this file) ----
   discipline: DisciplineConfig;
+  // ---- Dividends (issue 17; see the dividends block at the end of this file) ----
+  dividends: DividendConfig;
 }
 
 export class ConfigError extends Error {
@@ -237,6 +239,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     proposals: proposalConfig(env),
     // ---- Member discipline chain (issue 17) ----
     discipline: disciplineConfig(env),
+    dividends: dividendConfig(env),
     ...overrides,
   };
 }
@@ -500,5 +503,24 @@ function disciplineConfig(env: Env): DisciplineConfig {
       decision: executorSet(env, "DISCIPLINE_DECISION_EXECUTORS", ["governance_board", "ethics_committee"]),
       appeal_decision: executorSet(env, "DISCIPLINE_APPEAL_EXECUTORS", ["internal_appeals_committee", "arbitration"]),
     },
+  };
+}
+
+// ---- Dividends (issue 17; docs/decisions.md "Share transfers and dividends (issue 17)") ----
+
+export interface DividendConfig {
+  /**
+   * DIVIDEND_REQUIRES_VOTE (default off): initiate_dividend opens an ordinary financial proposal and the dividend
+   * waits `proposed` until the proposal has passed.
+   */
+  requireVote: boolean;
+  /** DIVIDEND_VOTE_DAYS (default 7, at least 1): the voting period of that proposal. */
+  voteDays: number;
+}
+
+function dividendConfig(env: Env): DividendConfig {
+  return {
+    requireVote: onOff(env, "DIVIDEND_REQUIRES_VOTE", false),
+    voteDays: int(env, "DIVIDEND_VOTE_DAYS", 7, 1),
   };
 }

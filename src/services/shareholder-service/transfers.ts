@@ -1,25 +1,198 @@
 import type { ShareholderServiceHandlers } from "../../../generated/handlers/index.ts";
+import { parseSignature, verifyEd25519 } from "../../domain/ed25519.ts";
+import { uuidv7 } from "../../domain/ids.ts";
+import { isRefusal } from "../../domain/refusal.ts";
+import {
+  commitRefusal,
+  moveUnits,
+  transferHash,
+  transferInput,
+  transferMoveFrom,
+  transferMoveRefusal,
+  unitsHeld,
+} from "../../domain/share-transfers.ts";
+import { closeRole, openRole } from "../../repos/company-roles.ts";
+import { findResident } from "../../repos/digital-residents.ts";
+import { findEntityKeys } from "../../repos/entity-keys.ts";
+import * as repo from "../../repos/share-transfers.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { RpcError } from "../../rpc/errors.ts";
+import {
+  actsAs,
+  recordIfAdmin,
+  refused,
+  requireOperable,
+  requireRecordRole,
+  shareholderError,
+  standingIn,
+  toTransferResult,
+} from "./transfers-common.ts";
 
 type Handlers = ShareholderServiceHandlers<RpcContext>;
 
-export const initiateTransfer: Handlers["initiateTransfer"] = async () => {
-  throw RpcError.notImplemented("shareholderservice.initiate_transfer");
+/*
+ * Share transfers (issue 17; docs/decisions.md "Share transfers and dividends"). pending (initiate) -> approved
+ * (the recipient's Ed25519 signature over transfer_hash) -> completed (a director; units move in the cap table
+ * under the company row's lock); pending or approved -> cancelled. `rejected` is not reached by these operations.
+ */
+
+export const initiateTransfer: Handlers["initiateTransfer"] = async (ctx, p) => {
+  const input = transferInput({ from: p.from_resident_id, to: p.to_resident_id, units: p.units, reason: p.reason });
+  if (isRefusal(input)) throw refused(input);
+  await requireOperable(ctx, p.company_id);
+  const recipient = await findResident(ctx.em, p.to_resident_id);
+  if (!recipient) throw shareholderError.notFound("recipient resident");
+  const table = await repo.lockCapTable(ctx.em, p.company_id);
+  if (!table) throw shareholderError.notFound("company");
+  const held = unitsHeld(table, p.from_resident_id);
+  const short = commitRefusal(held, await repo.outstandingUnits(ctx.em, p.company_id, p.from_resident_id), input.units);
+  if (short) throw refused(short);
+  const now = ctx.now();
+  const sid = uuidv7(now);
+  const terms = {
+    transfer_id: sid,
+    company_id: p.company_id,
+    from_resident_id: p.from_resident_id,
+    to_resident_id: p.to_resident_id,
+    units: input.units,
+    reason: input.reason,
+    created_at: now,
+  };
+  const { transfer_id: _id, ...fields } = terms;
+  const row = await repo.insertTransfer(ctx.em, {
+    ...fields,
+    sid,
+    status: "pending",
+    transfer_hash: transferHash(terms),
+    to_signature: null,
+    approved_at: null,
+    completed_at: null,
+    cancelled_at: null,
+    updated_at: now,
+  });
+  return toTransferResult(row);
 };
 
-export const approveTransfer: Handlers["approveTransfer"] = async () => {
-  throw RpcError.notImplemented("shareholderservice.approve_transfer");
+async function loadTransfer(ctx: RpcContext, transferId: string) {
+  const row = await repo.findTransfer(ctx.em, transferId);
+  if (!row) throw shareholderError.notFound("transfer");
+  return row;
+}
+
+export const approveTransfer: Handlers["approveTransfer"] = async (ctx, p) => {
+  const row = await loadTransfer(ctx, p.transfer_id);
+  if (!(await actsAs(ctx, row.to_resident_id, false))) {
+    const standing = await standingIn(ctx, row.company_id);
+    const sees = standing.admin || standing.roles.length > 0 || (await actsAs(ctx, row.from_resident_id));
+    if (!sees) throw shareholderError.notFound("transfer");
+    throw shareholderError("NotOwner", "only the owner of the recipient resident countersigns");
+  }
+  await requireOperable(ctx, row.company_id);
+  const bad = transferMoveRefusal(row.status, "approve");
+  if (bad) throw refused(bad);
+  const signature = parseSignature(p.to_signature, "to_signature");
+  if (isRefusal(signature)) throw shareholderError("InvalidSignature", signature.message, signature.details);
+  const keys = await findEntityKeys(ctx.em, "resident", row.to_resident_id);
+  if (!keys?.public_key) {
+    throw shareholderError("InvalidSignature", "the recipient has no public key to verify with", {
+      reason: "no_public_key",
+    });
+  }
+  const verdict = verifyEd25519(
+    Uint8Array.from(Buffer.from(keys.public_key, "hex")),
+    Uint8Array.from(Buffer.from(row.transfer_hash, "hex")),
+    signature,
+  );
+  if (!verdict.valid) {
+    throw shareholderError("InvalidSignature", "to_signature does not verify with the recipient's current key", {
+      reason: verdict.reason,
+      keypair_version: keys.keypair_version,
+    });
+  }
+  const now = ctx.now();
+  const moved = await repo.moveTransfer(
+    ctx.em,
+    row.sid,
+    transferMoveFrom("approve"),
+    "approved",
+    { to_signature: p.to_signature, approved_at: now },
+    now,
+  );
+  if (!moved) throw shareholderError("InvalidState", "the transfer moved meanwhile");
+  return toTransferResult(moved);
 };
 
-export const completeTransfer: Handlers["completeTransfer"] = async () => {
-  throw RpcError.notImplemented("shareholderservice.complete_transfer");
+export const completeTransfer: Handlers["completeTransfer"] = async (ctx, p) => {
+  const row = await loadTransfer(ctx, p.transfer_id);
+  const standing = await requireRecordRole(ctx, row.company_id, "director", "transfer");
+  await requireOperable(ctx, row.company_id);
+  const bad = transferMoveRefusal(row.status, "complete");
+  if (bad) throw refused(bad);
+  const table = await repo.lockCapTable(ctx.em, row.company_id);
+  if (!table) throw shareholderError.notFound("company");
+  const now = ctx.now();
+  // Under the company's lock: of concurrent completions each sees the units the previous one left.
+  const moved = await repo.moveTransfer(
+    ctx.em,
+    row.sid,
+    transferMoveFrom("complete"),
+    "completed",
+    { completed_at: now },
+    now,
+  );
+  if (!moved) throw shareholderError("InvalidState", "the transfer moved meanwhile");
+  const recipient = await findResident(ctx.em, row.to_resident_id);
+  const name = recipient ? `${recipient.first_name} ${recipient.last_name}`.trim() : row.to_resident_id;
+  const move = moveUnits(
+    table,
+    row.from_resident_id,
+    { resident_id: row.to_resident_id, name, email: recipient?.email ?? "" },
+    row.units,
+  );
+  if (isRefusal(move)) throw refused(move);
+  await repo.writeCapTable(ctx.em, row.company_id, move.table, now);
+  const createdBy = standing.admin ? "admin" : row.from_resident_id;
+  if (!(await repo.openRoleOf(ctx.em, row.company_id, row.to_resident_id, "shareholder", now))) {
+    await openRole(ctx.em, {
+      companyId: row.company_id,
+      subjectId: row.to_resident_id,
+      role: "shareholder",
+      classificationScope: ["shareholder"],
+      validFrom: now,
+      createdBy,
+    });
+  }
+  if (move.giverLeft === 0) {
+    const giverRole = await repo.openRoleOf(ctx.em, row.company_id, row.from_resident_id, "shareholder", now);
+    if (giverRole) await closeRole(ctx.em, giverRole.sid, now);
+  }
+  recordIfAdmin(ctx, standing, "complete_share_transfer", row.company_id, { transfer_id: row.sid, units: row.units });
+  return toTransferResult(moved);
 };
 
-export const cancelTransfer: Handlers["cancelTransfer"] = async () => {
-  throw RpcError.notImplemented("shareholderservice.cancel_transfer");
+export const cancelTransfer: Handlers["cancelTransfer"] = async (ctx, p) => {
+  const row = await loadTransfer(ctx, p.transfer_id);
+  const giver = await actsAs(ctx, row.from_resident_id);
+  const standing = giver
+    ? { admin: false, roles: [] }
+    : await requireRecordRole(ctx, row.company_id, "director", "transfer");
+  await requireOperable(ctx, row.company_id);
+  const bad = transferMoveRefusal(row.status, "cancel");
+  if (bad) throw refused(bad);
+  const now = ctx.now();
+  const moved = await repo.moveTransfer(
+    ctx.em,
+    row.sid,
+    transferMoveFrom("cancel"),
+    "cancelled",
+    { cancelled_at: now },
+    now,
+  );
+  if (!moved) throw shareholderError("InvalidState", "the transfer moved meanwhile");
+  recordIfAdmin(ctx, standing, "cancel_share_transfer", row.company_id, { transfer_id: row.sid });
+  return toTransferResult(moved);
 };
 
-export const listTransfers: Handlers["listTransfers"] = async () => {
-  throw RpcError.notImplemented("shareholderservice.list_transfers");
+export const listTransfers: Handlers["listTransfers"] = async (ctx, p) => {
+  const rows = await repo.listTransfers(ctx.em, p.company_id, p.status);
+  return { items: rows.map(toTransferResult) };
 };
