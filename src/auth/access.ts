@@ -1,7 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { companyOwner, currentCompanyRoles, holdsActiveProxy } from "../repos/company-access.ts";
 import * as residents from "../repos/digital-residents.ts";
-import type { Caller } from "../rpc/context.ts";
+import { type Caller, isAdminSession } from "../rpc/context.ts";
 
 /** Resident ids the caller owns: ownership compares the pair (user_id, partner_id). */
 export function ownedResidentIds(em: EntityManager, caller: Caller): Promise<string[]> {
@@ -45,4 +45,23 @@ export function satisfiesCompanyRole(held: string[], required: string): boolean 
   if (required === "member") return held.length > 0;
   if (held.includes(required)) return true;
   return required === "director" && held.includes("founder");
+}
+
+/**
+ * The dispatcher's `company:<role>` rule, for handlers that read the company from a record or from a param the
+ * dispatcher does not check (docs/authorization.md "handler" rows): "none" when the caller holds no current role
+ * (answer NotFound: existence does not leak), "short" when its roles fall short of `required` (Forbidden),
+ * "allowed", or "admin" for an administrator's session, which passes as it does at the dispatcher.
+ */
+export async function companyStanding(
+  em: EntityManager,
+  caller: Caller,
+  companyId: string,
+  required: string,
+  now: Date,
+): Promise<"admin" | "allowed" | "none" | "short"> {
+  if (isAdminSession(caller)) return "admin";
+  const held = await companyRoles(em, caller, companyId, now);
+  if (held === null || held.length === 0) return "none";
+  return satisfiesCompanyRole(held, required) ? "allowed" : "short";
 }

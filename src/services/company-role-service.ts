@@ -24,7 +24,8 @@ function instant(ctx: RpcContext, asOfEpoch: number): Date {
   return at;
 }
 
-function toResult(row: CompanyRoleRow, holder: Holder | undefined): CompanyRoleResult {
+/** A role row as the wire shows it: holder names resolved at read time, subject_id blanked behind an external id. */
+export function toCompanyRoleResult(row: CompanyRoleRow, holder: Holder | undefined): CompanyRoleResult {
   const externalId = row.holder_external_id ?? holder?.externalId ?? null;
   return {
     sid: row.sid,
@@ -43,7 +44,7 @@ function toResult(row: CompanyRoleRow, holder: Holder | undefined): CompanyRoleR
 
 async function render(ctx: RpcContext, rows: CompanyRoleRow[]) {
   const holders = await holdersOf(ctx.em, [...new Set(rows.map((r) => r.subject_id))]);
-  return { items: rows.map((r) => toResult(r, holders.get(r.subject_id))) };
+  return { items: rows.map((r) => toCompanyRoleResult(r, holders.get(r.subject_id))) };
 }
 
 /** Whether the caller may list the subject's roles: a resident it may act as, or a company it owns. */

@@ -1,7 +1,7 @@
 import type { ZoneExpenseRow } from "../../generated/entities.ts";
 import type { ExpenseServiceHandlers } from "../../generated/handlers/index.ts";
 import type { ExpenseResult } from "../../generated/types.ts";
-import { companyRoles, satisfiesCompanyRole } from "../auth/access.ts";
+import { companyRoles, companyStanding } from "../auth/access.ts";
 import {
   draftOnlyRefusal,
   EXPENSE_AUDIENCE_RULE,
@@ -81,14 +81,10 @@ async function requireCompanyRole(
   fzcId: string,
   required: "member" | "director",
 ): Promise<"member" | "admin"> {
-  const caller = requireCaller(ctx);
-  if (isAdminSession(caller)) return "admin";
-  const held = await companyRoles(ctx.em, caller, fzcId, ctx.now());
-  if (held === null || held.length === 0) throw invoiceError.notFound("expense");
-  if (!satisfiesCompanyRole(held, required)) {
-    throw invoiceError("Forbidden", `needs the ${required} role in the expense's company`);
-  }
-  return "member";
+  const standing = await companyStanding(ctx.em, requireCaller(ctx), fzcId, required, ctx.now());
+  if (standing === "none") throw invoiceError.notFound("expense");
+  if (standing === "short") throw invoiceError("Forbidden", `needs the ${required} role in the expense's company`);
+  return standing === "admin" ? "admin" : "member";
 }
 
 /** The company status guard (src/domain/company-status.ts): only an active company's expenses change. */

@@ -11,6 +11,7 @@ import { findResident } from "../../repos/digital-residents.ts";
 import { insertAuthority, latestAuthority, revokeAuthority } from "../../repos/signing-authorities.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
+import { toCompanyRoleResult } from "../company-role-service.ts";
 
 /**
  * Directors and signing authority (issue 17, docs/decisions.md "Directors, signing authority and shareholder
@@ -40,21 +41,7 @@ async function requireResident(ctx: RpcContext, residentId: string): Promise<voi
 }
 
 async function toRoleResult(ctx: RpcContext, row: CompanyRoleRow): Promise<CompanyRoleResult> {
-  const holder = (await holdersOf(ctx.em, [row.subject_id])).get(row.subject_id);
-  const externalId = row.holder_external_id ?? holder?.externalId ?? null;
-  return {
-    sid: row.sid,
-    company_id: row.company_id,
-    subject_id: externalId === null ? row.subject_id : null,
-    role: row.role,
-    valid_from: row.valid_from.toISOString(),
-    valid_to: row.valid_to?.toISOString() ?? null,
-    classification_scope: [...row.classification_scope],
-    created_by: row.created_by,
-    holder_name: holder && !holder.anonymous ? holder.name : null,
-    holder_external_id: externalId,
-    created_at: row.created_at.toISOString(),
-  };
+  return toCompanyRoleResult(row, (await holdersOf(ctx.em, [row.subject_id])).get(row.subject_id));
 }
 
 function toAuthorityResult(row: SigningAuthorityRow): SigningAuthorityResult {

@@ -1,11 +1,11 @@
 import type { GovernanceActionRow } from "../../../generated/entities.ts";
 import type { GovernanceActionResult } from "../../../generated/types.ts";
-import { companyRoles, satisfiesCompanyRole } from "../../auth/access.ts";
+import { companyStanding } from "../../auth/access.ts";
 import { isJsonObjectText, type ParentStep } from "../../domain/discipline.ts";
 import { requireCompanyOperable } from "../../repos/companies.ts";
 import { findAction, findNextStep } from "../../repos/governance-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
-import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
+import type { RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
 
 /** Shared pieces of the discipline chain handlers (docs/decisions.md "Member discipline chain (issue 17)"). */
@@ -40,13 +40,9 @@ export async function requireChainRole(
   companyId: string,
   required: "member" | "director",
 ): Promise<void> {
-  const caller = requireCaller(ctx);
-  if (isAdminSession(caller)) return;
-  const held = await companyRoles(ctx.em, caller, companyId, ctx.now());
-  if (held === null || held.length === 0) throw governanceError.notFound("governance action");
-  if (!satisfiesCompanyRole(held, required)) {
-    throw governanceError("Forbidden", `needs the ${required} role in ${companyId}`);
-  }
+  const standing = await companyStanding(ctx.em, requireCaller(ctx), companyId, required, ctx.now());
+  if (standing === "none") throw governanceError.notFound("governance action");
+  if (standing === "short") throw governanceError("Forbidden", `needs the ${required} role in ${companyId}`);
 }
 
 /** The status guard: only an operating company runs discipline steps. */

@@ -1,13 +1,13 @@
 import type { ProposalRow, ResolutionRow, VoteRow } from "../../../generated/entities.ts";
 import type { ProposalResult, ResolutionKind, ResolutionResult, VoteResult } from "../../../generated/types.ts";
-import { companyRoles, satisfiesCompanyRole } from "../../auth/access.ts";
+import { companyStanding } from "../../auth/access.ts";
 import { powerSnapshot } from "../../domain/proposals.ts";
 import type { Refusal } from "../../domain/refusal.ts";
 import { findCompany, requireCompanyOperable } from "../../repos/companies.ts";
 import { rolesOfCompanyAt } from "../../repos/company-roles.ts";
 import { findProposal } from "../../repos/proposals.ts";
 import { requireCaller } from "../../rpc/caller.ts";
-import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
+import type { RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
 
 /** Shared pieces of the proposal use cases: the error factory, role checks on the proposal's company, mappers. */
@@ -27,12 +27,9 @@ export const requireOperable = (ctx: RpcContext, companyId: string) =>
  * session passes.
  */
 export async function requireRoleIn(ctx: RpcContext, companyId: string, required: "member" | "director") {
-  const caller = requireCaller(ctx);
-  if (isAdminSession(caller)) return;
-  const held = await companyRoles(ctx.em, caller, companyId, ctx.now());
-  if (held === null || held.length === 0) throw governanceError.notFound("proposal");
-  if (!satisfiesCompanyRole(held, required))
-    throw governanceError("Forbidden", `needs the ${required} role in the proposal's company`);
+  const standing = await companyStanding(ctx.em, requireCaller(ctx), companyId, required, ctx.now());
+  if (standing === "none") throw governanceError.notFound("proposal");
+  if (standing === "short") throw governanceError("Forbidden", `needs the ${required} role in the proposal's company`);
 }
 
 /** The proposal and the caller's standing in its company (NotFound for strangers, as for unknown proposals). */

@@ -1,5 +1,5 @@
 import type { ZoneInvoiceRow } from "../../../generated/entities.ts";
-import { companyRoles, satisfiesCompanyRole } from "../../auth/access.ts";
+import { companyRoles, companyStanding, satisfiesCompanyRole } from "../../auth/access.ts";
 import type { Refusal } from "../../domain/refusal.ts";
 import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { requireCompanyOperable } from "../../repos/companies.ts";
@@ -52,13 +52,9 @@ export async function resolveIssuer(ctx: RpcContext, issuerId: string): Promise<
   const admin = isAdminSession(caller);
   const [company] = await invoices.companiesById(ctx.em, [issuerId]);
   if (company) {
-    if (!admin) {
-      const held = await companyRoles(ctx.em, caller, issuerId, ctx.now());
-      if (held === null || held.length === 0) throw invoiceError.notFound("company");
-      if (!satisfiesCompanyRole(held, rule.role)) {
-        throw invoiceError("Forbidden", `needs the ${rule.role} role in ${issuerId}`);
-      }
-    }
+    const standing = await companyStanding(ctx.em, caller, issuerId, rule.role, ctx.now());
+    if (standing === "none") throw invoiceError.notFound("company");
+    if (standing === "short") throw invoiceError("Forbidden", `needs the ${rule.role} role in ${issuerId}`);
     // `director` is asked by the writes (create, delete, send_invoice): only an active company issues.
     if (rule.role === "director") await requireOperableIssuer(ctx, issuerId);
     return { fzcId: issuerId, entityType: entityTypeOf(company.company_type), entityId: issuerId };

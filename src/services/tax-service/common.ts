@@ -1,6 +1,6 @@
 import type { TaxFilingRow } from "../../../generated/entities.ts";
 import type { TaxFilingResult } from "../../../generated/types.ts";
-import { companyRoles, satisfiesCompanyRole } from "../../auth/access.ts";
+import { companyStanding } from "../../auth/access.ts";
 import type { Refusal } from "../../domain/refusal.ts";
 import { grossProfit, TAX_DIRECTOR_ROLES } from "../../domain/tax.ts";
 import { recordAdminAction } from "../../repos/admin-actions.ts";
@@ -61,13 +61,9 @@ export async function requireCompanyRole(
   companyId: string,
   required: "member" | "director",
 ): Promise<void> {
-  const caller = requireCaller(ctx);
-  if (isAdminSession(caller)) return;
-  const held = await companyRoles(ctx.em, caller, companyId, ctx.now());
-  if (held === null || held.length === 0) throw taxError.notFound("filing");
-  if (!satisfiesCompanyRole(held, required)) {
-    throw taxError("Forbidden", `needs the ${required} role in the filing's company`);
-  }
+  const standing = await companyStanding(ctx.em, requireCaller(ctx), companyId, required, ctx.now());
+  if (standing === "none") throw taxError.notFound("filing");
+  if (standing === "short") throw taxError("Forbidden", `needs the ${required} role in the filing's company`);
 }
 
 /**
