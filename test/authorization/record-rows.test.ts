@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { PASSWORD } from "../support/app.ts";
-import { insertResident, member } from "../support/entities.ts";
+import { insertResident, insertRole, member } from "../support/entities.ts";
 import { count, sql } from "../support/helpers.ts";
 import { insertRow } from "../support/rows.ts";
 import { CASTS, type CastSpec, type Company, companyRows, expected, staffCompany } from "./support.ts";
@@ -57,6 +57,35 @@ const FIXTURES: Record<string, (c: Company, cast: CastSpec) => Promise<Fixture>>
         (await count(c.t, "vote", "proposal_id = ?", [sid])) === 0 && (await proposalStatus(c, sid)) === "active",
     };
   },
+  "governanceservice.conduct_review": async (c, cast) => {
+    const subject = await insertResident(c.t, null);
+    const notice = await insertAction(c, { kind: "notice", subject, due_by: PAST_DUE });
+    return {
+      params: { parent_action_id: notice, content: CONTENT, created_by: c.callers.get(cast.name)!.resident },
+      untouched: async () => (await nextSteps(c, notice)) === 0,
+    };
+  },
+  "governanceservice.enforce_decision": async (c, cast) => {
+    const subject = await insertResident(c.t, null);
+    await insertRole(c.t, c.company, subject, "shareholder");
+    const notice = await insertAction(c, { kind: "notice", subject, due_by: PAST_DUE });
+    const review = await insertAction(c, { kind: "review", subject, parent: notice, due_by: PAST_DUE });
+    const decision = await insertAction(c, {
+      kind: "decision",
+      subject,
+      parent: review,
+      due_by: PAST_DUE,
+      outcome: "remove",
+    });
+    return {
+      params: { decision_id: decision, enforced_by: c.callers.get(cast.name)!.resident },
+      untouched: async () =>
+        (await count(c.t, "company_role", "company_id = ? and subject_id = ? and valid_to is null", [
+          c.company,
+          subject,
+        ])) === 1,
+    };
+  },
   "governanceservice.execute_proposal": async (c, cast) => {
     const sid = await insertProposal(c, "2026-11-01T00:00:00.000Z", "passed");
     return {
@@ -65,9 +94,50 @@ const FIXTURES: Record<string, (c: Company, cast: CastSpec) => Promise<Fixture>>
         (await proposalStatus(c, sid)) === "passed" && (await count(c.t, "resolution", "proposal_id = ?", [sid])) === 0,
     };
   },
+  "governanceservice.file_appeal": async (c, cast) => {
+    // The caller's own resident is the member concerned (see the note above OUTCOMES).
+    const subject = c.callers.get(cast.name)!.resident;
+    const notice = await insertAction(c, { kind: "notice", subject, due_by: PAST_DUE });
+    const review = await insertAction(c, { kind: "review", subject, parent: notice, due_by: PAST_DUE });
+    const decision = await insertAction(c, {
+      kind: "decision",
+      subject,
+      parent: review,
+      due_by: OPEN_DUE,
+      outcome: "warning",
+    });
+    return {
+      params: { parent_action_id: decision, content: CONTENT, created_by: subject },
+      untouched: async () => (await nextSteps(c, decision)) === 0,
+    };
+  },
   "governanceservice.get_proposal": async (c) => {
     const sid = await insertProposal(c, "2026-12-30T00:00:00.000Z");
     return { params: { proposal_id: sid }, untouched: async () => (await proposalStatus(c, sid)) === "active" };
+  },
+  "governanceservice.issue_decision": async (c, cast) => {
+    const subject = await insertResident(c.t, null);
+    const notice = await insertAction(c, { kind: "notice", subject, due_by: PAST_DUE });
+    const review = await insertAction(c, { kind: "review", subject, parent: notice, due_by: OPEN_DUE });
+    return {
+      params: {
+        parent_action_id: review,
+        outcome: "warning",
+        decided_by_role: "governance_board",
+        content: CONTENT,
+        created_by: c.callers.get(cast.name)!.resident,
+      },
+      untouched: async () => (await nextSteps(c, review)) === 0,
+    };
+  },
+  "governanceservice.submit_response": async (c, cast) => {
+    // The caller's own resident is the member concerned (see the note above OUTCOMES).
+    const subject = c.callers.get(cast.name)!.resident;
+    const notice = await insertAction(c, { kind: "notice", subject, due_by: OPEN_DUE });
+    return {
+      params: { parent_action_id: notice, content: CONTENT, created_by: subject },
+      untouched: async () => (await nextSteps(c, notice)) === 0,
+    };
   },
   "governanceservice.tally_votes": async (c) => {
     const sid = await insertProposal(c, "2026-11-01T00:00:00.000Z");
@@ -88,6 +158,10 @@ const FIXTURES: Record<string, (c: Company, cast: CastSpec) => Promise<Fixture>>
  * - execute_proposal: "executor_id must be a resident the caller owns or acts for and must hold the director (or
  *   founder) role (Forbidden otherwise)": the owner without a role and an administrator pass the company check, but
  *   their own resident holds no director role, so they get Forbidden.
+ * - submit_response, file_appeal: "Only the member concerned answers: created_by must equal the notice's subject and
+ *   be a resident the caller owns or acts for (company:member, company read from the parent: no current role in it is
+ *   NotFound, another member Forbidden)" (file_appeal: "created_by must equal the subject"). Their fixtures make the
+ *   caller's own resident the subject, so the generic member rule is the expected outcome (no entry here).
  * - cancel_transfer: "The giver (a resident the caller owns or acts for) or a director of the company may cancel
  *   (company read from the transfer; other members get Forbidden, others NotFound)": no cast is the giver here, so
  *   the director rule decides.
@@ -100,6 +174,40 @@ const OUTCOMES: Record<string, (cast: CastSpec) => Outcome> = {
   },
   "shareholderservice.cancel_transfer": (cast) => expected("director", cast),
 };
+
+const CONTENT = JSON.stringify({ text: "Fixture step." });
+/** A due_by already passed (the next step may follow a silent notice, a decision is enforceable). */
+const PAST_DUE = "2026-11-01T00:00:00.000Z";
+/** A due_by still open (a response or an appeal may still be filed). */
+const OPEN_DUE = "2026-12-30T00:00:00.000Z";
+
+/** A discipline chain row of the company, inserted straight (a decision carries its outcome). */
+async function insertAction(
+  c: Company,
+  a: { kind: string; subject: string; parent?: string; due_by: string; outcome?: string },
+): Promise<string> {
+  const director = c.callers.get("director")!.resident;
+  const decided = a.kind === "decision";
+  const row = await insertRow(c.t.app.runtime.orm, "GovernanceAction", {
+    company_id: c.company,
+    subject_resident_id: a.subject,
+    kind: a.kind,
+    parent_action_sid: a.parent ?? null,
+    content: CONTENT,
+    due_by: new Date(a.due_by),
+    decided_at: decided ? new Date("2026-10-15T00:00:00.000Z") : null,
+    decided_by_role: decided ? "governance_board" : null,
+    decided_by_subject_id: decided ? director : null,
+    outcome: a.outcome ?? null,
+    created_by: director,
+  });
+  return String(row["sid"]);
+}
+
+/** Rows answering a chain row (a refused step must add none). */
+function nextSteps(c: Company, sid: string): Promise<number> {
+  return count(c.t, "governance_action", "parent_action_sid = ?", [sid]);
+}
 
 /** A proposal of the company whose voting ended (or ends) at `endsAt`, inserted straight. */
 async function insertProposal(c: Company, endsAt: string, status = "active"): Promise<string> {
