@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { Client, TestApp } from "../support/app.ts";
-import { insertCompany, person, startFinanceApp } from "../support/entities.ts";
+import { listFor, targetCast } from "../support/audit-targets.ts";
+import { insertCompany, person } from "../support/entities.ts";
 import { sql } from "../support/helpers.ts";
 import { insertRow } from "../support/rows.ts";
 
@@ -19,27 +20,8 @@ let shareholder: Client;
 let pastDirector: Client;
 let stranger: Client;
 beforeAll(async () => {
-  t = await startFinanceApp();
-  admin = await t.admin();
-  owner = await t.register("target-owner@example.org");
-  companyId = await insertCompany(t, owner.userId);
-  director = (await person(t, companyId, "director")).client;
-  founder = (await person(t, companyId, "founder")).client;
-  shareholder = (await person(t, companyId, "shareholder")).client;
-  pastDirector = (
-    await person(t, companyId, "director", {
-      valid_from: new Date("2025-01-01T00:00:00.000Z"),
-      valid_to: new Date("2025-06-01T00:00:00.000Z"),
-    })
-  ).client;
-  stranger = await t.register("target-stranger@example.org");
+  ({ t, admin, owner, companyId, director, founder, shareholder, pastDirector, stranger } = await targetCast("target"));
 });
-
-const listFor = async (client: Client, ref: string) => {
-  const r = await client.call("userauditlogservice.list_for_target", { target_ref: ref, limit: 0 });
-  if ("error" in r) return r.error.code;
-  return r.result.items.map((i) => [i.action, i.target_type]);
-};
 
 async function logRow(ref: string, type: "company" | "company_role" | "contract" | "business_document") {
   await admin.callOk("userauditlogservice.log", {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { Client, TestApp } from "../../support/app.ts";
-import { insertCompany, person, startFinanceApp } from "../../support/entities.ts";
+import { listFor, targetCast } from "../../support/audit-targets.ts";
+import { person } from "../../support/entities.ts";
 import { insertRow } from "../../support/rows.ts";
 
 // userauditlogservice.list_for_target for the governance target types of issue 17: `governance_action`,
@@ -18,27 +19,9 @@ let shareholder: Client;
 let pastDirector: Client;
 let stranger: Client;
 beforeAll(async () => {
-  t = await startFinanceApp();
-  admin = await t.admin();
-  owner = await t.register("gov-target-owner@example.org");
-  companyId = await insertCompany(t, owner.userId);
-  director = (await person(t, companyId, "director")).client;
-  founder = (await person(t, companyId, "founder")).client;
-  shareholder = (await person(t, companyId, "shareholder")).client;
-  pastDirector = (
-    await person(t, companyId, "director", {
-      valid_from: new Date("2025-01-01T00:00:00.000Z"),
-      valid_to: new Date("2025-06-01T00:00:00.000Z"),
-    })
-  ).client;
-  stranger = await t.register("gov-target-stranger@example.org");
+  ({ t, admin, owner, companyId, director, founder, shareholder, pastDirector, stranger } =
+    await targetCast("gov-target"));
 });
-
-const listFor = async (client: Client, ref: string) => {
-  const r = await client.call("userauditlogservice.list_for_target", { target_ref: ref, limit: 0 });
-  if ("error" in r) return r.error.code;
-  return r.result.items.map((i) => [i.action, i.target_type]);
-};
 
 async function logRow(ref: string, type: "governance_action" | "share_transfer" | "signing_authority") {
   await admin.callOk("userauditlogservice.log", {
