@@ -5,7 +5,7 @@
  *
  * `mcpSpecs(app, agentKey, method, params)` gives the two load specs; `npm run bench` runs them in every round. `npx
  * tsx bench/mcp.ts` runs just this comparison on its own server and schema (`--duration S --warmup S --connections
- * N`, BENCH_DATABASE_URL as in run.ts).
+ * N`, BENCH_DATABASE_URL as in run.ts, schema bench_mcp_<pid>).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -93,12 +93,13 @@ async function main(): Promise<void> {
     durationS: Number(values.duration),
   };
   const databaseUrl = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test";
-  await dropSchema(databaseUrl, "bench_mcp");
+  const schema = `bench_mcp_${process.pid}`;
+  await dropSchema(databaseUrl, schema);
   const app = await startMain("our server", {
     env: {
       ...BENCH_SECRETS,
       DATABASE_URL: databaseUrl,
-      DATABASE_SCHEMA: "bench_mcp",
+      DATABASE_SCHEMA: schema,
       LOG_LEVEL: "info",
       NODE_ENV: "production",
     },
@@ -116,6 +117,7 @@ async function main(): Promise<void> {
   );
   console.log(`by server CPU per request (less sensitive to other load on the machine): ${byCpu}x (${verdict(byCpu)})`);
   await app.stop();
+  await dropSchema(databaseUrl, schema);
 }
 
 if (process.argv[1]?.endsWith("mcp.ts")) {

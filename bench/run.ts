@@ -22,8 +22,8 @@
  *                                      shares CPU fairly between sessions, so on a shared machine the bench gets
  *                                      about 1 of 2 cores without it; with -10 the others are nearly starved)
  *
- * Database: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), schema "bench" (and "bench_cold"
- * for the cold starts), dropped and migrated again at every run.
+ * Database: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), schemas bench_<pid> (and
+ * bench_cold_<pid> for the cold starts), migrated fresh by our server and dropped at the end.
  */
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -66,7 +66,10 @@ import { mcpSpecs } from "./mcp.ts";
 const DEFAULT_TRIVIAL = "pricingservice.get_shareholder_fee_rate";
 const DEFAULT_TRIVIAL_PARAMS = '{"company_type":"startup_fzc","shareholder_count":4}';
 const BATCH_SIZE = 100;
-const SCHEMA = "bench";
+/** Per run (other sessions may run their own bench on the same PostgreSQL): schemas and PGAPPNAMEs carry the pid. */
+const RUN = process.pid;
+const SCHEMA = `bench_${RUN}`;
+const COLD_SCHEMA = `bench_cold_${RUN}`;
 const RESULTS = join(import.meta.dirname, "results");
 
 const { values: flags } = parseArgs({
@@ -117,7 +120,7 @@ function appEnv(logLevel: string): Record<string, string> {
     DATABASE_SCHEMA: SCHEMA,
     LOG_LEVEL: logLevel,
     NODE_ENV: "production",
-    PGAPPNAME: `bench-app-${logLevel}`,
+    PGAPPNAME: `bench-app-${logLevel}-${RUN}`,
   };
 }
 
@@ -126,7 +129,7 @@ async function coldStarts(count: number) {
   const runs: Record<"pglite" | "postgresql", ColdStart[]> = { pglite: [], postgresql: [] };
   for (let i = 0; i < count; i++) {
     for (const database of ["pglite", "postgresql"] as const) {
-      const run = await measureColdStart({ database, databaseUrl, schema: "bench_cold" });
+      const run = await measureColdStart({ database, databaseUrl, schema: COLD_SCHEMA });
       runs[database].push(run);
       log(
         `cold start ${i + 1}/${count} ${database.padEnd(10)} npm start -> first register ${run.ms} ms, server RSS ${run.rssMiB} MiB (whole tree ${run.treeRssMiB} MiB)`,
@@ -208,11 +211,11 @@ async function main(): Promise<void> {
   const hono = await startChild("hono echo", "hono-echo.ts", { arg: { answer } });
   const barePg = await startChild("bare pg", "bare-pg.ts", {
     arg: { databaseUrl, schema: SCHEMA },
-    env: { PGAPPNAME: "bench-bare-pg" },
+    env: { PGAPPNAME: `bench-bare-pg-${RUN}` },
   });
   const bareDebit = await startChild("bare pg debit", "bare-pg-debit.ts", {
     arg: { databaseUrl, schema: SCHEMA },
-    env: { PGAPPNAME: "bench-bare-pg-debit" },
+    env: { PGAPPNAME: `bench-bare-pg-debit-${RUN}` },
   });
   const debitUsers = await prepareDebitUsers(`${app.url}/rpc`, databaseUrl, SCHEMA);
   const hotAuth = { authorization: `Bearer ${debitUsers.hot}` };
@@ -270,7 +273,7 @@ async function main(): Promise<void> {
       body: getBody,
       headers: auth,
       expectBody: pgSample.text,
-      pgBackends: backendsOf(databaseUrl, "bench-bare-pg"),
+      pgBackends: backendsOf(databaseUrl, `bench-bare-pg-${RUN}`),
     },
     get: {
       name: "digitalresident.get",
@@ -281,9 +284,9 @@ async function main(): Promise<void> {
       expectBody: get.text,
       pgBackends: backendsOf(databaseUrl, ours),
     },
-    debitSpreadBare: debit("bare pg debit, spread", bareDebit, "bench-bare-pg-debit", false),
+    debitSpreadBare: debit("bare pg debit, spread", bareDebit, `bench-bare-pg-debit-${RUN}`, false),
     debitSpread: debit("deduct, spread", app, ours, false),
-    debitHotBare: debit("bare pg debit, hot", bareDebit, "bench-bare-pg-debit", true),
+    debitHotBare: debit("bare pg debit, hot", bareDebit, `bench-bare-pg-debit-${RUN}`, true),
     debitHot: debit("deduct, hot wallet", app, ours, true),
   } satisfies Record<keyof Runs, LoadSpec>;
 
@@ -423,7 +426,8 @@ main()
     console.error(err instanceof Error ? err.message : err);
     process.exitCode = 1;
   })
-  .finally(() => {
+  .finally(async () => {
     killAll();
+    for (const schema of [SCHEMA, COLD_SCHEMA]) await dropSchema(databaseUrl, schema).catch(() => undefined);
     process.exit();
   });

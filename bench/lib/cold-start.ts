@@ -21,7 +21,7 @@ export interface ColdStartOptions {
   database: "pglite" | "postgresql";
   /** PostgreSQL only (default BENCH_DATABASE_URL or the local test database). */
   databaseUrl?: string;
-  /** PostgreSQL only: dropped first, so the server migrates a fresh schema (default bench_cold). */
+  /** PostgreSQL only: dropped first, so the server migrates a fresh schema (default bench_cold_<pid>). */
   schema?: string;
 }
 
@@ -94,7 +94,7 @@ export async function measureColdStart(options: ColdStartOptions): Promise<ColdS
   if (options.database === "postgresql") {
     const databaseUrl =
       options.databaseUrl ?? process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test";
-    const schema = options.schema ?? "bench_cold";
+    const schema = options.schema ?? `bench_cold_${process.pid}`;
     await dropSchema(databaseUrl, schema);
     Object.assign(env, BENCH_SECRETS, { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema });
   }
