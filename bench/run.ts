@@ -46,15 +46,7 @@ import { describe, type Figures, type LoadSettings, type LoadSpec, runLoad, wait
 import { type PgliteFigures, pgliteLoad } from "./lib/pglite.ts";
 import { serverMemory } from "./lib/proc.ts";
 import { profileAll } from "./lib/profiling.ts";
-import {
-  type ColdStartFigures,
-  machineInfo,
-  printTargets,
-  type Runs,
-  ratioSpreads,
-  spread,
-  targets,
-} from "./lib/report.ts";
+import { machineInfo, printTargets, type Runs, ratioSpreads, spread, targets } from "./lib/report.ts";
 import { backendsOf, call, dropSchema, insertResident, registerUser } from "./lib/setup.ts";
 import { mcpSpecs } from "./mcp.ts";
 
@@ -132,13 +124,14 @@ async function coldStarts(count: number) {
       const run = await measureColdStart({ database, databaseUrl, schema: COLD_SCHEMA });
       runs[database].push(run);
       log(
-        `cold start ${i + 1}/${count} ${database.padEnd(10)} npm start -> first register ${run.ms} ms, server RSS ${run.rssMiB} MiB (whole tree ${run.treeRssMiB} MiB)`,
+        `cold start ${i + 1}/${count} ${database.padEnd(10)} npm start -> first register ${run.ms} ms, server RSS ${run.rssMiB} MiB (peak ${run.peakRssMiB}; whole tree ${run.treeRssMiB})`,
       );
     }
   }
-  const figures = (list: ColdStart[]): ColdStartFigures & { treeRssMiB: ReturnType<typeof spread> } => ({
+  const figures = (list: ColdStart[]) => ({
     ms: spread(list.map((r) => r.ms)),
     rssMiB: spread(list.map((r) => r.rssMiB)),
+    peakRssMiB: spread(list.map((r) => r.peakRssMiB)),
     treeRssMiB: spread(list.map((r) => r.treeRssMiB)),
   });
   return { pglite: figures(runs.pglite), postgresql: figures(runs.postgresql) };
@@ -334,12 +327,14 @@ async function main(): Promise<void> {
     `reference: plain Hono echo/raw ${fmtRatio("honoEchoOverRaw")}, trivial/Hono echo ${fmtRatio("trivialOverHonoEcho")}`,
   );
   log(
-    `memory (server RSS, MiB): PostgreSQL after start ${appAfterStart.rssMiB}, after the load ${appAfterLoad.rssMiB}; ` +
+    `memory (server RSS, MiB; peak so far): PostgreSQL after start ${appAfterStart.rssMiB}, after the load ` +
+      `${appAfterLoad.rssMiB} (${appAfterLoad.peakRssMiB}); ` +
       (pglite
-        ? `PGlite after start ${pglite.memory.afterStartMiB}, after the load ${pglite.memory.afterLoadMiB}`
+        ? `PGlite after start ${pglite.memory.afterStartMiB}, after the load ${pglite.memory.afterLoadMiB} (${pglite.memory.peakMiB})`
         : "PGlite skipped") +
       (coldStart
-        ? `; after a cold start (median): PGlite ${coldStart.pglite.rssMiB.median}, PostgreSQL ${coldStart.postgresql.rssMiB.median}`
+        ? `; after a cold start (median): PGlite ${coldStart.pglite.rssMiB.median} (${coldStart.pglite.peakRssMiB.median}), ` +
+          `PostgreSQL ${coldStart.postgresql.rssMiB.median} (${coldStart.postgresql.peakRssMiB.median})`
         : ""),
   );
   log(
@@ -388,6 +383,7 @@ async function main(): Promise<void> {
       postgresql: {
         afterStartMiB: appAfterStart.rssMiB,
         afterLoadMiB: appAfterLoad.rssMiB,
+        peakMiB: appAfterLoad.peakRssMiB,
         treeAfterStartMiB: appAfterStart.treeRssMiB,
         treeAfterLoadMiB: appAfterLoad.treeRssMiB,
       },

@@ -30,6 +30,8 @@ export interface ColdStart {
   ms: number;
   /** VmRSS of the server process right after that answer. */
   rssMiB: number;
+  /** Its highest resident memory until then (VmHWM): the start-up peak. */
+  peakRssMiB: number;
   /** The same for every process of the tree (npm, sh, the server and any runner between them). */
   treeRssMiB: number;
 }
@@ -119,7 +121,7 @@ export async function measureColdStart(options: ColdStartOptions): Promise<ColdS
     const ms = Math.round(performance.now() - started);
     const memory = serverMemory(proc.pid!, port);
     serverPid = memory.pid;
-    return { ms, rssMiB: memory.rssMiB, treeRssMiB: memory.treeRssMiB };
+    return { ms, rssMiB: memory.rssMiB, peakRssMiB: memory.peakRssMiB, treeRssMiB: memory.treeRssMiB };
   } finally {
     await stop(proc, serverPid);
     rmSync(dataDir, { recursive: true, force: true });

@@ -23,7 +23,14 @@ export interface PgliteInput {
 }
 
 export interface PgliteFigures {
-  memory: { afterStartMiB: number; afterLoadMiB: number; treeAfterStartMiB: number; treeAfterLoadMiB: number };
+  memory: {
+    afterStartMiB: number;
+    afterLoadMiB: number;
+    /** VmHWM after the load: the highest resident memory of the server's life. */
+    peakMiB: number;
+    treeAfterStartMiB: number;
+    treeAfterLoadMiB: number;
+  };
   runs: Record<string, Figures>;
 }
 
@@ -79,6 +86,7 @@ export async function pgliteLoad(input: PgliteInput): Promise<PgliteFigures> {
       memory: {
         afterStartMiB: started.rssMiB,
         afterLoadMiB: loaded.rssMiB,
+        peakMiB: loaded.peakRssMiB,
         treeAfterStartMiB: started.treeRssMiB,
         treeAfterLoadMiB: loaded.treeRssMiB,
       },

@@ -65,24 +65,37 @@ export function listeningPid(rootPid: number, port: number): number | null {
   return null;
 }
 
-/** Resident memory (VmRSS) of one process in MiB, or 0 when it has ended. */
-export function rssMiB(pid: number): number {
+/** A memory figure of /proc/<pid>/status in MiB (VmRSS: resident now; VmHWM: the peak so far), 0 once ended. */
+export function rssMiB(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): number {
   try {
-    const kib = Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0);
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kib = Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"))?.[1] ?? 0);
     return Math.round((kib / MIB) * 10) / 10;
   } catch {
     return 0;
   }
 }
 
-/** Resident memory of the server listening on `port` under `rootPid` (the whole tree's too: npm, sh, tsx). */
-export function serverMemory(
-  rootPid: number,
-  port: number,
-): { pid: number | null; rssMiB: number; treeRssMiB: number } {
+export interface ServerMemory {
+  pid: number | null;
+  /** Resident now. */
+  rssMiB: number;
+  /** The highest resident memory since the process started (VmHWM). */
+  peakRssMiB: number;
+  /** Resident now, every process of the tree (npm, sh, a runner and the server). */
+  treeRssMiB: number;
+}
+
+/** Resident memory of the server listening on `port` under `rootPid`. */
+export function serverMemory(rootPid: number, port: number): ServerMemory {
   const pid = listeningPid(rootPid, port);
   const tree = processTree(rootPid).reduce((sum, p) => sum + rssMiB(p), 0);
-  return { pid, rssMiB: pid === null ? 0 : rssMiB(pid), treeRssMiB: Math.round(tree * 10) / 10 };
+  return {
+    pid,
+    rssMiB: pid === null ? 0 : rssMiB(pid),
+    peakRssMiB: pid === null ? 0 : rssMiB(pid, "VmHWM"),
+    treeRssMiB: Math.round(tree * 10) / 10,
+  };
 }
 
 /** Whether a process still exists (zombies count as gone). */
