@@ -7,7 +7,7 @@
  * CPU per request (PASS/MISS on the median), and writes bench/results/latest.json. It measures; it is not a test: it
  * exits 0 whether targets are met or not (1 only when it could not measure). See bench/README.md.
  *
- *   npm run bench                      3 rounds + 3 cold starts per database (about 7 minutes)
+ *   npm run bench                      3 rounds + 3 cold starts per database (7-8 minutes quiet, 12 loaded)
  *   npm run bench -- --runs 1 --duration 3 --warmup 1 --skip-cold-start --skip-pglite     a quick look
  *   npm run bench -- --profile         then CPU-profiles the baselines and our server under the same load, compares
  *                                      CPU per request by area, A/Bs LOG_LEVEL=warn, times the hot-path pieces one by
