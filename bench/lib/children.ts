@@ -144,7 +144,8 @@ export async function startChild(name: string, file: string, options: StartOptio
   }
 }
 
-function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1 (closed again before it is returned). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", reject);

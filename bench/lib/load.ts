@@ -144,7 +144,7 @@ export function describe(f: Figures): string {
   const calls = f.callsPerS !== f.reqPerS ? ` (${Math.round(f.callsPerS)} calls/s)` : "";
   const bad = f.errors + f.timeouts + f.non2xx + f.mismatches;
   return (
-    `${f.name.padEnd(22)} ${String(Math.round(f.reqPerS)).padStart(7)} req/s${calls}  ` +
+    `${f.name.padEnd(34)} ${String(Math.round(f.reqPerS)).padStart(7)} req/s${calls}  ` +
     `p50 ${f.latencyMs.p50} ms  p99 ${f.latencyMs.p99} ms  ` +
     `cpu/req ${Math.round(f.cpuUsPerRequest.server)} us (pg ${Math.round(f.cpuUsPerRequest.postgres)})  ` +
     `cores: server ${f.cpu.server} client ${f.cpu.client} pg ${f.cpu.postgres} other ${f.cpu.other}` +
