@@ -1,7 +1,7 @@
 import type { Configuration } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import type { Logger } from "pino";
-import { ALL, CHANNELS, NotificationListener } from "../db/notifications.ts";
+import { CHANNELS, NotificationListener } from "../db/notifications.ts";
 import { findKeyByHash, type KeyWithOwner, lastUseDue, stampLastUsed } from "../repos/api-keys.ts";
 
 /** Past this many keys the cache starts again empty (a bound on memory, not a policy). */
@@ -12,9 +12,9 @@ class HashesBy {
   private readonly map = new Map<string, Set<string>>();
   add(id: string | null, hash: string): void {
     if (id === null) return;
-    let hashes = this.map.get(id);
-    if (!hashes) this.map.set(id, (hashes = new Set()));
-    hashes.add(hash);
+    const hashes = this.map.get(id);
+    if (hashes) hashes.add(hash);
+    else this.map.set(id, new Set([hash]));
   }
   remove(id: string | null, hash: string): void {
     if (id === null) return;
@@ -138,12 +138,15 @@ export class KeyCache {
 
   private invalidate(channel: string, payload: string): void {
     this.generation++;
-    if (channel === CHANNELS.apiKey) return this.forget(this.hashByKeyId.get(payload));
-    if (channel !== CHANNELS.keyOwner) return;
-    if (payload === ALL) return this.clear();
+    if (channel === CHANNELS.apiKey) this.forget(this.hashByKeyId.get(payload));
+    else if (channel === CHANNELS.keyOwner) this.forgetOwned(payload);
+  }
+
+  /** `user:<sid>` or `partner:<sid>`: their keys go; `all` (a truncation) or anything unknown: everything goes. */
+  private forgetOwned(payload: string): void {
     const [kind, id = ""] = payload.split(":", 2);
-    if (kind === "user") for (const hash of this.byUser.get(id)) this.forget(hash);
-    else if (kind === "partner") for (const hash of this.byPartner.get(id)) this.forget(hash);
+    const index = kind === "user" ? this.byUser : kind === "partner" ? this.byPartner : null;
+    if (index) for (const hash of index.get(id)) this.forget(hash);
     else this.clear();
   }
 
