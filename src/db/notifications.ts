@@ -15,7 +15,12 @@ const LISTENED = Object.values(CHANNELS);
 export const ALL = "all";
 
 const RECONNECT_MS = 1000;
-export const LISTENER_APPLICATION_NAME = "freezone-listener";
+
+/** The listener's `application_name` in pg_stat_activity: `freezone-listener`, with the schema when one is set. */
+export function listenerApplicationName(orm: MikroORM): string {
+  const schema = orm.config.get("schema");
+  return schema ? `freezone-listener:${schema}` : "freezone-listener";
+}
 
 /** What a cache hears: each notification, and whether every change is being heard (else it must not cache). */
 export interface NotificationSubscriber {
@@ -121,7 +126,7 @@ export class NotificationListener {
     if (!url || this.closed) return;
     const client = new pg.Client({
       connectionString: url,
-      application_name: LISTENER_APPLICATION_NAME,
+      application_name: listenerApplicationName(this.orm),
       keepAlive: true,
     });
     const lost = (err?: unknown) => {
