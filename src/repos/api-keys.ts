@@ -5,7 +5,7 @@ import { type KeyPolicyColumns, POLICY_COLUMNS } from "../domain/key-policy.ts";
 
 /** The ApiKey table: personal, assistant and reseller keys (only hashes), with their tier policy. */
 
-/** A key with what authenticating it needs from its owner and partner (one query per request). */
+/** A key with what authenticating it needs from its owner and partner (one query; src/auth/key-cache.ts keeps it). */
 export type KeyWithOwner = Pick<
   ApiKeyRow,
   "sid" | "user_id" | "partner_id" | "is_active" | "expires_at" | "mcp_scope" | "last_used_at"
