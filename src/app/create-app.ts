@@ -3,6 +3,7 @@ import { type Context, Hono } from "hono";
 import type { Logger } from "pino";
 import { CONTEXT, DOMAINS } from "../../generated/policy.ts";
 import { ensureAdminFromConfig } from "../auth/admin-bootstrap.ts";
+import { KeyCache } from "../auth/key-cache.ts";
 import type { Config } from "../config.ts";
 import { syncContractTemplates } from "../contracts/sync.ts";
 import { contractTemplates } from "../contracts/templates.ts";
@@ -54,6 +55,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     openrpc: openrpcDocuments(config.publicBaseUrl),
   };
   await ensureAdminFromConfig(runtime);
+  // API key checks read it through resolveCaller(em): one per ORM, found by the entity manager.
+  const keys = await KeyCache.start(orm, log);
   // The contract template files are read and validated at every start; a bad file stops it (ConfigError).
   const templates = contractTemplates();
   if (config.contractTemplateSync) await syncContractTemplates(orm.em, templates, config.clock());
@@ -126,6 +129,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     close: async () => {
       for (const sweep of sweeps) sweep.stop();
       await mcp.close();
+      await keys.close();
       if (!options.orm) await closeOrm(orm);
     },
   };

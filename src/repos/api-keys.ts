@@ -5,7 +5,7 @@ import { type KeyPolicyColumns, POLICY_COLUMNS } from "../domain/key-policy.ts";
 
 /** The ApiKey table: personal, assistant and reseller keys (only hashes), with their tier policy. */
 
-/** A key with what authenticating it needs from its owner and partner (one query per request). */
+/** A key with what authenticating it needs from its owner and partner (one query; src/auth/key-cache.ts keeps it). */
 export type KeyWithOwner = Pick<
   ApiKeyRow,
   "sid" | "user_id" | "partner_id" | "is_active" | "expires_at" | "mcp_scope" | "last_used_at"
@@ -32,10 +32,13 @@ export async function findKeyByHash(em: EntityManager, keyHash: string): Promise
   return rows[0] ? withDates(rows[0]) : null;
 }
 
-/** Stamps last use, at most once a minute per key. */
-export async function touchLastUsed(em: EntityManager, key: Pick<ApiKeyRow, "sid" | "last_used_at">, now: Date) {
-  if (key.last_used_at !== null && now.getTime() - key.last_used_at.getTime() < LAST_USED_RESOLUTION_MS) return;
-  await em.nativeUpdate(ApiKeyEntity, { sid: key.sid }, { last_used_at: now });
+/** Whether a key's last use is worth stamping now: at most once a minute per key. */
+export function lastUseDue(key: Pick<ApiKeyRow, "last_used_at">, now: Date): boolean {
+  return key.last_used_at === null || now.getTime() - key.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS;
+}
+
+export async function stampLastUsed(em: EntityManager, keyId: string, now: Date): Promise<void> {
+  await em.nativeUpdate(ApiKeyEntity, { sid: keyId }, { last_used_at: now });
 }
 
 export function insertKey(em: EntityManager, row: RequiredEntityData<ApiKeyRow>): ApiKeyRow {
