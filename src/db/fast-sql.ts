@@ -20,25 +20,32 @@ import { PGliteKnexDialect, runPgCompatQuery } from "./pglite-dialect.ts";
  * `sqlRows` returns them (the same connections and type parsers: timestamps, numeric and bigint as strings).
  */
 
-/** Text -> statement name, process-wide: node-postgres refuses one name for two texts on a connection. */
-const names = new Map<string, string>();
-
 /**
- * Distinct texts that get a name; later ones run unnamed (parsed each time). Call sites build their text from a
- * bounded set of shapes (`find` builds one per combination of the conditions given, in a canonical order), but
- * each name is a prepared statement kept by every connection of the pool for its life: the cap bounds that.
+ * Statement texts -> names. node-postgres refuses one name for two texts on a connection, so a name is never
+ * reused for another text. Past `max` distinct texts, statements run unnamed (parsed each time): call sites build
+ * their text from a bounded set of shapes (`find` one per combination of the conditions given, in a canonical
+ * order), but each name is a prepared statement every connection of the pool keeps for its life.
  */
+export class StatementNames {
+  private readonly names = new Map<string, string>();
+
+  constructor(private readonly max: number) {}
+
+  /** The name `text` is prepared under, or undefined once `max` texts have names. */
+  nameOf(text: string): string | undefined {
+    let name = this.names.get(text);
+    if (name === undefined && this.names.size < this.max) {
+      name = `fz_${this.names.size.toString(36)}`;
+      this.names.set(text, name);
+    }
+    return name;
+  }
+}
+
 export const MAX_NAMED_STATEMENTS = 1000;
 
-/** The name a text is prepared under, or undefined once the cap is reached (then the statement runs unnamed). */
-export function statementName(text: string): string | undefined {
-  let name = names.get(text);
-  if (name === undefined && names.size < MAX_NAMED_STATEMENTS) {
-    name = `fz_${names.size.toString(36)}`;
-    names.set(text, name);
-  }
-  return name;
-}
+/** One per process: a name stands for one text on every connection of every pool. */
+export const statementNames = new StatementNames(MAX_NAMED_STATEMENTS);
 
 /** The part of knex's client this module uses: its pool (or a transaction's single connection). */
 interface KnexClient {
@@ -53,7 +60,7 @@ function rowsOnPglite<T>(pglite: PGlite, text: string, params: readonly unknown[
 }
 
 function rowsOnPg<T>(conn: pg.ClientBase, text: string, params: readonly unknown[]): Promise<T[]> {
-  const name = statementName(text);
+  const name = statementNames.nameOf(text);
   const config = name === undefined ? { text, values: [...params] } : { name, text, values: [...params] };
   return conn.query(config).then((res) => res.rows as T[]);
 }
