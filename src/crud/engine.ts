@@ -3,13 +3,13 @@ import type { ValidateFunction } from "ajv";
 import type { CrudHandlers, RecordSpec } from "../../generated/crud.ts";
 import type { AnyRow } from "../../generated/entities.ts";
 import * as validators from "../../generated/validators.cjs";
-import { sqlRows } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { cursorPage, decodeCursor } from "../repos/paging.ts";
 import { type Caller, isAdminSession, type RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { refuseNul } from "../rpc/jsonrpc.ts";
 import { fromWire, initialValue, toWire } from "./rows.ts";
+import { type Columns, canonical, selectRows } from "./select.ts";
 
 type Where = FilterQuery<AnyRow>;
 
@@ -41,12 +41,12 @@ function parseJsonObject(text: string, param: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** Datetime conditions bind as Date; everything else as given. */
+/** Datetime conditions bind as the instant they name (RFC 3339 UTC: both databases read it alike); the rest as given. */
 function toColumnValues(record: RecordSpec, conditions: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(conditions)) {
     const field = record.fields.find((f) => f.name === key);
-    out[key] = field?.kind === "datetime" && typeof value === "string" ? new Date(value) : value;
+    out[key] = field?.kind === "datetime" && typeof value === "string" ? new Date(value).toISOString() : value;
   }
   return out;
 }
@@ -70,33 +70,21 @@ function matchesKind(kind: string, value: unknown): boolean {
 }
 
 /**
- * Reads go straight to SQL (plain rows, no unit of work): equality on the caller's scope AND the conditions.
- * Field names come from the spec (conditions are checked against indexed fields first), values are bound.
+ * Reads go straight to SQL (plain rows, no unit of work, a prepared statement: src/crud/select.ts): equality on
+ * the caller's scope AND the conditions. Field names come from the spec (conditions are checked against indexed
+ * fields first), values are bound.
  */
 async function selectVisible(
   ctx: RpcContext,
   record: RecordSpec,
+  columns: Columns,
   conditions: Record<string, unknown>,
-  page: { before: string | null; limit: number },
+  page?: { before: string | null; limit: number },
 ): Promise<AnyRow[]> {
   const scope = visibility(record, ctx.caller);
   if (scope === null) return [];
-  const clauses: string[] = [];
-  const params: unknown[] = [];
-  for (const [field, value] of [...Object.entries(scope as object), ...Object.entries(conditions)]) {
-    if (value === null) clauses.push(`"${field}" is null`);
-    else {
-      clauses.push(`"${field}" = ?`);
-      params.push(value);
-    }
-  }
-  if (page.before) {
-    clauses.push(`"sid" < ?`);
-    params.push(page.before);
-  }
-  const where = clauses.length > 0 ? ` where ${clauses.join(" and ")}` : "";
-  const sql = `select * from "${record.table}"${where} order by "sid" desc limit ${Math.trunc(page.limit)}`;
-  return sqlRows<AnyRow>(ctx.em, sql, params);
+  const where = [...Object.entries(scope as object), ...canonical(record, conditions)];
+  return selectRows(ctx.em, record, page ? { columns, where, page } : { columns, where });
 }
 
 async function findVisible(ctx: RpcContext, record: RecordSpec, sid: string): Promise<AnyRow | null> {
@@ -156,13 +144,14 @@ async function create(ctx: RpcContext, record: RecordSpec, data: Record<string, 
 async function page(
   ctx: RpcContext,
   record: RecordSpec,
+  columns: Columns,
   where: Record<string, unknown>,
   limit: number | undefined,
   cursor: string | null | undefined,
 ) {
   const after = decodeCursor(cursor, 1, () => RpcError.invalidParams("cursor is not valid"));
   const size = limit ?? DEFAULT_LIMIT;
-  const rows = await selectVisible(ctx, record, where, { before: after?.[0] ?? null, limit: size + 1 });
+  const rows = await selectVisible(ctx, record, columns, where, { before: after?.[0] ?? null, limit: size + 1 });
   return cursorPage(
     rows,
     size,
@@ -181,7 +170,7 @@ export const crudHandlers: CrudHandlers<RpcContext> = {
   },
 
   async get(ctx, record, { sid }) {
-    const [row] = await selectVisible(ctx, record, { sid }, { before: null, limit: 1 });
+    const [row] = await selectVisible(ctx, record, "wire", { sid });
     if (!row) throw RpcError.notFound("RecordError", record.lower);
     return toWire(record, row);
   },
@@ -216,7 +205,7 @@ export const crudHandlers: CrudHandlers<RpcContext> = {
   },
 
   async list(ctx, record, { limit, cursor }) {
-    const { items, next_cursor } = await page(ctx, record, {}, limit, cursor);
+    const { items, next_cursor } = await page(ctx, record, "sid", {}, limit, cursor);
     return { sids: items.map((r) => r.sid), next_cursor };
   },
 
@@ -234,7 +223,7 @@ export const crudHandlers: CrudHandlers<RpcContext> = {
         throw RpcError.invalidParams(`query.${key} must be a ${field?.kind ?? "plain"} value (equality only)`);
       }
     }
-    const { items, next_cursor } = await page(ctx, record, toColumnValues(record, conditions), limit, cursor);
+    const { items, next_cursor } = await page(ctx, record, "wire", toColumnValues(record, conditions), limit, cursor);
     return { items: items.map((r) => toWire(record, r)), next_cursor };
   },
 };

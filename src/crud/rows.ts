@@ -8,13 +8,25 @@ function wireValue(field: FieldSpec, value: unknown): unknown {
   return value;
 }
 
+const shown = new Map<RecordSpec, FieldSpec[]>();
+const shownWithPrivate = new Map<RecordSpec, FieldSpec[]>();
+
+/** The fields a record shows on the wire, in spec order (computed once per record): no secret, no private. */
+export function wireFields(record: RecordSpec, options: { includePrivate?: boolean } = {}): FieldSpec[] {
+  const cache = options.includePrivate ? shownWithPrivate : shown;
+  let fields = cache.get(record);
+  if (!fields) {
+    const hidden = new Set([...record.secret, ...(options.includePrivate ? [] : record.private)]);
+    fields = record.fields.filter((f) => !hidden.has(f.name));
+    cache.set(record, fields);
+  }
+  return fields;
+}
+
 /** A stored row as it goes on the wire: secret and private fields left out, timestamps RFC 3339 with ms. */
 export function toWire(record: RecordSpec, row: Row, options: { includePrivate?: boolean } = {}): Row {
-  const hidden = new Set([...record.secret, ...(options.includePrivate ? [] : record.private)]);
   const out: Row = {};
-  for (const field of record.fields) {
-    if (!hidden.has(field.name)) out[field.name] = wireValue(field, row[field.name]);
-  }
+  for (const field of wireFields(record, options)) out[field.name] = wireValue(field, row[field.name]);
   return out;
 }
 

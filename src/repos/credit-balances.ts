@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { CreditBalanceEntity, type CreditBalanceRow } from "../../generated/entities.ts";
+import { preparedRows } from "../db/fast-sql.ts";
 import { affected, sqlRows } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { type Cents, fromCents, toCents } from "../domain/money.ts";
@@ -34,20 +35,19 @@ export interface Debit {
   topUpDue: boolean;
 }
 
+/** Every debit runs it (a prepared statement in the call's transaction: src/db/fast-sql.ts). */
+const DEBIT = `update "credit_balance" set balance = balance - $1, lifetime_spent = lifetime_spent + $1, updated_at = $2
+  where user_id = $3 and balance >= $1
+  returning balance::text as balance, (auto_topup_enabled and cardpsp_payment_method_id is not null
+    and auto_topup_amount > 0 and balance < auto_topup_threshold) as top_up_due`;
+
 /**
  * Debits `amount` cents when the balance covers it, or null when it does not (nothing written). A missing wallet
  * holds nothing. One statement: the automatic top-up condition comes back with the balance, so a debit that leaves
  * the balance above the threshold costs no further statement.
  */
 export async function debitWallet(em: EntityManager, userId: string, amount: Cents, now: Date): Promise<Debit | null> {
-  const rows = await sqlRows<{ balance: string; top_up_due: boolean }>(
-    em,
-    `update "credit_balance" set balance = balance - ?, lifetime_spent = lifetime_spent + ?, updated_at = ?
-     where user_id = ? and balance >= ?
-     returning balance::text as balance, (auto_topup_enabled and cardpsp_payment_method_id is not null
-       and auto_topup_amount > 0 and balance < auto_topup_threshold) as top_up_due`,
-    [money(amount), money(amount), now, userId, money(amount)],
-  );
+  const rows = await preparedRows<{ balance: string; top_up_due: boolean }>(em, DEBIT, [money(amount), now, userId]);
   const row = rows[0];
   return row ? { balance: toCents(Number(row.balance)), topUpDue: row.top_up_due === true } : null;
 }

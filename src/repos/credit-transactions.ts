@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { CreditTransactionEntity, type CreditTransactionRow } from "../../generated/entities.ts";
+import { preparedRows } from "../db/fast-sql.ts";
 import { sqlRows } from "../db/sql.ts";
 import { type Cents, fromCents, toCents } from "../domain/money.ts";
 
@@ -28,13 +29,12 @@ function values(row: LedgerRow): unknown[] {
   ];
 }
 
-/** Appends a ledger row now (native insert, in the call's transaction). */
+const INSERT = `insert into "credit_transaction" (${COLUMNS})
+  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`;
+
+/** Appends a ledger row now (native insert, a prepared statement in the call's transaction: src/db/fast-sql.ts). */
 export async function insertLedgerRow(em: EntityManager, row: LedgerRow): Promise<void> {
-  await sqlRows(
-    em,
-    `insert into "credit_transaction" (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    values(row),
-  );
+  await preparedRows(em, INSERT, values(row));
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { EntityManager, RequiredEntityData } from "@mikro-orm/postgresql";
 import { SessionEntity, type SessionRow, type UserRow } from "../../generated/entities.ts";
+import { preparedRows } from "../db/fast-sql.ts";
 import { dateOf, type FromSql, sqlRows } from "../db/sql.ts";
 
 /** The Session table: one row per issued token pair, hashed; rotation links a family of rows. */
@@ -12,14 +13,13 @@ export function insertSession(em: EntityManager, row: RequiredEntityData<Session
 export type SessionCaller = Pick<SessionRow, "sid" | "user_id" | "expires_at" | "revoked_at"> &
   Pick<UserRow, "email" | "roles" | "is_suspended">;
 
+/** A prepared statement on the pool (src/db/fast-sql.ts): it runs before every call a session token makes. */
+const SESSION_BY_TOKEN_HASH = `select s.sid, s.user_id, s.expires_at, s.revoked_at, u.email, u.roles, u.is_suspended
+  from "session" s join "user" u on u.sid = s.user_id
+  where s.token_hash = $1 limit 1`;
+
 export async function findSessionByTokenHash(em: EntityManager, tokenHash: string): Promise<SessionCaller | null> {
-  const rows = await sqlRows<FromSql<SessionCaller>>(
-    em,
-    `select s.sid, s.user_id, s.expires_at, s.revoked_at, u.email, u.roles, u.is_suspended
-       from "session" s join "user" u on u.sid = s.user_id
-      where s.token_hash = ? limit 1`,
-    [tokenHash],
-  );
+  const rows = await preparedRows<FromSql<SessionCaller>>(em, SESSION_BY_TOKEN_HASH, [tokenHash]);
   const row = rows[0];
   return row ? { ...row, expires_at: dateOf(row.expires_at), revoked_at: dateOf(row.revoked_at) } : null;
 }
