@@ -1,10 +1,11 @@
 import { DriverException, UniqueConstraintViolationException } from "@mikro-orm/core";
+import type { EntityManager } from "@mikro-orm/postgresql";
 import type { MethodPolicy } from "../../generated/policy.ts";
 import { ownConnection, writeSlots } from "../db/orm.ts";
 import { isAgentKey, runAgentCall } from "../mcp/agent-calls.ts";
 import { createCallContext } from "../rpc/call-context.ts";
 import type { Caller, RequestInfo, RpcContext } from "../rpc/context.ts";
-import { dispatch } from "../rpc/dispatcher.ts";
+import { dispatchCall } from "../rpc/dispatcher.ts";
 import { logCause, RpcError } from "../rpc/errors.ts";
 import {
   errorResponse,
@@ -16,8 +17,10 @@ import {
   nestingDepth,
   validateEnvelope,
 } from "../rpc/jsonrpc.ts";
+import { andThen, isPromiseLike, type MaybePromise } from "../rpc/maybe-async.ts";
 import type { Runtime } from "../rpc/runtime.ts";
 import { type CallerOutcome, type Credentials, resolveCaller } from "./credentials.ts";
+import { type LineBudget, successLines } from "./logging.ts";
 import { openrpcText } from "./openrpc.ts";
 
 export interface HttpAnswer {
@@ -50,117 +53,123 @@ function batchRefusal(item: unknown, state: { discovered: boolean; full: number 
   return { response: errorResponse(echo, error), error };
 }
 
+/** A body this short cannot nest past MAX_DEPTH (each level takes an opening and a closing bracket). */
+const SHALLOW_BODY = 2 * (MAX_DEPTH + 1);
+
 /** One JSON-RPC endpoint: `scope` is "all" (`/rpc`) or a domain (`/{context}/{domain}/rpc`). */
 export class RpcEndpoint {
+  private readonly lines: LineBudget;
+
   constructor(
     private readonly runtime: Runtime,
     private readonly scope: string,
-  ) {}
+  ) {
+    this.lines = successLines(runtime.log);
+  }
 
-  async handle(body: string, credentials: Credentials, info: Omit<RequestInfo, "rawBody">): Promise<HttpAnswer> {
+  /**
+   * Answers one HTTP request's body (`request.rawBody`). The answer is a promise only when some call waited for
+   * something (the caller's credentials, a database, an asynchronous handler).
+   */
+  handle(request: RequestInfo, credentials: Credentials): MaybePromise<HttpAnswer> {
+    const body = request.rawBody;
     let message: unknown;
     try {
       message = JSON.parse(body);
     } catch {
       return json(200, errorResponse(null, RpcError.parseError()));
     }
-    if (nestingDepth(body) > MAX_DEPTH)
+    if (body.length >= SHALLOW_BODY && nestingDepth(body) > MAX_DEPTH)
       return json(200, errorResponse(null, RpcError.invalidRequest(`JSON nesting over ${MAX_DEPTH} levels`)));
-    const request: RequestInfo = { ...info, rawBody: body };
     const caller = new CallerCache(this.runtime, credentials);
     if (Array.isArray(message)) {
       if (message.length === 0) return json(200, errorResponse(null, RpcError.invalidRequest("empty batch")));
       if (message.length > MAX_BATCH_CALLS)
         return json(200, errorResponse(null, RpcError.invalidRequest(`batch over ${MAX_BATCH_CALLS} calls`)));
-      return this.batch(message, caller, request);
+      return new BatchRun(this, message, caller, request).run();
     }
-    const { response } = await this.call(message, caller, request, true);
-    return response ? { status: 200, body: this.serialize(response) } : { status: 204, body: null };
-  }
-
-  /**
-   * Runs a batch in order. Its answer is bounded: `rpc.discover` is answered once (a copy is refused, not run),
-   * and once the answers reach `config.maxBatchAnswerBytes` (4 MiB; the whole OpenRPC document is about
-   * 1 MiB) the remaining calls are refused without running. A batch logs
-   * one line for the whole request: a line per call would cost more than most calls.
-   */
-  private async batch(messages: unknown[], caller: CallerCache, request: RequestInfo): Promise<HttpAnswer> {
-    const started = performance.now();
-    const parts: string[] = [];
-    let bytes = 0;
-    let failed = 0;
-    let discovered = false;
-    for (const item of messages) {
-      const cap = this.runtime.config.maxBatchAnswerBytes;
-      const refusal = batchRefusal(item, { discovered, full: bytes >= cap ? cap : null });
-      const outcome = refusal ?? (await this.call(item, caller, request, false));
-      if (outcome.error) failed += 1;
-      if (!outcome.response) continue;
-      if (!refusal && isDiscover(item)) discovered = true;
-      const text = this.serialize(outcome.response);
-      bytes += text.length;
-      parts.push(text);
-    }
-    const summary = {
-      requestId: request.requestId,
-      method: "batch",
-      calls: messages.length,
-      failed,
-      ms: elapsed(started),
-    };
-    this.runtime.log.info({ ...summary, outcome: failed === 0 ? "ok" : "error" }, "rpc");
-    return parts.length > 0 ? { status: 200, body: `[${parts.join(",")}]` } : { status: 204, body: null };
+    return andThen(this.call(message, caller, request, true), ({ response }) =>
+      response ? { status: 200, body: this.serialize(response) } : { status: 204, body: null },
+    );
   }
 
   /** A response as JSON text; the OpenRPC document is serialized once (per base URL) and spliced in. */
-  private serialize(response: JsonRpcResponse): string {
+  serialize(response: JsonRpcResponse): string {
     const doc = this.runtime.openrpc.get(this.scope);
     if (typeof doc !== "object" || doc === null || response.result !== doc) return JSON.stringify(response);
     return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${openrpcText(doc)}}`;
   }
 
-  private async call(
-    message: unknown,
-    caller: CallerCache,
-    request: RequestInfo,
-    logCall: boolean,
-  ): Promise<CallOutcome> {
+  get maxBatchAnswerBytes(): number {
+    return this.runtime.config.maxBatchAnswerBytes;
+  }
+
+  /** A line for a request that succeeded, within the success-line budget (errors are always logged). */
+  logSuccess(fields: Record<string, unknown>): void {
+    const unlogged = this.lines.take();
+    if (unlogged === null) return;
+    this.runtime.log.info(unlogged > 0 ? { ...fields, outcome: "ok", unlogged } : { ...fields, outcome: "ok" }, "rpc");
+  }
+
+  logFailure(fields: Record<string, unknown>): void {
+    this.runtime.log.info({ ...fields, outcome: "error" }, "rpc");
+  }
+
+  /** One call; its outcome is a promise only when the call waited for something. */
+  call(message: unknown, caller: CallerCache, request: RequestInfo, logCall: boolean): MaybePromise<CallOutcome> {
     const checked = validateEnvelope(message);
     if ("error" in checked) {
       const response = isNotificationMessage(message) ? null : errorResponse(checked.id, checked.error);
       return { response, error: checked.error };
     }
     const req = checked.request;
-    const notification = isNotification(req);
-    const id = req.id ?? null;
     const started = performance.now();
+    let value: unknown;
     try {
-      const result = await this.run(req, caller, request);
-      if (logCall)
-        this.runtime.log.info(
-          { requestId: request.requestId, method: req.method, ms: elapsed(started), outcome: "ok" },
-          "rpc",
-        );
-      return { response: notification ? null : { jsonrpc: "2.0", id, result }, error: null };
+      value = this.run(req, caller, request);
     } catch (err) {
-      const error = this.toRpcError(err, req.method, request.requestId);
-      const fields = { requestId: request.requestId, method: req.method, ms: elapsed(started), outcome: "error" };
-      if (logCall) this.runtime.log.info({ ...fields, code: error.code, variant: error.data?.variant }, "rpc");
-      return { response: notification ? null : errorResponse(id, error), error };
+      return this.failed(req, request, started, err, logCall);
     }
+    if (!isPromiseLike(value)) return this.succeeded(req, request, started, value, logCall);
+    return value.then(
+      (result) => this.succeeded(req, request, started, result, logCall),
+      (err: unknown) => this.failed(req, request, started, err, logCall),
+    );
   }
 
-  private async run(req: JsonRpcRequest, caller: CallerCache, request: RequestInfo): Promise<unknown> {
+  private succeeded(
+    req: JsonRpcRequest,
+    request: RequestInfo,
+    started: number,
+    result: unknown,
+    logCall: boolean,
+  ): CallOutcome {
+    if (logCall) this.logSuccess({ requestId: request.requestId, method: req.method, ms: elapsed(started) });
+    return { response: isNotification(req) ? null : { jsonrpc: "2.0", id: req.id ?? null, result }, error: null };
+  }
+
+  private failed(req: JsonRpcRequest, request: RequestInfo, started: number, err: unknown, logCall: boolean) {
+    const error = this.toRpcError(err, req.method, request.requestId);
+    if (logCall) {
+      const fields = { requestId: request.requestId, method: req.method, ms: elapsed(started) };
+      this.logFailure({ ...fields, code: error.code, variant: error.data?.variant });
+    }
+    return { response: isNotification(req) ? null : errorResponse(req.id ?? null, error), error };
+  }
+
+  /** The call's result: a value, or a promise when the caller's credentials or the call itself must be waited for. */
+  private run(req: JsonRpcRequest, caller: CallerCache, request: RequestInfo): unknown {
     if (req.method === "rpc.discover") return this.runtime.openrpc.get(this.scope);
     const entry = this.runtime.registry.get(req.method);
     if (!entry || (this.scope !== "all" && entry.domain !== this.scope)) throw RpcError.methodNotFound(req.method);
-    const outcome = await caller.get();
-    if ("error" in outcome && entry.auth !== "anonymous" && entry.auth !== "webhook") throw outcome.error;
-    const known = "caller" in outcome ? outcome.caller : null;
-    if (isAgentKey(known)) {
-      return runAgentCall(this.runtime.config, { entry, caller: known, request, params: req.params });
-    }
-    return dispatch(entry, createContext(this.runtime, known, request, entry), req.params);
+    return andThen(caller.get(), (outcome) => {
+      if ("error" in outcome && entry.auth !== "anonymous" && entry.auth !== "webhook") throw outcome.error;
+      const known = "caller" in outcome ? outcome.caller : null;
+      if (isAgentKey(known)) {
+        return runAgentCall(this.runtime.config, { entry, caller: known, request, params: req.params });
+      }
+      return dispatchCall(entry, createContext(this.runtime, known, request, entry), req.params);
+    });
   }
 
   private toRpcError(err: unknown, method: string, requestId: string): RpcError {
@@ -177,6 +186,73 @@ export class RpcEndpoint {
   }
 }
 
+/**
+ * A batch, run in order. Its answer is bounded: `rpc.discover` is answered once (a copy is refused, not run), and
+ * once the answers reach `config.maxBatchAnswerBytes` (4 MiB; the whole OpenRPC document is about 1 MiB) the
+ * remaining calls are refused without running. A batch logs one line for the whole request: a line per call would
+ * cost more than most calls. Calls that answer at once run in a plain loop; the run waits only for a call that
+ * returned a promise.
+ */
+class BatchRun {
+  private readonly started = performance.now();
+  private readonly parts: string[] = [];
+  private next = 0;
+  private bytes = 0;
+  private failed = 0;
+  private discovered = false;
+
+  constructor(
+    private readonly endpoint: RpcEndpoint,
+    private readonly items: unknown[],
+    private readonly caller: CallerCache,
+    private readonly request: RequestInfo,
+  ) {}
+
+  run(): MaybePromise<HttpAnswer> {
+    const cap = this.endpoint.maxBatchAnswerBytes;
+    while (this.next < this.items.length) {
+      const item = this.items[this.next++];
+      const refusal = batchRefusal(item, { discovered: this.discovered, full: this.bytes >= cap ? cap : null });
+      if (refusal) {
+        this.record(item, refusal, true);
+        continue;
+      }
+      const outcome = this.endpoint.call(item, this.caller, this.request, false);
+      if (isPromiseLike(outcome)) {
+        return outcome.then((settled) => {
+          this.record(item, settled, false);
+          return this.run();
+        });
+      }
+      this.record(item, outcome, false);
+    }
+    return this.answer();
+  }
+
+  private record(item: unknown, outcome: CallOutcome, refused: boolean): void {
+    if (outcome.error) this.failed += 1;
+    if (!outcome.response) return;
+    if (!refused && isDiscover(item)) this.discovered = true;
+    const text = this.endpoint.serialize(outcome.response);
+    this.bytes += text.length;
+    this.parts.push(text);
+  }
+
+  private answer(): HttpAnswer {
+    const fields = {
+      requestId: this.request.requestId,
+      method: "batch",
+      calls: this.items.length,
+      failed: this.failed,
+      ms: elapsed(this.started),
+    };
+    if (this.failed === 0) this.endpoint.logSuccess(fields);
+    else this.endpoint.logFailure(fields);
+    const { parts } = this;
+    return parts.length > 0 ? { status: 200, body: `[${parts.join(",")}]` } : { status: 204, body: null };
+  }
+}
+
 /** A call's context; its unit of work is forked on first use, so calls that never touch the database pay nothing. */
 export function createContext(
   runtime: Runtime,
@@ -185,7 +261,7 @@ export function createContext(
   method: MethodPolicy,
 ): RpcContext {
   return createCallContext({
-    em: () => runtime.orm.em.fork(),
+    em: forkOf(runtime),
     ownConnection: ownConnection(runtime.orm),
     writeSlots: writeSlots(runtime.orm),
     caller,
@@ -196,24 +272,52 @@ export function createContext(
   });
 }
 
+const forks = new WeakMap<Runtime, () => EntityManager>();
+
+/** One fork function per runtime: a context is made per call, batches make thousands. */
+function forkOf(runtime: Runtime): () => EntityManager {
+  let fork = forks.get(runtime);
+  if (!fork) {
+    fork = () => runtime.orm.em.fork();
+    forks.set(runtime, fork);
+  }
+  return fork;
+}
+
+/** No credential sent: `resolveCaller` answers null without waiting for anything. */
+const NO_CALLER: CallerOutcome = { caller: null };
+
 /** Credentials are checked once per HTTP request, and only when some call needs them. */
 class CallerCache {
-  private outcome: Promise<CallerOutcome> | null = null;
+  private outcome: CallerOutcome | null;
+  private pending: Promise<CallerOutcome> | null = null;
+
   constructor(
     private readonly runtime: Runtime,
     private readonly credentials: Credentials,
-  ) {}
+  ) {
+    const sent = credentials.both || credentials.apiKey !== null || credentials.bearer !== null;
+    this.outcome = sent ? null : NO_CALLER;
+  }
 
-  get(): Promise<CallerOutcome> {
+  /** The outcome, at once when it is known (no credential sent, or already checked). */
+  get(): CallerOutcome | Promise<CallerOutcome> {
+    if (this.outcome) return this.outcome;
     // Only raw SQL runs here, on the shared connection pool: no unit of work to fork.
-    this.outcome ??= resolveCaller(this.runtime.orm.em, this.credentials, this.runtime.config.clock()).then(
-      (caller) => ({ caller }),
+    this.pending ??= resolveCaller(this.runtime.orm.em, this.credentials, this.runtime.config.clock()).then(
+      (caller) => {
+        this.outcome = { caller };
+        return this.outcome;
+      },
       (error: unknown) => {
-        if (error instanceof RpcError) return { error };
+        if (error instanceof RpcError) {
+          this.outcome = { error };
+          return this.outcome;
+        }
         throw error;
       },
     );
-    return this.outcome;
+    return this.pending;
   }
 }
 
