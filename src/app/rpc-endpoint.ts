@@ -68,28 +68,29 @@ export class RpcEndpoint {
   }
 
   /**
-   * Answers one HTTP request's body (`request.rawBody`). The answer is a promise only when some call waited for
-   * something (the caller's credentials, a database, an asynchronous handler).
+   * Answers one HTTP request's body (`request.rawBody`), handing the answer to `reply` and returning what it returns.
+   * The result is a promise only when some call waited for something (the caller's credentials, a database, an
+   * asynchronous handler); `reply` runs once, in the same turn as the last call's outcome.
    */
-  handle(request: RequestInfo, credentials: Credentials): MaybePromise<HttpAnswer> {
+  handle<T>(request: RequestInfo, credentials: Credentials, reply: (answer: HttpAnswer) => T): MaybePromise<T> {
     const body = request.rawBody;
     let message: unknown;
     try {
       message = JSON.parse(body);
     } catch {
-      return json(200, errorResponse(null, RpcError.parseError()));
+      return reply(json(200, errorResponse(null, RpcError.parseError())));
     }
     if (body.length >= SHALLOW_BODY && nestingDepth(body) > MAX_DEPTH)
-      return json(200, errorResponse(null, RpcError.invalidRequest(`JSON nesting over ${MAX_DEPTH} levels`)));
+      return reply(json(200, errorResponse(null, RpcError.invalidRequest(`JSON nesting over ${MAX_DEPTH} levels`))));
     const caller = new CallerCache(this.runtime, credentials);
     if (Array.isArray(message)) {
-      if (message.length === 0) return json(200, errorResponse(null, RpcError.invalidRequest("empty batch")));
+      if (message.length === 0) return reply(json(200, errorResponse(null, RpcError.invalidRequest("empty batch"))));
       if (message.length > MAX_BATCH_CALLS)
-        return json(200, errorResponse(null, RpcError.invalidRequest(`batch over ${MAX_BATCH_CALLS} calls`)));
-      return new BatchRun(this, message, caller, request).run();
+        return reply(json(200, errorResponse(null, RpcError.invalidRequest(`batch over ${MAX_BATCH_CALLS} calls`))));
+      return andThen(new BatchRun(this, message, caller, request).run(), reply);
     }
-    return andThen(this.call(message, caller, request, true), ({ response }) =>
-      response ? { status: 200, body: this.serialize(response) } : { status: 204, body: null },
+    return this.call(message, caller, request, true, ({ response }) =>
+      reply(response ? { status: 200, body: this.serialize(response) } : { status: 204, body: null }),
     );
   }
 
@@ -115,12 +116,18 @@ export class RpcEndpoint {
     this.runtime.log.info({ ...fields, outcome: "error" }, "rpc");
   }
 
-  /** One call; its outcome is a promise only when the call waited for something. */
-  call(message: unknown, caller: CallerCache, request: RequestInfo, logCall: boolean): MaybePromise<CallOutcome> {
+  /** One call; its outcome goes to `next`, and the result is a promise only when the call waited for something. */
+  call<T>(
+    message: unknown,
+    caller: CallerCache,
+    request: RequestInfo,
+    logCall: boolean,
+    next: (outcome: CallOutcome) => T,
+  ): MaybePromise<T> {
     const checked = validateEnvelope(message);
     if ("error" in checked) {
       const response = isNotificationMessage(message) ? null : errorResponse(checked.id, checked.error);
-      return { response, error: checked.error };
+      return next({ response, error: checked.error });
     }
     const req = checked.request;
     const started = performance.now();
@@ -128,12 +135,12 @@ export class RpcEndpoint {
     try {
       value = this.run(req, caller, request);
     } catch (err) {
-      return this.failed(req, request, started, err, logCall);
+      return next(this.failed(req, request, started, err, logCall));
     }
-    if (!isPromiseLike(value)) return this.succeeded(req, request, started, value, logCall);
+    if (!isPromiseLike(value)) return next(this.succeeded(req, request, started, value, logCall));
     return value.then(
-      (result) => this.succeeded(req, request, started, result, logCall),
-      (err: unknown) => this.failed(req, request, started, err, logCall),
+      (result) => next(this.succeeded(req, request, started, result, logCall)),
+      (err: unknown) => next(this.failed(req, request, started, err, logCall)),
     );
   }
 
@@ -186,6 +193,8 @@ export class RpcEndpoint {
   }
 }
 
+const sameOutcome = (outcome: CallOutcome): CallOutcome => outcome;
+
 /**
  * A batch, run in order. Its answer is bounded: `rpc.discover` is answered once (a copy is refused, not run), and
  * once the answers reach `config.maxBatchAnswerBytes` (4 MiB; the whole OpenRPC document is about 1 MiB) the
@@ -196,7 +205,6 @@ export class RpcEndpoint {
 class BatchRun {
   private readonly started = performance.now();
   private readonly parts: string[] = [];
-  private next = 0;
   private bytes = 0;
   private failed = 0;
   private discovered = false;
@@ -208,23 +216,17 @@ class BatchRun {
     private readonly request: RequestInfo,
   ) {}
 
-  run(): MaybePromise<HttpAnswer> {
+  /** A promise for the whole batch (one per request); a call's own outcome is awaited only when it is a promise. */
+  async run(): Promise<HttpAnswer> {
     const cap = this.endpoint.maxBatchAnswerBytes;
-    while (this.next < this.items.length) {
-      const item = this.items[this.next++];
+    for (const item of this.items) {
       const refusal = batchRefusal(item, { discovered: this.discovered, full: this.bytes >= cap ? cap : null });
       if (refusal) {
         this.record(item, refusal, true);
         continue;
       }
-      const outcome = this.endpoint.call(item, this.caller, this.request, false);
-      if (isPromiseLike(outcome)) {
-        return outcome.then((settled) => {
-          this.record(item, settled, false);
-          return this.run();
-        });
-      }
-      this.record(item, outcome, false);
+      const outcome = this.endpoint.call(item, this.caller, this.request, false, sameOutcome);
+      this.record(item, isPromiseLike(outcome) ? await outcome : outcome, false);
     }
     return this.answer();
   }

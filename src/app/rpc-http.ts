@@ -1,6 +1,6 @@
 import type { Config } from "../config.ts";
 import type { RequestInfo } from "../rpc/context.ts";
-import { andThen, type MaybePromise } from "../rpc/maybe-async.ts";
+import type { MaybePromise } from "../rpc/maybe-async.ts";
 import { newRequestId } from "../rpc/runtime.ts";
 import type { Credentials } from "./credentials.ts";
 import type { HttpAnswer, RpcEndpoint } from "./rpc-endpoint.ts";
@@ -65,19 +65,23 @@ export function refuseEarly(config: Config, req: RpcHttpRequest): RpcHttpRespons
   return null;
 }
 
-/** The answer to a body read within the limit (null: it passed the limit, 413); a promise only if a call waited. */
-export function answerBody(
+/**
+ * The answer to a body read within the limit (null: it passed the limit, 413), handed to `reply`; the result is a
+ * promise only when some call waited for something.
+ */
+export function answerBody<T>(
   endpoint: RpcEndpoint,
   req: RpcHttpRequest,
   body: string | null,
-): MaybePromise<RpcHttpResponse> {
-  if (body === null) return tooLarge;
-  return andThen(endpoint.handle(new HttpRequestInfo(req, body), req.credentials), answerOf);
+  reply: (response: RpcHttpResponse) => T,
+): MaybePromise<T> {
+  if (body === null) return reply(tooLarge);
+  return endpoint.handle(new HttpRequestInfo(req, body), req.credentials, (answer) => reply(answerOf(answer)));
 }
 
 /** HTTP rules of API.md around a JSON-RPC endpoint: 405 other verbs, 415 wrong type, 413 over 1 MiB. */
 export async function serveRpc(endpoint: RpcEndpoint, config: Config, req: RpcHttpRequest): Promise<RpcHttpResponse> {
   const refusal = refuseEarly(config, req);
   if (refusal) return refusal;
-  return answerBody(endpoint, req, await req.readBody(config.bodyLimitBytes));
+  return answerBody(endpoint, req, await req.readBody(config.bodyLimitBytes), (response) => response);
 }

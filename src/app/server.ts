@@ -55,6 +55,10 @@ function send(res: ServerResponse, answer: RpcHttpResponse): void {
 
 function sendInternalError(res: ServerResponse, log: Logger, err: unknown): void {
   log.error({ err }, "unhandled error on the RPC path");
+  if (res.headersSent) {
+    if (!res.writableEnded) res.end();
+    return;
+  }
   res.writeHead(500, { "content-type": "application/json" });
   res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}');
 }
@@ -68,17 +72,14 @@ function serveLean(endpoint: RpcEndpoint, config: Config, log: Logger, req: Inco
     return;
   }
   const answer = (body: string | null) => {
+    let sent: unknown;
     try {
-      const response = answerBody(endpoint, request, body);
-      if (!isPromiseLike(response)) send(res, response);
-      else
-        response.then(
-          (settled) => send(res, settled),
-          (err: unknown) => sendInternalError(res, log, err),
-        );
+      sent = answerBody(endpoint, request, body, (response) => send(res, response));
     } catch (err) {
       sendInternalError(res, log, err);
+      return;
     }
+    if (isPromiseLike(sent)) sent.then(undefined, (err: unknown) => sendInternalError(res, log, err));
   };
   onBody(req, config.bodyLimitBytes, answer, (err) => sendInternalError(res, log, err));
 }
