@@ -1,9 +1,8 @@
 import { DriverException, UniqueConstraintViolationException } from "@mikro-orm/core";
-import type { EntityManager } from "@mikro-orm/postgresql";
 import type { MethodPolicy } from "../../generated/policy.ts";
 import { ownConnection, writeSlots } from "../db/orm.ts";
 import { isAgentKey, runAgentCall } from "../mcp/agent-calls.ts";
-import { createCallContext } from "../rpc/call-context.ts";
+import { type CallContextInput, createCallContext } from "../rpc/call-context.ts";
 import type { Caller, RequestInfo, RpcContext } from "../rpc/context.ts";
 import { dispatchCall } from "../rpc/dispatcher.ts";
 import { logCause, RpcError } from "../rpc/errors.ts";
@@ -130,7 +129,7 @@ export class RpcEndpoint {
       return next({ response, error: checked.error });
     }
     const req = checked.request;
-    const started = performance.now();
+    const started = logCall ? performance.now() : 0;
     let value: unknown;
     try {
       value = this.run(req, caller, request);
@@ -220,7 +219,9 @@ class BatchRun {
   async run(): Promise<HttpAnswer> {
     const cap = this.endpoint.maxBatchAnswerBytes;
     for (const item of this.items) {
-      const refusal = batchRefusal(item, { discovered: this.discovered, full: this.bytes >= cap ? cap : null });
+      const full = this.bytes >= cap;
+      const refusal =
+        full || this.discovered ? batchRefusal(item, { discovered: this.discovered, full: full ? cap : null }) : null;
       if (refusal) {
         this.record(item, refusal, true);
         continue;
@@ -262,10 +263,11 @@ export function createContext(
   request: RequestInfo,
   method: MethodPolicy,
 ): RpcContext {
+  const shared = sharedOf(runtime);
   return createCallContext({
-    em: forkOf(runtime),
-    ownConnection: ownConnection(runtime.orm),
-    writeSlots: writeSlots(runtime.orm),
+    em: shared.em,
+    ownConnection: shared.ownConnection,
+    writeSlots: shared.writeSlots,
     caller,
     config: runtime.config,
     request,
@@ -274,16 +276,21 @@ export function createContext(
   });
 }
 
-const forks = new WeakMap<Runtime, () => EntityManager>();
+type SharedParts = Pick<CallContextInput, "em" | "ownConnection" | "writeSlots">;
+const sharedParts = new WeakMap<Runtime, SharedParts>();
 
-/** One fork function per runtime: a context is made per call, batches make thousands. */
-function forkOf(runtime: Runtime): () => EntityManager {
-  let fork = forks.get(runtime);
-  if (!fork) {
-    fork = () => runtime.orm.em.fork();
-    forks.set(runtime, fork);
+/** What every context of a runtime shares, looked up once: a context is made per call, batches make thousands. */
+function sharedOf(runtime: Runtime): SharedParts {
+  let shared = sharedParts.get(runtime);
+  if (!shared) {
+    shared = {
+      em: () => runtime.orm.em.fork(),
+      ownConnection: ownConnection(runtime.orm),
+      writeSlots: writeSlots(runtime.orm),
+    };
+    sharedParts.set(runtime, shared);
   }
-  return fork;
+  return shared;
 }
 
 /** No credential sent: `resolveCaller` answers null without waiting for anything. */
