@@ -2,9 +2,9 @@ import { DriverException, UniqueConstraintViolationException } from "@mikro-orm/
 import type { MethodPolicy } from "../../generated/policy.ts";
 import { ownConnection, writeSlots } from "../db/orm.ts";
 import { isAgentKey, runAgentCall } from "../mcp/agent-calls.ts";
-import { createCallContext } from "../rpc/call-context.ts";
+import { type CallContextInput, createCallContext } from "../rpc/call-context.ts";
 import type { Caller, RequestInfo, RpcContext } from "../rpc/context.ts";
-import { dispatch } from "../rpc/dispatcher.ts";
+import { dispatchCall } from "../rpc/dispatcher.ts";
 import { logCause, RpcError } from "../rpc/errors.ts";
 import {
   errorResponse,
@@ -16,8 +16,10 @@ import {
   nestingDepth,
   validateEnvelope,
 } from "../rpc/jsonrpc.ts";
+import { andThen, isPromiseLike, type MaybePromise } from "../rpc/maybe-async.ts";
 import type { Runtime } from "../rpc/runtime.ts";
 import { type CallerOutcome, type Credentials, resolveCaller } from "./credentials.ts";
+import { type LineBudget, successLines } from "./logging.ts";
 import { openrpcText } from "./openrpc.ts";
 
 export interface HttpAnswer {
@@ -50,117 +52,130 @@ function batchRefusal(item: unknown, state: { discovered: boolean; full: number 
   return { response: errorResponse(echo, error), error };
 }
 
+/** A body this short cannot nest past MAX_DEPTH (each level takes an opening and a closing bracket). */
+const SHALLOW_BODY = 2 * (MAX_DEPTH + 1);
+
 /** One JSON-RPC endpoint: `scope` is "all" (`/rpc`) or a domain (`/{context}/{domain}/rpc`). */
 export class RpcEndpoint {
+  private readonly lines: LineBudget;
+
   constructor(
     private readonly runtime: Runtime,
     private readonly scope: string,
-  ) {}
+  ) {
+    this.lines = successLines(runtime.log);
+  }
 
-  async handle(body: string, credentials: Credentials, info: Omit<RequestInfo, "rawBody">): Promise<HttpAnswer> {
+  /**
+   * Answers one HTTP request's body (`request.rawBody`), handing the answer to `reply` and returning what it returns.
+   * The result is a promise only when some call waited for something (the caller's credentials, a database, an
+   * asynchronous handler); `reply` runs once, in the same turn as the last call's outcome.
+   */
+  handle<T>(request: RequestInfo, credentials: Credentials, reply: (answer: HttpAnswer) => T): MaybePromise<T> {
+    const body = request.rawBody;
     let message: unknown;
     try {
       message = JSON.parse(body);
     } catch {
-      return json(200, errorResponse(null, RpcError.parseError()));
+      return reply(json(200, errorResponse(null, RpcError.parseError())));
     }
-    if (nestingDepth(body) > MAX_DEPTH)
-      return json(200, errorResponse(null, RpcError.invalidRequest(`JSON nesting over ${MAX_DEPTH} levels`)));
-    const request: RequestInfo = { ...info, rawBody: body };
+    if (body.length >= SHALLOW_BODY && nestingDepth(body) > MAX_DEPTH)
+      return reply(json(200, errorResponse(null, RpcError.invalidRequest(`JSON nesting over ${MAX_DEPTH} levels`))));
     const caller = new CallerCache(this.runtime, credentials);
     if (Array.isArray(message)) {
-      if (message.length === 0) return json(200, errorResponse(null, RpcError.invalidRequest("empty batch")));
+      if (message.length === 0) return reply(json(200, errorResponse(null, RpcError.invalidRequest("empty batch"))));
       if (message.length > MAX_BATCH_CALLS)
-        return json(200, errorResponse(null, RpcError.invalidRequest(`batch over ${MAX_BATCH_CALLS} calls`)));
-      return this.batch(message, caller, request);
+        return reply(json(200, errorResponse(null, RpcError.invalidRequest(`batch over ${MAX_BATCH_CALLS} calls`))));
+      return andThen(new BatchRun(this, message, caller, request).run(), reply);
     }
-    const { response } = await this.call(message, caller, request, true);
-    return response ? { status: 200, body: this.serialize(response) } : { status: 204, body: null };
-  }
-
-  /**
-   * Runs a batch in order. Its answer is bounded: `rpc.discover` is answered once (a copy is refused, not run),
-   * and once the answers reach `config.maxBatchAnswerBytes` (4 MiB; the whole OpenRPC document is about
-   * 1 MiB) the remaining calls are refused without running. A batch logs
-   * one line for the whole request: a line per call would cost more than most calls.
-   */
-  private async batch(messages: unknown[], caller: CallerCache, request: RequestInfo): Promise<HttpAnswer> {
-    const started = performance.now();
-    const parts: string[] = [];
-    let bytes = 0;
-    let failed = 0;
-    let discovered = false;
-    for (const item of messages) {
-      const cap = this.runtime.config.maxBatchAnswerBytes;
-      const refusal = batchRefusal(item, { discovered, full: bytes >= cap ? cap : null });
-      const outcome = refusal ?? (await this.call(item, caller, request, false));
-      if (outcome.error) failed += 1;
-      if (!outcome.response) continue;
-      if (!refusal && isDiscover(item)) discovered = true;
-      const text = this.serialize(outcome.response);
-      bytes += text.length;
-      parts.push(text);
-    }
-    const summary = {
-      requestId: request.requestId,
-      method: "batch",
-      calls: messages.length,
-      failed,
-      ms: elapsed(started),
-    };
-    this.runtime.log.info({ ...summary, outcome: failed === 0 ? "ok" : "error" }, "rpc");
-    return parts.length > 0 ? { status: 200, body: `[${parts.join(",")}]` } : { status: 204, body: null };
+    return this.call(message, caller, request, true, ({ response }) =>
+      reply(response ? { status: 200, body: this.serialize(response) } : { status: 204, body: null }),
+    );
   }
 
   /** A response as JSON text; the OpenRPC document is serialized once (per base URL) and spliced in. */
-  private serialize(response: JsonRpcResponse): string {
+  serialize(response: JsonRpcResponse): string {
     const doc = this.runtime.openrpc.get(this.scope);
     if (typeof doc !== "object" || doc === null || response.result !== doc) return JSON.stringify(response);
     return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${openrpcText(doc)}}`;
   }
 
-  private async call(
+  get maxBatchAnswerBytes(): number {
+    return this.runtime.config.maxBatchAnswerBytes;
+  }
+
+  /** A line for a request that succeeded, within the success-line budget (errors are always logged). */
+  logSuccess(fields: Record<string, unknown>): void {
+    const unlogged = this.lines.take();
+    if (unlogged === null) return;
+    this.runtime.log.info(unlogged > 0 ? { ...fields, outcome: "ok", unlogged } : { ...fields, outcome: "ok" }, "rpc");
+  }
+
+  logFailure(fields: Record<string, unknown>): void {
+    this.runtime.log.info({ ...fields, outcome: "error" }, "rpc");
+  }
+
+  /** One call; its outcome goes to `next`, and the result is a promise only when the call waited for something. */
+  call<T>(
     message: unknown,
     caller: CallerCache,
     request: RequestInfo,
     logCall: boolean,
-  ): Promise<CallOutcome> {
+    next: (outcome: CallOutcome) => T,
+  ): MaybePromise<T> {
     const checked = validateEnvelope(message);
     if ("error" in checked) {
       const response = isNotificationMessage(message) ? null : errorResponse(checked.id, checked.error);
-      return { response, error: checked.error };
+      return next({ response, error: checked.error });
     }
     const req = checked.request;
-    const notification = isNotification(req);
-    const id = req.id ?? null;
-    const started = performance.now();
+    const started = logCall ? performance.now() : 0;
+    let value: unknown;
     try {
-      const result = await this.run(req, caller, request);
-      if (logCall)
-        this.runtime.log.info(
-          { requestId: request.requestId, method: req.method, ms: elapsed(started), outcome: "ok" },
-          "rpc",
-        );
-      return { response: notification ? null : { jsonrpc: "2.0", id, result }, error: null };
+      value = this.run(req, caller, request);
     } catch (err) {
-      const error = this.toRpcError(err, req.method, request.requestId);
-      const fields = { requestId: request.requestId, method: req.method, ms: elapsed(started), outcome: "error" };
-      if (logCall) this.runtime.log.info({ ...fields, code: error.code, variant: error.data?.variant }, "rpc");
-      return { response: notification ? null : errorResponse(id, error), error };
+      return next(this.failed(req, request, started, err, logCall));
     }
+    if (!isPromiseLike(value)) return next(this.succeeded(req, request, started, value, logCall));
+    return value.then(
+      (result) => next(this.succeeded(req, request, started, result, logCall)),
+      (err: unknown) => next(this.failed(req, request, started, err, logCall)),
+    );
   }
 
-  private async run(req: JsonRpcRequest, caller: CallerCache, request: RequestInfo): Promise<unknown> {
+  private succeeded(
+    req: JsonRpcRequest,
+    request: RequestInfo,
+    started: number,
+    result: unknown,
+    logCall: boolean,
+  ): CallOutcome {
+    if (logCall) this.logSuccess({ requestId: request.requestId, method: req.method, ms: elapsed(started) });
+    return { response: isNotification(req) ? null : { jsonrpc: "2.0", id: req.id ?? null, result }, error: null };
+  }
+
+  private failed(req: JsonRpcRequest, request: RequestInfo, started: number, err: unknown, logCall: boolean) {
+    const error = this.toRpcError(err, req.method, request.requestId);
+    if (logCall) {
+      const fields = { requestId: request.requestId, method: req.method, ms: elapsed(started) };
+      this.logFailure({ ...fields, code: error.code, variant: error.data?.variant });
+    }
+    return { response: isNotification(req) ? null : errorResponse(req.id ?? null, error), error };
+  }
+
+  /** The call's result: a value, or a promise when the caller's credentials or the call itself must be waited for. */
+  private run(req: JsonRpcRequest, caller: CallerCache, request: RequestInfo): unknown {
     if (req.method === "rpc.discover") return this.runtime.openrpc.get(this.scope);
     const entry = this.runtime.registry.get(req.method);
     if (!entry || (this.scope !== "all" && entry.domain !== this.scope)) throw RpcError.methodNotFound(req.method);
-    const outcome = await caller.get();
-    if ("error" in outcome && entry.auth !== "anonymous" && entry.auth !== "webhook") throw outcome.error;
-    const known = "caller" in outcome ? outcome.caller : null;
-    if (isAgentKey(known)) {
-      return runAgentCall(this.runtime.config, { entry, caller: known, request, params: req.params });
-    }
-    return dispatch(entry, createContext(this.runtime, known, request, entry), req.params);
+    return andThen(caller.get(), (outcome) => {
+      if ("error" in outcome && entry.auth !== "anonymous" && entry.auth !== "webhook") throw outcome.error;
+      const known = "caller" in outcome ? outcome.caller : null;
+      if (isAgentKey(known)) {
+        return runAgentCall(this.runtime.config, { entry, caller: known, request, params: req.params });
+      }
+      return dispatchCall(entry, createContext(this.runtime, known, request, entry), req.params);
+    });
   }
 
   private toRpcError(err: unknown, method: string, requestId: string): RpcError {
@@ -177,6 +192,70 @@ export class RpcEndpoint {
   }
 }
 
+const sameOutcome = (outcome: CallOutcome): CallOutcome => outcome;
+
+/**
+ * A batch, run in order. Its answer is bounded: `rpc.discover` is answered once (a copy is refused, not run), and
+ * once the answers reach `config.maxBatchAnswerBytes` (4 MiB; the whole OpenRPC document is about 1 MiB) the
+ * remaining calls are refused without running. A batch logs one line for the whole request: a line per call would
+ * cost more than most calls. Calls that answer at once run in a plain loop; the run waits only for a call that
+ * returned a promise.
+ */
+class BatchRun {
+  private readonly started = performance.now();
+  private readonly parts: string[] = [];
+  private bytes = 0;
+  private failed = 0;
+  private discovered = false;
+
+  constructor(
+    private readonly endpoint: RpcEndpoint,
+    private readonly items: unknown[],
+    private readonly caller: CallerCache,
+    private readonly request: RequestInfo,
+  ) {}
+
+  /** A promise for the whole batch (one per request); a call's own outcome is awaited only when it is a promise. */
+  async run(): Promise<HttpAnswer> {
+    const cap = this.endpoint.maxBatchAnswerBytes;
+    for (const item of this.items) {
+      const full = this.bytes >= cap;
+      const refusal =
+        full || this.discovered ? batchRefusal(item, { discovered: this.discovered, full: full ? cap : null }) : null;
+      if (refusal) {
+        this.record(item, refusal, true);
+        continue;
+      }
+      const outcome = this.endpoint.call(item, this.caller, this.request, false, sameOutcome);
+      this.record(item, isPromiseLike(outcome) ? await outcome : outcome, false);
+    }
+    return this.answer();
+  }
+
+  private record(item: unknown, outcome: CallOutcome, refused: boolean): void {
+    if (outcome.error) this.failed += 1;
+    if (!outcome.response) return;
+    if (!refused && isDiscover(item)) this.discovered = true;
+    const text = this.endpoint.serialize(outcome.response);
+    this.bytes += text.length;
+    this.parts.push(text);
+  }
+
+  private answer(): HttpAnswer {
+    const fields = {
+      requestId: this.request.requestId,
+      method: "batch",
+      calls: this.items.length,
+      failed: this.failed,
+      ms: elapsed(this.started),
+    };
+    if (this.failed === 0) this.endpoint.logSuccess(fields);
+    else this.endpoint.logFailure(fields);
+    const { parts } = this;
+    return parts.length > 0 ? { status: 200, body: `[${parts.join(",")}]` } : { status: 204, body: null };
+  }
+}
+
 /** A call's context; its unit of work is forked on first use, so calls that never touch the database pay nothing. */
 export function createContext(
   runtime: Runtime,
@@ -184,10 +263,11 @@ export function createContext(
   request: RequestInfo,
   method: MethodPolicy,
 ): RpcContext {
+  const shared = sharedOf(runtime);
   return createCallContext({
-    em: () => runtime.orm.em.fork(),
-    ownConnection: ownConnection(runtime.orm),
-    writeSlots: writeSlots(runtime.orm),
+    em: shared.em,
+    ownConnection: shared.ownConnection,
+    writeSlots: shared.writeSlots,
     caller,
     config: runtime.config,
     request,
@@ -196,24 +276,57 @@ export function createContext(
   });
 }
 
+type SharedParts = Pick<CallContextInput, "em" | "ownConnection" | "writeSlots">;
+const sharedParts = new WeakMap<Runtime, SharedParts>();
+
+/** What every context of a runtime shares, looked up once: a context is made per call, batches make thousands. */
+function sharedOf(runtime: Runtime): SharedParts {
+  let shared = sharedParts.get(runtime);
+  if (!shared) {
+    shared = {
+      em: () => runtime.orm.em.fork(),
+      ownConnection: ownConnection(runtime.orm),
+      writeSlots: writeSlots(runtime.orm),
+    };
+    sharedParts.set(runtime, shared);
+  }
+  return shared;
+}
+
+/** No credential sent: `resolveCaller` answers null without waiting for anything. */
+const NO_CALLER: CallerOutcome = { caller: null };
+
 /** Credentials are checked once per HTTP request, and only when some call needs them. */
 class CallerCache {
-  private outcome: Promise<CallerOutcome> | null = null;
+  private outcome: CallerOutcome | null;
+  private pending: Promise<CallerOutcome> | null = null;
+
   constructor(
     private readonly runtime: Runtime,
     private readonly credentials: Credentials,
-  ) {}
+  ) {
+    const sent = credentials.both || credentials.apiKey !== null || credentials.bearer !== null;
+    this.outcome = sent ? null : NO_CALLER;
+  }
 
-  get(): Promise<CallerOutcome> {
+  /** The outcome, at once when it is known (no credential sent, or already checked). */
+  get(): CallerOutcome | Promise<CallerOutcome> {
+    if (this.outcome) return this.outcome;
     // Only raw SQL runs here, on the shared connection pool: no unit of work to fork.
-    this.outcome ??= resolveCaller(this.runtime.orm.em, this.credentials, this.runtime.config.clock()).then(
-      (caller) => ({ caller }),
+    this.pending ??= resolveCaller(this.runtime.orm.em, this.credentials, this.runtime.config.clock()).then(
+      (caller) => {
+        this.outcome = { caller };
+        return this.outcome;
+      },
       (error: unknown) => {
-        if (error instanceof RpcError) return { error };
+        if (error instanceof RpcError) {
+          this.outcome = { error };
+          return this.outcome;
+        }
         throw error;
       },
     );
-    return this.outcome;
+    return this.pending;
   }
 }
 

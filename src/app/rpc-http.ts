@@ -1,7 +1,9 @@
 import type { Config } from "../config.ts";
+import type { RequestInfo } from "../rpc/context.ts";
+import type { MaybePromise } from "../rpc/maybe-async.ts";
 import { newRequestId } from "../rpc/runtime.ts";
 import type { Credentials } from "./credentials.ts";
-import type { RpcEndpoint } from "./rpc-endpoint.ts";
+import type { HttpAnswer, RpcEndpoint } from "./rpc-endpoint.ts";
 
 /** One HTTP request to a JSON-RPC endpoint, as any server adapter (Hono or plain node:http) sees it. */
 export interface RpcHttpRequest {
@@ -27,20 +29,59 @@ function isJson(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
 }
 
-/** HTTP rules of API.md around a JSON-RPC endpoint: 405 other verbs, 415 wrong type, 413 over 1 MiB. */
-export async function serveRpc(endpoint: RpcEndpoint, config: Config, req: RpcHttpRequest): Promise<RpcHttpResponse> {
+/** The request as a call sees it; the header map is made only when something reads it (webhook signatures). */
+class HttpRequestInfo implements RequestInfo {
+  readonly requestId: string;
+  readonly ip: string;
+  readonly userAgent: string | null;
+  private headerMap: Record<string, string> | null = null;
+
+  constructor(
+    private readonly req: RpcHttpRequest,
+    readonly rawBody: string,
+  ) {
+    this.requestId = req.header("x-request-id") ?? newRequestId();
+    this.ip = req.ip;
+    this.userAgent = req.header("user-agent") ?? null;
+  }
+
+  get headers(): Record<string, string> {
+    this.headerMap ??= this.req.headers();
+    return this.headerMap;
+  }
+}
+
+function answerOf(answer: HttpAnswer): RpcHttpResponse {
+  return { status: answer.status, body: answer.body, headers: answer.body === null ? {} : JSON_HEADERS };
+}
+
+/** HTTP rules of API.md before the body is read: 405 other verbs, 415 wrong type, 413 a declared length over 1 MiB. */
+export function refuseEarly(config: Config, req: RpcHttpRequest): RpcHttpResponse | null {
   if (req.method !== "POST") return { status: 405, body: null, headers: { allow: "POST" } };
   if (!isJson(req.header("content-type"))) {
     return { status: 415, body: '{"error":"content type must be application/json"}', headers: JSON_HEADERS };
   }
   if (Number(req.header("content-length") ?? "0") > config.bodyLimitBytes) return tooLarge;
-  const body = await req.readBody(config.bodyLimitBytes);
-  if (body === null) return tooLarge;
-  const answer = await endpoint.handle(body, req.credentials, {
-    requestId: req.header("x-request-id") ?? newRequestId(),
-    ip: req.ip,
-    userAgent: req.header("user-agent") ?? null,
-    headers: req.headers(),
-  });
-  return { status: answer.status, body: answer.body, headers: answer.body === null ? {} : JSON_HEADERS };
+  return null;
+}
+
+/**
+ * The answer to a body read within the limit (null: it passed the limit, 413), handed to `reply`; the result is a
+ * promise only when some call waited for something.
+ */
+export function answerBody<T>(
+  endpoint: RpcEndpoint,
+  req: RpcHttpRequest,
+  body: string | null,
+  reply: (response: RpcHttpResponse) => T,
+): MaybePromise<T> {
+  if (body === null) return reply(tooLarge);
+  return endpoint.handle(new HttpRequestInfo(req, body), req.credentials, (answer) => reply(answerOf(answer)));
+}
+
+/** HTTP rules of API.md around a JSON-RPC endpoint: 405 other verbs, 415 wrong type, 413 over 1 MiB. */
+export async function serveRpc(endpoint: RpcEndpoint, config: Config, req: RpcHttpRequest): Promise<RpcHttpResponse> {
+  const refusal = refuseEarly(config, req);
+  if (refusal) return refusal;
+  return answerBody(endpoint, req, await req.readBody(config.bodyLimitBytes), (response) => response);
 }

@@ -1,62 +1,109 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
+import type { Logger } from "pino";
 import { CONTEXT, DOMAINS } from "../../generated/policy.ts";
+import type { Config } from "../config.ts";
 import { serveMcpNode } from "../mcp/node-http.ts";
+import { isPromiseLike } from "../rpc/maybe-async.ts";
 import type { App } from "./create-app.ts";
-import { clientAddress, readCredentials } from "./credentials.ts";
-import { readBody } from "./read-body.ts";
+import { type Credentials, clientAddress, type HeaderLookup, readCredentials } from "./credentials.ts";
+import { onBody, readBody } from "./read-body.ts";
 import { RpcEndpoint } from "./rpc-endpoint.ts";
-import { type RpcHttpRequest, serveRpc } from "./rpc-http.ts";
+import { answerBody, type RpcHttpRequest, type RpcHttpResponse, refuseEarly } from "./rpc-http.ts";
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
+/** A node:http request as `serveRpc` sees it (a class: one is made per request, the hot path of every client). */
+class NodeRpcRequest implements RpcHttpRequest {
+  readonly method: string;
+  readonly credentials: Credentials;
+  readonly ip: string;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    trustProxy: boolean,
+  ) {
+    const lookup: HeaderLookup = (name) => header(req, name);
+    this.method = req.method ?? "GET";
+    this.credentials = readCredentials(lookup);
+    this.ip = clientAddress(lookup, req.socket.remoteAddress, trustProxy);
+  }
+
+  header(name: string): string | undefined {
+    return header(this.req, name);
+  }
+
+  readBody(limit: number): Promise<string | null> {
+    return readBody(this.req, limit);
+  }
+
+  headers(): Record<string, string> {
+    return Object.fromEntries(
+      Object.entries(this.req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]),
+    );
+  }
+}
+
+function send(res: ServerResponse, answer: RpcHttpResponse): void {
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body ?? undefined);
+}
+
+function sendInternalError(res: ServerResponse, log: Logger, err: unknown): void {
+  log.error({ err }, "unhandled error on the RPC path");
+  if (res.headersSent) {
+    if (!res.writableEnded) res.end();
+    return;
+  }
+  res.writeHead(500, { "content-type": "application/json" });
+  res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}');
+}
+
+/** `serveRpc` on node:http without a promise of its own: the answer is written as soon as it is known. */
+function serveLean(endpoint: RpcEndpoint, config: Config, log: Logger, req: IncomingMessage, res: ServerResponse) {
+  const request = new NodeRpcRequest(req, config.trustProxy);
+  const refusal = refuseEarly(config, request);
+  if (refusal) {
+    send(res, refusal);
+    return;
+  }
+  const answer = (body: string | null) => {
+    let sent: unknown;
+    try {
+      sent = answerBody(endpoint, request, body, (response) => send(res, response));
+    } catch (err) {
+      sendInternalError(res, log, err);
+      return;
+    }
+    if (isPromiseLike(sent)) sent.then(undefined, (err: unknown) => sendInternalError(res, log, err));
+  };
+  onBody(req, config.bodyLimitBytes, answer, (err) => sendInternalError(res, log, err));
+}
+
 /**
  * The HTTP server: JSON-RPC endpoints take a lean path straight from node:http (no Request/Response objects,
- * the hot route of every client), everything else goes through the Hono app. Both paths share `serveRpc`.
+ * the hot route of every client), everything else goes through the Hono app. Both paths share `serveRpc`'s rules.
  */
 export function createHttpServer(app: App): Server {
-  const { config } = app.runtime;
+  const { config, log } = app.runtime;
   const endpoints = new Map<string, RpcEndpoint>([["/rpc", new RpcEndpoint(app.runtime, "all")]]);
   for (const domain of DOMAINS) endpoints.set(`/${CONTEXT}/${domain}/rpc`, new RpcEndpoint(app.runtime, domain));
   const hono = getRequestListener(app.hono.fetch);
   return createServer((req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
+    const url = req.url ?? "/";
+    const query = url.indexOf("?");
+    const path = query === -1 ? url : url.slice(0, query);
     if (path === "/mcp") {
       serveMcpNode(app.mcp, req, res);
       return;
     }
     const endpoint = endpoints.get(path);
-    if (!endpoint) {
-      void hono(req, res);
-      return;
-    }
-    const lookup = (name: string) => header(req, name);
-    const request: RpcHttpRequest = {
-      method: req.method ?? "GET",
-      header: lookup,
-      readBody: (limit) => readBody(req, limit),
-      credentials: readCredentials(lookup),
-      ip: clientAddress(lookup, req.socket.remoteAddress, config.trustProxy),
-      headers: () =>
-        Object.fromEntries(
-          Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]),
-        ),
-    };
-    serveRpc(endpoint, config, request).then(
-      (answer) => {
-        res.writeHead(answer.status, answer.headers);
-        res.end(answer.body ?? undefined);
-      },
-      (err: unknown) => {
-        app.runtime.log.error({ err }, "unhandled error on the RPC path");
-        res.writeHead(500, { "content-type": "application/json" });
-        res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}');
-      },
-    );
+    if (endpoint) serveLean(endpoint, config, log, req, res);
+    else void hono(req, res);
   });
 }
 

@@ -28,9 +28,22 @@ export function undeclaredReason(method: MethodPolicy, err: RpcError): string | 
 }
 
 /**
- * Runs a handler; with `validateResults` on (tests), an RpcError it throws that its method does not declare
- * fails the call as -32603 and is logged at error level, like a result that does not match its schema.
+ * What a call answers for `err`, thrown by the handler of `method`: with `validateResults` on (tests), an RpcError
+ * its method does not declare becomes -32603 and is logged at error level, like a result that does not match its
+ * schema; any other error is answered as it is.
  */
+export function declaredError(method: MethodPolicy, ctx: Pick<RpcContext, "config" | "log">, err: unknown): unknown {
+  const reason = ctx.config.validateResults && err instanceof RpcError ? undeclaredReason(method, err) : null;
+  if (reason === null) return err;
+  const data = (err as RpcError).data;
+  ctx.log.error(
+    { method: method.name, type: data?.type, variant: data?.variant, declared: method.errors },
+    `handler raised an undeclared error: ${reason}`,
+  );
+  return RpcError.internal(err);
+}
+
+/** Runs a handler; what it throws is answered as `declaredError` says. */
 export async function invokeDeclared<T>(
   method: MethodPolicy,
   ctx: Pick<RpcContext, "config" | "log">,
@@ -39,13 +52,6 @@ export async function invokeDeclared<T>(
   try {
     return await invoke();
   } catch (err) {
-    const reason = ctx.config.validateResults && err instanceof RpcError ? undeclaredReason(method, err) : null;
-    if (reason === null) throw err;
-    const data = (err as RpcError).data;
-    ctx.log.error(
-      { method: method.name, type: data?.type, variant: data?.variant, declared: method.errors },
-      `handler raised an undeclared error: ${reason}`,
-    );
-    throw RpcError.internal(err);
+    throw declaredError(method, ctx, err);
   }
 }

@@ -7,12 +7,14 @@ import { SIGNATURE_HEADER, verifyWebhookSignature } from "../auth/webhook-signat
 import { writeAudit } from "../repos/audit-log.ts";
 import { passwordHashOf } from "../repos/users.ts";
 import { isUnaudited } from "./audit-marks.ts";
+import { openedEntityManager } from "./call-context.ts";
 import { inCallTransaction } from "./call-transaction.ts";
 import type { RpcContext } from "./context.ts";
 import { isAdminSession } from "./context.ts";
-import { invokeDeclared } from "./declared-errors.ts";
+import { declaredError, invokeDeclared } from "./declared-errors.ts";
 import { RpcError } from "./errors.ts";
 import { refuseNul } from "./jsonrpc.ts";
+import { isPromiseLike } from "./maybe-async.ts";
 
 export type Entry = MethodEntry<RpcContext>;
 
@@ -36,7 +38,7 @@ function describe(errors: { path: string; message: string; params: unknown }[]):
 }
 
 /** x-auth: who may call at all. Failing here is -32001 (no caller) or -32002 (wrong kind of caller). */
-async function checkAuth(entry: Entry, ctx: RpcContext): Promise<void> {
+function checkAuth(entry: Entry, ctx: RpcContext): void {
   const type = errorType(entry) as never;
   const { caller } = ctx;
   const auth = entry.auth;
@@ -69,23 +71,22 @@ export function fillCallerBinding(entry: Entry, ctx: RpcContext, params: Record<
   if (binding.kind === "partner" && ctx.caller.partnerId) params[binding.param] = ctx.caller.partnerId;
 }
 
-async function checkCallerBinding(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): Promise<void> {
+/** Caller binding (check): only the resident kind reads the database, so it alone answers with a promise. */
+function checkCallerBinding(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): Promise<void> | undefined {
   const binding = entry.callerBinding;
-  if (!binding || !ctx.caller) return;
+  const { caller } = ctx;
+  if (!binding || !caller) return;
   const value = params[binding.param];
-  const type = errorType(entry) as never;
-  if (binding.adminMayOverride && isAdminSession(ctx.caller)) return;
-  const refuse = () => {
-    throw RpcError.forbidden(type, "NotOwner", `${binding.param} must name the caller`);
-  };
-  if (binding.kind === "user" && value !== ctx.caller.userId) refuse();
-  if (binding.kind === "partner" && value !== ctx.caller.partnerId) refuse();
-  if (
-    binding.kind === "resident" &&
-    (typeof value !== "string" || !(await mayActAsResident(ctx.em, ctx.caller, value, ctx.now())))
-  ) {
-    refuse();
+  if (binding.adminMayOverride && isAdminSession(caller)) return;
+  const notOwner = () =>
+    RpcError.forbidden(errorType(entry) as never, "NotOwner", `${binding.param} must name the caller`);
+  if (binding.kind === "resident") {
+    if (typeof value !== "string") throw notOwner();
+    return mayActAsResident(ctx.em, caller, value, ctx.now()).then((may) => {
+      if (!may) throw notOwner();
+    });
   }
+  if (value !== (binding.kind === "user" ? caller.userId : caller.partnerId)) throw notOwner();
 }
 
 async function checkCompanyRole(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): Promise<void> {
@@ -150,6 +151,95 @@ async function audit(
   );
 }
 
+/** Params as a fresh object of named parameters (the checks fill in caller-bound ones). */
+function namedParams(rawParams: unknown): Record<string, unknown> {
+  if (rawParams !== undefined && (rawParams === null || typeof rawParams !== "object" || Array.isArray(rawParams))) {
+    throw RpcError.invalidParams("params must be an object of named parameters");
+  }
+  return { ...((rawParams ?? {}) as Record<string, unknown>) };
+}
+
+/** x-auth, x-internal, then the caller-bound params filled in: the checks before the params are validated. */
+function checkCaller(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): void {
+  checkAuth(entry, ctx);
+  if (entry.internal) throw RpcError.forbidden(errorType(entry) as never, "Internal", `${entry.name} is internal`);
+  fillCallerBinding(entry, ctx, params);
+}
+
+function checkParams(entry: Entry, params: Record<string, unknown>): void {
+  if (!entry.validateParams(params)) {
+    const errors = ajvErrors(entry.validateParams.errors);
+    throw RpcError.invalidParams(describe(errors), errors);
+  }
+}
+
+function checkResult(entry: Entry, ctx: RpcContext, result: unknown): void {
+  if (ctx.config.validateResults && !entry.validateResult(result)) {
+    ctx.log.error({ method: entry.name, errors: entry.validateResult.errors }, "result does not match its schema");
+    throw RpcError.internal();
+  }
+}
+
+/** The handler, its result checked and its audit row written, in the call's transaction. */
+function runHandler(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): Promise<unknown> {
+  return inCallTransaction(ctx, entry.mcp.readOnly, async () => {
+    const result = await invokeDeclared(entry, ctx, () => entry.invoke(ctx, params));
+    checkResult(entry, ctx, result);
+    await audit(entry, ctx, params, { result });
+    return result;
+  });
+}
+
+/**
+ * Whether a call runs without waiting for anything but its handler: a read-only method (no transaction) for which
+ * no policy check reads the database (caller binding to a resident, company role, password re-entry) and no audit
+ * row is written (no x-audit, or no known caller).
+ */
+function waitsOnlyForHandler(entry: Entry, ctx: RpcContext): boolean {
+  if (!entry.mcp.readOnly) return false;
+  const { caller } = ctx;
+  if (caller === null) return true;
+  return (
+    entry.audit === null &&
+    entry.password === null &&
+    entry.callerBinding?.kind !== "resident" &&
+    (!entry.auth.startsWith("company:") || isAdminSession(caller))
+  );
+}
+
+/**
+ * The policy of `dispatch` for a call that `waitsOnlyForHandler`, without a promise of its own: every check is
+ * synchronous, the handler's value is awaited only when it is a promise, and the unit of work is flushed only when
+ * the handler opened it (what `inCallTransaction` does for read-only methods). No audit row can be due, so a refusal
+ * writes none either.
+ */
+function dispatchNow(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): unknown {
+  checkCaller(entry, ctx, params);
+  refuseNul(params, "params");
+  checkParams(entry, params);
+  checkCallerBinding(entry, ctx, params); // never a promise here: no resident binding
+  let value: unknown;
+  try {
+    value = entry.invoke(ctx, params);
+  } catch (err) {
+    throw declaredError(entry, ctx, err);
+  }
+  if (!isPromiseLike(value)) return finishReadOnly(entry, ctx, value);
+  return value.then(
+    (result) => finishReadOnly(entry, ctx, result),
+    (err: unknown) => {
+      throw declaredError(entry, ctx, err);
+    },
+  );
+}
+
+function finishReadOnly(entry: Entry, ctx: RpcContext, result: unknown): unknown {
+  checkResult(entry, ctx, result);
+  // Nothing but audit rows (native inserts) should be written here; a stray entity change still lands.
+  const em = openedEntityManager(ctx);
+  return em ? em.flush().then(() => result) : result;
+}
+
 /**
  * Runs one call through the spec's policy, in order: x-auth, x-internal, caller binding (fill), params schema,
  * caller binding (check), company role, password re-entry, then the handler in the call's transaction (see
@@ -157,32 +247,28 @@ async function audit(
  * rollback on every refusal of a known caller (allowed: false), so the denial survives it.
  */
 export async function dispatch(entry: Entry, ctx: RpcContext, rawParams: unknown): Promise<unknown> {
-  if (rawParams !== undefined && (rawParams === null || typeof rawParams !== "object" || Array.isArray(rawParams))) {
-    throw RpcError.invalidParams("params must be an object of named parameters");
-  }
-  const params: Record<string, unknown> = { ...((rawParams ?? {}) as Record<string, unknown>) };
+  return dispatchCall(entry, ctx, rawParams);
+}
+
+/**
+ * `dispatch`, answering at once (a value, or a throw) when nothing on the way is asynchronous: a read-only call that
+ * `waitsOnlyForHandler` and whose handler returns a value. Else a promise, as `dispatch`.
+ */
+export function dispatchCall(entry: Entry, ctx: RpcContext, rawParams: unknown): unknown {
+  const params = namedParams(rawParams);
+  return waitsOnlyForHandler(entry, ctx) ? dispatchNow(entry, ctx, params) : dispatchAsync(entry, ctx, params);
+}
+
+async function dispatchAsync(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): Promise<unknown> {
   try {
-    await checkAuth(entry, ctx);
-    if (entry.internal) throw RpcError.forbidden(errorType(entry) as never, "Internal", `${entry.name} is internal`);
-    fillCallerBinding(entry, ctx, params);
+    checkCaller(entry, ctx, params);
     if (entry.password && ctx.caller && params[entry.password] === undefined) await checkPassword(entry, ctx, params);
     refuseNul(params, "params");
-    if (!entry.validateParams(params)) {
-      const errors = ajvErrors(entry.validateParams.errors);
-      throw RpcError.invalidParams(describe(errors), errors);
-    }
+    checkParams(entry, params);
     await checkCallerBinding(entry, ctx, params);
     await checkCompanyRole(entry, ctx, params);
     await checkPassword(entry, ctx, params);
-    return await inCallTransaction(ctx, entry.mcp.readOnly, async () => {
-      const result = await invokeDeclared(entry, ctx, () => entry.invoke(ctx, params));
-      if (ctx.config.validateResults && !entry.validateResult(result)) {
-        ctx.log.error({ method: entry.name, errors: entry.validateResult.errors }, "result does not match its schema");
-        throw RpcError.internal();
-      }
-      await audit(entry, ctx, params, { result });
-      return result;
-    });
+    return await runHandler(entry, ctx, params);
   } catch (err) {
     if (err instanceof RpcError) await audit(entry, ctx, params, { error: err });
     throw err;
@@ -201,19 +287,8 @@ export async function dispatchInternal(
 ): Promise<unknown> {
   const params: Record<string, unknown> = { ...rawParams };
   try {
-    if (!entry.validateParams(params)) {
-      const errors = ajvErrors(entry.validateParams.errors);
-      throw RpcError.invalidParams(describe(errors), errors);
-    }
-    return await inCallTransaction(ctx, entry.mcp.readOnly, async () => {
-      const result = await invokeDeclared(entry, ctx, () => entry.invoke(ctx, params));
-      if (ctx.config.validateResults && !entry.validateResult(result)) {
-        ctx.log.error({ method: entry.name, errors: entry.validateResult.errors }, "result does not match its schema");
-        throw RpcError.internal();
-      }
-      await audit(entry, ctx, params, { result });
-      return result;
-    });
+    checkParams(entry, params);
+    return await runHandler(entry, ctx, params);
   } catch (err) {
     if (err instanceof RpcError) await audit(entry, ctx, params, { error: err });
     throw err;

@@ -20,23 +20,34 @@ export const MAX_DEPTH = 64;
 /** No method name is longer; a longer one is refused without being echoed (issue 13). */
 export const MAX_METHOD_LENGTH = 256;
 
-/** JSON nesting depth, counted without building anything (API.md: 64 levels at most). */
+/**
+ * JSON nesting depth, counted without building anything (API.md: 64 levels at most). Strings are skipped with
+ * `indexOf` (a quote preceded by an odd number of backslashes is escaped): most of a body is strings.
+ */
 export function nestingDepth(text: string): number {
   let depth = 0;
   let max = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++;
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
+    if (c === 34) i = stringEnd(text, i);
     else if (c === 123 || c === 91) {
       depth++;
       if (depth > max) max = depth;
     } else if (c === 125 || c === 93) depth--;
   }
   return max;
+}
+
+/** The index of the quote closing the string opened at `open` (text.length when it is not closed). */
+function stringEnd(text: string, open: number): number {
+  let quote = text.indexOf('"', open + 1);
+  while (quote !== -1) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 92) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    quote = text.indexOf('"', quote + 1);
+  }
+  return text.length;
 }
 
 export function errorResponse(id: JsonRpcId, error: RpcError): JsonRpcResponse {
@@ -99,9 +110,23 @@ export function nulPath(value: unknown, path = ""): string | null {
   return null;
 }
 
+/** Whether any string in `value` (or any key) holds a NUL character: the check of every call, without paths. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsNul(item)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (key.includes("\u0000") || holdsNul((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
 /** PostgreSQL text cannot hold NUL: a string param (or a key) with one is refused before anything runs. */
 export function refuseNul(value: unknown, what: string): void {
-  const path = nulPath(value);
+  const path = holdsNul(value) ? nulPath(value) : null;
   if (path !== null) {
     throw RpcError.invalidParams(`${what} ${path.slice(0, 256)} contains a NUL character`, [
       { path, message: "must not contain U+0000", params: {} },

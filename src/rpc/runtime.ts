@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Logger } from "pino";
 import type { MethodEntry } from "../../generated/registry.ts";
@@ -15,5 +15,12 @@ export interface Runtime {
   openrpc: Map<string, unknown>;
 }
 
-/** Request ids need to be unique, not ordered: randomUUID draws from a pooled entropy buffer (no syscall each). */
-export const newRequestId = (): string => randomUUID();
+/** A random prefix per process: ids of two instances (or two runs) do not meet. */
+const REQUEST_ID_PREFIX = randomBytes(9).toString("base64url");
+let requestCount = 0;
+
+/**
+ * Request ids need to be unique, not ordered nor secret (they name log lines): the process's prefix and a counter,
+ * with no entropy drawn per request.
+ */
+export const newRequestId = (): string => `${REQUEST_ID_PREFIX}-${(++requestCount).toString(36)}`;
