@@ -1,4 +1,4 @@
-import type { JSONRPCResponse } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCResponse, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import type { Hono } from "hono";
 import { type FxProvider, SandboxFxProvider } from "../integrations/fx/index.ts";
 import { newRequestId, type Runtime } from "../rpc/runtime.ts";
@@ -6,6 +6,7 @@ import { expireApprovals } from "./approval-store.ts";
 import { authenticateMcp, mcpAuthInfo } from "./auth.ts";
 import { CallLogWriter } from "./call-log.ts";
 import { type McpDeps, registerMcpDeps } from "./deps.ts";
+import { callDirectly, isPlainToolCall } from "./direct-call.ts";
 import {
   checkHttp,
   fromRequest,
@@ -91,9 +92,15 @@ export class McpEndpoint {
     // Notifications and client responses need no answer on a stateless endpoint.
     if (requests.length === 0) return { status: 202, body: null, headers: {} };
     const info = requestInfo(request, body.text, request.header("x-request-id") ?? newRequestId());
-    const authInfo = mcpAuthInfo({ caller: auth.caller, request: info });
-    const extra = { authInfo, requestInfo: { headers: info.headers } };
+    const mcpAuth = { caller: auth.caller, request: info };
+    // What the SDK's path needs beside the message; plain tools/call requests (direct-call.ts) need none of it.
+    let extra: MessageExtraInfo | null = null;
+    const sdkExtra = (): MessageExtraInfo => {
+      extra ??= { authInfo: mcpAuthInfo(mcpAuth), requestInfo: { headers: info.headers } };
+      return extra;
+    };
     const options = { deadlineMs: this.deadlineMs, onClose: request.onClose };
+    const direct = this.host.path === "direct";
     let listed = false;
     const answers = await Promise.all(
       requests.map((r) => {
@@ -109,7 +116,8 @@ export class McpEndpoint {
           };
         }
         if (r.method === "tools/list") listed = true;
-        return this.host.transport.request(r, extra, options);
+        if (direct && isPlainToolCall(r)) return callDirectly(this.host.handlers, r, mcpAuth, options);
+        return this.host.transport.request(r, sdkExtra(), options);
       }),
     );
     const texts = answers.map((a) => this.serialize(a));

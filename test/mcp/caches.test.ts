@@ -1,5 +1,8 @@
+import type { JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRegistry } from "../../src/app/runtime.ts";
+import { authenticateMcp, mcpAuthInfo } from "../../src/mcp/auth.ts";
+import { callDirectly, isPlainToolCall } from "../../src/mcp/direct-call.ts";
 import { globMatch, type KeyPolicy } from "../../src/mcp/policy.ts";
 import { ToolCatalog } from "../../src/mcp/tools.ts";
 import type { Entry } from "../../src/rpc/dispatcher.ts";
@@ -115,5 +118,64 @@ describe("tool results serialized once", () => {
     } finally {
       await mcp.close();
     }
+  });
+});
+
+describe("plain tools/call without the SDK's Protocol", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  test("answers exactly what the SDK's Protocol answers: results, isError results, thrown errors, timeouts", async () => {
+    const mcp = await serveMcpWithTools(t.app.runtime, [testTool("same", { readOnly: true })]);
+    try {
+      const owner = await t.register(`same-${Math.random()}@example.org`);
+      const key = await generateKey(owner, { mcp_scope: "readwrite", max_calls_per_hour: 0, max_calls_per_day: 0 });
+      const found = await authenticateMcp(
+        t.app.runtime.orm.em,
+        (h) => (h === "x-api-key" ? key.key : null),
+        new Date(),
+      );
+      if (!("caller" in found)) throw new Error("the key did not authenticate");
+      const request = { requestId: "r1", ip: "127.0.0.1", userAgent: null, rawBody: "", headers: {} };
+      const auth = { caller: found.caller, request };
+      const { host } = mcp.endpoint;
+      const call = (id: number | string, name: string, args?: unknown) =>
+        ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } }) as JSONRPCRequest;
+      const cases = [
+        call(1, "freezone_test_same", { echo: "a" }),
+        call("two", "freezone_test_same", { fail: true }),
+        call(3, "freezone_test_nope", {}),
+        call(4, "freezone_test_same", { unknown_param: 1 }),
+        call(5, "freezone_pricingservice_get_shareholder_fee_rate", {
+          company_type: "single_fzc",
+          shareholder_count: 1,
+        }),
+        call(6, "freezone_test_same", { delay_ms: 300 }),
+      ];
+      for (const message of cases) {
+        expect(isPlainToolCall(message)).toBe(true);
+        const options = { deadlineMs: 150 };
+        const sdk = await host.transport.request(message, { authInfo: mcpAuthInfo(auth) }, options);
+        const direct = await callDirectly(host.handlers, message, auth, options);
+        expect(JSON.stringify(direct)).toBe(JSON.stringify(sdk));
+      }
+      // The timed-out calls finish in the background; let them log before the endpoint closes.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  test("a tools/call with _meta, a task or an own __proto__ argument takes the SDK's path", () => {
+    const call = (params: Record<string, unknown>) =>
+      ({ jsonrpc: "2.0", id: 1, method: "tools/call", params }) as JSONRPCRequest;
+    expect(isPlainToolCall(call({ name: "x" }))).toBe(true);
+    expect(isPlainToolCall(call({ name: "x", _meta: { progressToken: 1 } }))).toBe(false);
+    expect(isPlainToolCall(call({ name: "x", task: { ttl: 1000 } }))).toBe(false);
+    expect(isPlainToolCall(call({ name: "x", arguments: JSON.parse('{"__proto__":{"a":1}}') }))).toBe(false);
+    expect(isPlainToolCall({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} } as JSONRPCRequest)).toBe(false);
   });
 });
