@@ -1,4 +1,4 @@
-import type { JSONRPCResponse } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCResponse, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import type { Hono } from "hono";
 import { type FxProvider, SandboxFxProvider } from "../integrations/fx/index.ts";
 import { newRequestId, type Runtime } from "../rpc/runtime.ts";
@@ -6,6 +6,7 @@ import { expireApprovals } from "./approval-store.ts";
 import { authenticateMcp, mcpAuthInfo } from "./auth.ts";
 import { CallLogWriter } from "./call-log.ts";
 import { type McpDeps, registerMcpDeps } from "./deps.ts";
+import { callDirectly, isPlainToolCall } from "./direct-call.ts";
 import {
   checkHttp,
   fromRequest,
@@ -21,7 +22,7 @@ import {
 import { paramsProblem } from "./params-check.ts";
 import { PolicyCache } from "./policy-cache.ts";
 import { McpServerHost } from "./server-host.ts";
-import { toolHandlers } from "./tool-handlers.ts";
+import { resultJson, toolHandlers } from "./tool-handlers.ts";
 import { type CatalogTool, ToolCatalog } from "./tools.ts";
 
 export interface McpOptions {
@@ -85,14 +86,21 @@ export class McpEndpoint {
     if ("refusal" in body) return body.refusal;
     const requests = body.messages.filter(isRequest);
     const firstId = requests[0]?.id ?? null;
-    const auth = await authenticateMcp(this.deps.runtime.orm.em.fork(), request.header, config.clock());
+    // Raw SQL on the shared pool, as /rpc checks a key: no unit of work to fork.
+    const auth = await authenticateMcp(this.deps.runtime.orm.em, request.header, config.clock());
     if ("error" in auth) return jsonResponse(auth.status, rpcErrorBody(firstId, auth.error));
     // Notifications and client responses need no answer on a stateless endpoint.
     if (requests.length === 0) return { status: 202, body: null, headers: {} };
     const info = requestInfo(request, body.text, request.header("x-request-id") ?? newRequestId());
-    const authInfo = mcpAuthInfo({ caller: auth.caller, request: info });
-    const extra = { authInfo, requestInfo: { headers: info.headers } };
+    const mcpAuth = { caller: auth.caller, request: info };
+    // What the SDK's path needs beside the message; plain tools/call requests (direct-call.ts) need none of it.
+    let extra: MessageExtraInfo | null = null;
+    const sdkExtra = (): MessageExtraInfo => {
+      extra ??= { authInfo: mcpAuthInfo(mcpAuth), requestInfo: { headers: info.headers } };
+      return extra;
+    };
     const options = { deadlineMs: this.deadlineMs, onClose: request.onClose };
+    const direct = this.host.path === "direct";
     let listed = false;
     const answers = await Promise.all(
       requests.map((r) => {
@@ -108,7 +116,8 @@ export class McpEndpoint {
           };
         }
         if (r.method === "tools/list") listed = true;
-        return this.host.transport.request(r, extra, options);
+        if (direct && isPlainToolCall(r)) return callDirectly(this.host.handlers, r, mcpAuth, options);
+        return this.host.transport.request(r, sdkExtra(), options);
       }),
     );
     const texts = answers.map((a) => this.serialize(a));
@@ -117,10 +126,14 @@ export class McpEndpoint {
 
   private serialize(answer: JSONRPCResponse): string {
     const result = "result" in answer ? (answer.result as object) : null;
+    if (!result) return JSON.stringify(answer);
     // tools/list pages are the same objects for every key with the same policy: serialised once each.
-    const cached = result ? this.deps.catalog.pageJson(result) : undefined;
-    if (cached === undefined) return JSON.stringify(answer);
-    return `{"jsonrpc":"2.0","id":${JSON.stringify(answer.id)},"result":${cached}}`;
+    const page = this.deps.catalog.pageJson(result);
+    if (page !== undefined) return `{"jsonrpc":"2.0","id":${JSON.stringify(answer.id)},"result":${page}}`;
+    // A tool result carries its JSON text (its value serialized once); spliced in the SDK's key order.
+    const text = resultJson(result);
+    if (text === undefined || !inSdkOrder(answer)) return JSON.stringify(answer);
+    return `{"result":${text},"jsonrpc":"2.0","id":${JSON.stringify(answer.id)}}`;
   }
 
   async close(): Promise<void> {
@@ -128,6 +141,14 @@ export class McpEndpoint {
     await this.host.close();
     await this.deps.policies.close();
   }
+}
+
+/** The keys of an answer as the SDK's Protocol makes it (`{ result, jsonrpc, id }`), which `serialize` splices. */
+function inSdkOrder(answer: JSONRPCResponse): boolean {
+  const keys = Object.keys(answer);
+  return (
+    keys.length === 3 && keys[0] === "result" && keys[1] === "jsonrpc" && keys[2] === "id" && answer.jsonrpc === "2.0"
+  );
 }
 
 /** Mounts `/mcp` (POST; GET and DELETE answer 405) on the app. */

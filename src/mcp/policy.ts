@@ -44,13 +44,27 @@ export function policyFromRow(row: KeyPolicyColumns): KeyPolicy {
   };
 }
 
+const globs = new Map<string, RegExp>();
+const CACHED_GLOBS = 1024;
+
+/** A glob's regular expression, compiled once (every call of a key with patterns checks them). */
+function globRegExp(pattern: string): RegExp {
+  let re = globs.get(pattern);
+  if (!re) {
+    const source = pattern
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replace(/\*/g, ".*")
+      .replace(/\?/g, ".");
+    re = new RegExp(`^${source}$`);
+    if (globs.size >= CACHED_GLOBS) globs.clear();
+    globs.set(pattern, re);
+  }
+  return re;
+}
+
 /** Shell-style glob over the whole tool name: `*` any run of characters, `?` one character. */
 export function globMatch(pattern: string, name: string): boolean {
-  const source = pattern
-    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
-    .replace(/\*/g, ".*")
-    .replace(/\?/g, ".");
-  return new RegExp(`^${source}$`).test(name);
+  return globRegExp(pattern).test(name);
 }
 
 const matchesAny = (patterns: string[], name: string): boolean => patterns.some((p) => globMatch(p, name));

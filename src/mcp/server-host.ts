@@ -37,10 +37,16 @@ function authOf(extra: HandlerExtra): McpAuth {
 export class McpServerHost {
   readonly server: Server;
   readonly transport = new MultiplexTransport();
-  /** "direct" when requests skip `connect`'s message sorting (an SDK internal, checked at start). */
+  /**
+   * "direct" when requests skip `connect`'s message sorting (an SDK internal, checked at start); plain
+   * `tools/call` requests then skip the Protocol too (direct-call.ts).
+   */
   path: "direct" | "public" = "public";
 
-  private constructor(handlers: ToolHandlers, fast: boolean) {
+  private constructor(
+    readonly handlers: ToolHandlers,
+    fast: boolean,
+  ) {
     this.server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
     this.server.setRequestHandler(
       ListToolsRequestSchema,

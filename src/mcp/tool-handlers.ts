@@ -6,12 +6,26 @@ import { runTool } from "./execute.ts";
 import { summarizeArguments } from "./sanitize.ts";
 import type { ToolHandlers } from "./server-host.ts";
 
+const RESULT_JSON = Symbol("result JSON");
+
 /** A successful call: the result as structuredContent (checked by SDK clients against outputSchema) and as text. */
 function success(value: unknown): CallToolResult {
-  return {
-    content: [{ type: "text", text: JSON.stringify(value) }],
-    structuredContent: value as Record<string, unknown>,
-  };
+  const text = JSON.stringify(value);
+  const result = { content: [{ type: "text" as const, text }], structuredContent: value as Record<string, unknown> };
+  // The value is serialized once: its text is also the structuredContent's JSON (see `resultJson`).
+  if (text !== undefined) {
+    const json = `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}}`;
+    Object.defineProperty(result, RESULT_JSON, { value: json });
+  }
+  return result;
+}
+
+/**
+ * The JSON text of a result `success` made, equal to `JSON.stringify(result)`; undefined for any other object (a
+ * copy, as the SDK's validating path makes, has none).
+ */
+export function resultJson(result: object): string | undefined {
+  return (result as { [RESULT_JSON]?: string })[RESULT_JSON];
 }
 
 /**

@@ -29,7 +29,7 @@ const MANIFEST = join(import.meta.dirname, "..", "..", "generated", "mcp-tools.j
 
 let manifest: ManifestTool[] | null = null;
 
-/** The generated manifest is 1.5 MB of JSON: parsed once per process, shared by every app instance. */
+/** The generated manifest is 3 MB of JSON: parsed once per process, shared by every app instance. */
 function loadManifest(): ManifestTool[] {
   manifest ??= JSON.parse(readFileSync(MANIFEST, "utf8")) as ManifestTool[];
   return manifest;
@@ -46,58 +46,49 @@ interface Listed {
   bytes: number;
 }
 
-/**
- * The tool list, built once: every registry method as a tool (the lookup from tool name to registry entry), and
- * `tools/list` fitted to each key: only the tools its policy lets it call (scope, allowed and blocked patterns),
- * never admin, session, webhook or internal methods, in pages under 300 KB. Pages are cached by policy and
- * serialized once.
- */
-export class ToolCatalog {
-  readonly byName = new Map<string, CatalogTool>();
-  private readonly listable: Listed[] = [];
+/** A manifest tool without its `method`, and its size in a page: made once per process. */
+const stripped = new WeakMap<ManifestTool, { tool: Tool; bytes: number }>();
+
+function listedOf(item: ManifestTool): { tool: Tool; bytes: number } {
+  let made = stripped.get(item);
+  if (!made) {
+    const { method: _method, ...tool } = item;
+    made = { tool, bytes: JSON.stringify(tool).length + 1 };
+    stripped.set(item, made);
+  }
+  return made;
+}
+
+/** The tools a key may be shown, in order, with the pages made for each policy shape and their JSON. */
+class Listing {
   private readonly pages = new Map<string, ToolPage>();
   private readonly json = new WeakMap<object, string>();
 
-  constructor(registry: Map<string, Entry>, extra: CatalogTool[] = []) {
-    const all: CatalogTool[] = [];
-    for (const item of loadManifest()) {
-      const entry = registry.get(item.method);
-      if (!entry) throw new Error(`MCP manifest names ${item.method}, which the registry does not have`);
-      const { method: _method, ...tool } = item;
-      all.push({ tool, entry });
-    }
-    all.push(...extra);
-    for (const item of all) {
-      this.byName.set(item.tool.name, item);
-      if (!keyMayCall(item.entry)) continue;
-      this.listable.push({
-        tool: item.tool,
-        readOnly: item.entry.mcp.readOnly,
-        bytes: JSON.stringify(item.tool).length + 1,
-      });
-    }
+  constructor(readonly listable: Listed[]) {}
+
+  /** Same tools, same order, same read-only flags: the pages of one are the pages of the other. */
+  sameAs(listable: Listed[]): boolean {
+    return (
+      listable.length === this.listable.length &&
+      listable.every((t, i) => t.tool === this.listable[i]?.tool && t.readOnly === this.listable[i]?.readOnly)
+    );
   }
 
-  /** The page of tools this policy may call that starts at `cursor`; null for a cursor this server did not make. */
-  list(policy: KeyPolicy, cursor: string | undefined): ToolPage | null {
-    const position = decodeCursor(cursor, 1, () => new Error("invalid cursor"));
-    const start = position ? Number(position[0]) : 0;
-    if (!Number.isSafeInteger(start) || start < 0) return null;
+  page(policy: KeyPolicy, start: number): ToolPage {
     const key = [policy.scope, policy.allowedPatterns.join(","), policy.blockedPatterns.join(","), start].join("|");
     const cached = this.pages.get(key);
     if (cached) return cached;
-    const page = this.buildPage(policy, start);
+    const page = this.build(policy, start);
     if (this.pages.size >= CACHED_PAGES) this.pages.clear();
     this.pages.set(key, page);
     return page;
   }
 
-  /** A page's JSON text, made once per page object. */
   pageJson(result: object): string | undefined {
     return this.json.get(result);
   }
 
-  private buildPage(policy: KeyPolicy, start: number): ToolPage {
+  private build(policy: KeyPolicy, start: number): ToolPage {
     const callable = this.listable.filter((t) => toolRefusal(policy, t.tool.name, t.readOnly) === null);
     const tools: Tool[] = [];
     let bytes = 0;
@@ -111,5 +102,53 @@ export class ToolCatalog {
     const page: ToolPage = next < callable.length ? { tools, nextCursor: encodeCursor([String(next)]) } : { tools };
     this.json.set(page, JSON.stringify(page));
     return page;
+  }
+}
+
+/** The listing of the manifest's tools, shared by every app of the process whose registry lists the same ones. */
+let sharedListing: Listing | null = null;
+
+/**
+ * The tool list: every registry method as a tool (the lookup from tool name to registry entry), and `tools/list`
+ * fitted to each key: only the tools its policy lets it call (scope, allowed and blocked patterns), never admin,
+ * session, webhook or internal methods, in pages under 300 KB. Pages are made once per policy shape and
+ * serialized once, per process: every app built on the generated registry shares them (tests start hundreds).
+ */
+export class ToolCatalog {
+  readonly byName = new Map<string, CatalogTool>();
+  private readonly listing: Listing;
+
+  constructor(registry: Map<string, Entry>, extra: CatalogTool[] = []) {
+    const listable: Listed[] = [];
+    const add = (item: CatalogTool, bytes: () => number) => {
+      this.byName.set(item.tool.name, item);
+      if (keyMayCall(item.entry)) listable.push({ tool: item.tool, readOnly: item.entry.mcp.readOnly, bytes: bytes() });
+    };
+    for (const item of loadManifest()) {
+      const entry = registry.get(item.method);
+      if (!entry) throw new Error(`MCP manifest names ${item.method}, which the registry does not have`);
+      const made = listedOf(item);
+      add({ tool: made.tool, entry }, () => made.bytes);
+    }
+    for (const item of extra) add(item, () => JSON.stringify(item.tool).length + 1);
+    if (extra.length > 0) {
+      this.listing = new Listing(listable);
+    } else {
+      if (!sharedListing?.sameAs(listable)) sharedListing = new Listing(listable);
+      this.listing = sharedListing;
+    }
+  }
+
+  /** The page of tools this policy may call that starts at `cursor`; null for a cursor this server did not make. */
+  list(policy: KeyPolicy, cursor: string | undefined): ToolPage | null {
+    const position = decodeCursor(cursor, 1, () => new Error("invalid cursor"));
+    const start = position ? Number(position[0]) : 0;
+    if (!Number.isSafeInteger(start) || start < 0) return null;
+    return this.listing.page(policy, start);
+  }
+
+  /** A page's JSON text, made once per page object. */
+  pageJson(result: object): string | undefined {
+    return this.listing.pageJson(result);
   }
 }

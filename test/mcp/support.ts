@@ -2,6 +2,12 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type {
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from "@modelcontextprotocol/sdk/validation/types.js";
 import { Ajv } from "ajv";
 import { Hono } from "hono";
 import { afterAll, beforeAll, beforeEach } from "vitest";
@@ -31,11 +37,46 @@ export async function serveOnPort(app: Hono): Promise<Served> {
   };
 }
 
+/**
+ * The SDK client compiles an ajv validator for the outputSchema of every tool of every tools/list page it reads
+ * (about 1 s of CPU per page of ~76 tools, 7-9 s for a whole list under load). The tests' clients compile a schema
+ * when a tool result is first checked against it, with the SDK's own validator, once per schema text and worker.
+ */
+export class LazySchemaValidator implements jsonSchemaValidator {
+  private readonly sdk = new AjvJsonSchemaValidator();
+  private readonly compiled = new Map<string, JsonSchemaValidator<unknown>>();
+
+  /** Schemas compiled so far. */
+  get size(): number {
+    return this.compiled.size;
+  }
+
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    let validate: JsonSchemaValidator<unknown> | undefined;
+    return (input) => {
+      validate ??= this.compile(schema);
+      return validate(input) as ReturnType<JsonSchemaValidator<T>>;
+    };
+  }
+
+  private compile(schema: JsonSchemaType): JsonSchemaValidator<unknown> {
+    const text = JSON.stringify(schema);
+    let validate = this.compiled.get(text);
+    if (!validate) {
+      validate = this.sdk.getValidator(schema);
+      this.compiled.set(text, validate);
+    }
+    return validate;
+  }
+}
+
+const outputValidator = new LazySchemaValidator();
+
 /** The SDK's own client over Streamable HTTP, sending the key as X-API-Key (or as a Bearer token). */
 export async function mcpClient(base: string, key: string, as: "x-api-key" | "bearer" = "x-api-key"): Promise<Client> {
   const headers = as === "bearer" ? { authorization: `Bearer ${key}` } : { "x-api-key": key };
   const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } });
-  const client = new Client({ name: "freezone-test", version: "1.0.0" });
+  const client = new Client({ name: "freezone-test", version: "1.0.0" }, { jsonSchemaValidator: outputValidator });
   await client.connect(transport);
   return client;
 }
