@@ -2,7 +2,8 @@
  * Opens MikroORM on PostgreSQL (a connection URL) or on embedded PGlite (a data directory, or in memory),
  * with the Migrator registered and the same settings on both, so migrations and queries behave the same.
  */
-import { resolve } from "node:path";
+import { constants, cpSync, existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import type { EntitySchema, Options } from "@mikro-orm/core";
@@ -16,6 +17,11 @@ import { Slots } from "./slots.ts";
 /** `src/db/migrations/`, next to this file (independent of the working directory). */
 export const DEFAULT_MIGRATIONS_PATH = fileURLToPath(new URL("./migrations", import.meta.url));
 export const MIGRATIONS_TABLE = "mikro_orm_migrations";
+/**
+ * A PGlite data directory with every migration applied, next to the migrations folder: tools/build.mjs writes it
+ * into dist/ (src/db/pglite-template.ts), so only the compiled server finds one; from the sources there is none.
+ */
+export const PGLITE_TEMPLATE = fileURLToPath(new URL("./pglite-template", import.meta.url));
 
 export interface OpenOrmOptions {
   /** PostgreSQL connection URL (e.g. process.env.DATABASE_URL). When set, PGlite is not used. */
@@ -43,6 +49,14 @@ interface OpenResources {
 }
 
 const opened = new WeakMap<MikroORM, OpenResources>();
+
+/**
+ * PGlite's own start parameters plus a smaller buffer cache: the default shared_buffers (128MB) grows the
+ * WebAssembly memory past its initial 128 MiB, which a WebAssembly memory never gives back; 16MB keeps the whole
+ * server near 250 MiB resident (docs/deploy.md, "Memory"). The embedded database serves one process: its working
+ * set fits, and the operating system's page cache still holds the data files.
+ */
+const PGLITE_SETTINGS = { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"] };
 
 /** Every session in UTC, so raw SQL date arithmetic (date_trunc, ::date) matches PGlite, whose default is UTC. */
 function sessionUtc(conn: pg.Client, done: (err: Error | null, conn: pg.Client) => void): void {
@@ -84,6 +98,17 @@ async function ensureSchema(orm: MikroORM, schema: string | undefined): Promise<
   await orm.em.getConnection().execute(`create schema if not exists ${quoted}`);
 }
 
+/**
+ * A fresh data directory (no PG_VERSION yet) starts as a copy of the build's template instead of running initdb
+ * and every migration (seconds, and initdb's memory stays with the process); `migrate` then applies only what the
+ * template lacks (nothing, when the build is current). Tables in another schema than public are not in the
+ * template: that case starts empty as before.
+ */
+function seedFromTemplate(dir: string | undefined, schema: string | undefined): void {
+  if (!dir || schema || existsSync(join(dir, "PG_VERSION")) || !existsSync(join(PGLITE_TEMPLATE, "PG_VERSION"))) return;
+  cpSync(PGLITE_TEMPLATE, dir, { recursive: true, mode: constants.COPYFILE_FICLONE });
+}
+
 /** Opens the ORM (PostgreSQL if `databaseUrl`, else PGlite). Close it with `closeOrm`. */
 export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
   if (options.databaseUrl) {
@@ -108,7 +133,9 @@ export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
   let pglite: PGlite | undefined;
   let orm: MikroORM | undefined;
   try {
-    pglite = new PGlite(options.pgliteDir ? resolve(options.pgliteDir) : undefined);
+    const dir = options.pgliteDir ? resolve(options.pgliteDir) : undefined;
+    seedFromTemplate(dir, options.schema);
+    pglite = new PGlite(dir, PGLITE_SETTINGS);
     await pglite.waitReady;
     orm = await MikroORM.init({
       ...baseOptions(options),
@@ -140,6 +167,11 @@ export async function closeOrm(orm: MikroORM): Promise<void> {
       resources?.lock?.release();
     }
   }
+}
+
+/** The PGlite instance under an ORM opened by `openOrm` on PGlite; null on PostgreSQL. */
+export function pgliteOf(orm: MikroORM): PGlite | null {
+  return opened.get(orm)?.pglite ?? null;
 }
 
 /** Which database an ORM opened by `openOrm` runs on. */
