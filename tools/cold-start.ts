@@ -3,6 +3,7 @@
 // the resident memory of the server process. The bench calls `measureColdStart`; the CLI prints the figures.
 //
 //   npx tsx tools/cold-start.ts [--database pglite|postgresql] [--runs 3] [--cwd <checkout>] [--after-load <calls>]
+//                               [--timeout <ms>]
 //   (postgresql reads DATABASE_URL; each run uses a new schema, dropped afterwards)
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -198,6 +199,7 @@ async function cli(): Promise<void> {
       runs: { type: "string", default: "3" },
       cwd: { type: "string" },
       "after-load": { type: "string", default: "0" },
+      timeout: { type: "string", default: "120000" },
     },
   });
   const database = values.database === "postgresql" ? "postgresql" : "pglite";
@@ -207,6 +209,7 @@ async function cli(): Promise<void> {
       database,
       ...(values.cwd ? { cwd: values.cwd } : {}),
       afterLoad: Number(values["after-load"]),
+      timeoutMs: Number(values.timeout),
     });
     results.push(result);
     console.log(`run ${run + 1}: ${JSON.stringify(result)}`);

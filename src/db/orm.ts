@@ -2,12 +2,11 @@
  * Opens MikroORM on PostgreSQL (a connection URL) or on embedded PGlite (a data directory, or in memory),
  * with the Migrator registered and the same settings on both, so migrations and queries behave the same.
  */
-import { constants, cpSync, existsSync } from "node:fs";
+import { constants, cpSync, existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import type { EntitySchema, Options } from "@mikro-orm/core";
-import { Migrator } from "@mikro-orm/migrations";
 import { type EntityManager, MikroORM, PostgreSqlDriver } from "@mikro-orm/postgresql";
 import type pg from "pg";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
@@ -70,7 +69,6 @@ function baseOptions(options: OpenOrmOptions): Options<PostgreSqlDriver> {
     entities: options.entities,
     forceUtcTimezone: true,
     debug,
-    extensions: [Migrator],
     migrations: {
       path: migrationsPath,
       pathTs: migrationsPath,
@@ -217,8 +215,37 @@ export function writeSlots(orm: MikroORM): Slots | null {
   return slots;
 }
 
-/** Runs pending migrations (all in one transaction); returns the names applied. */
+/**
+ * Runs pending migrations (all in one transaction); returns the names applied. When the migrations table already
+ * names every file of the migrations folder (every start but the first), one query answers and the Migrator
+ * (umzug and its CLI, each migration module) is never loaded: `orm.getMigrator()` loads @mikro-orm/migrations on
+ * first use.
+ */
 export async function migrate(orm: MikroORM): Promise<string[]> {
+  if (await everyMigrationApplied(orm)) return [];
   const applied = await orm.getMigrator().up();
   return applied.map((m) => m.name);
+}
+
+/** Migration names as MikroORM records them: the file names of the migrations folder, without extension. */
+function migrationNames(orm: MikroORM): string[] {
+  const folder = orm.config.get("migrations").path;
+  if (!folder || !existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((name) => /\.[jt]s$/.test(name) && !name.endsWith(".d.ts"))
+    .map((name) => name.slice(0, -3));
+}
+
+async function everyMigrationApplied(orm: MikroORM): Promise<boolean> {
+  const names = migrationNames(orm);
+  if (names.length === 0) return false;
+  const schema = orm.config.get("schema");
+  const platform = orm.em.getPlatform();
+  const table = `${schema ? `${platform.quoteIdentifier(schema)}.` : ""}${platform.quoteIdentifier(MIGRATIONS_TABLE)}`;
+  const connection = orm.em.getConnection();
+  const exists = await connection.execute<{ found: string | null }[]>("select to_regclass(?) as found", [table]);
+  if (!exists[0]?.found) return false;
+  const rows = await connection.execute<{ name: string }[]>(`select name from ${table}`);
+  const applied = new Set(rows.map((row) => row.name));
+  return names.every((name) => applied.has(name));
 }
