@@ -35,12 +35,12 @@ function newerThan(path, since) {
 
 /**
  * Whether dist/ must be rebuilt: no stamp, or a file (or a folder: added, removed, renamed files) under the inputs
- * modified after the stamp. About 1,000 stats: a few milliseconds.
+ * modified after the stamp. About 550 stats: a few milliseconds (`root` is for tests).
  */
-export function isStale() {
-  const stamp = statSync(STAMP, { throwIfNoEntry: false });
+export function isStale(root = ROOT) {
+  const stamp = statSync(join(root, "dist", ".build-stamp"), { throwIfNoEntry: false });
   if (!stamp) return true;
-  return INPUTS.some((input) => newerThan(join(ROOT, input), stamp.mtimeMs));
+  return INPUTS.some((input) => newerThan(join(root, input), stamp.mtimeMs));
 }
 
 /** Builds dist/ from scratch; returns the milliseconds it took. */
