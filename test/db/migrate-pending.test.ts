@@ -31,8 +31,8 @@ test("migrate runs a migration added after every earlier one was applied, and no
     expect(await migrate(orm)).toEqual([]);
     writeFileSync(join(folder, "Migration20250101000002_b.ts"), migration("Migration20250101000002_b", "probe_b"));
     expect(await migrate(orm)).toEqual(["Migration20250101000002_b"]);
-    const found = await orm.em.getConnection().execute(`select to_regclass('probe_b') as t`);
-    expect(found[0].t).toBe("probe_b");
+    const found = await orm.em.getConnection().execute<{ t: string }[]>(`select to_regclass('probe_b') as t`);
+    expect(found[0]?.t).toBe("probe_b");
   } finally {
     await closeOrm(orm);
   }
