@@ -15,7 +15,8 @@ async function main(): Promise<void> {
   const server = createHttpServer(app);
   const port = await listen(server, config.port, config.host);
   const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.pgliteDir}`;
-  app.runtime.log.info({ port, database: where }, `freezone registry listening on http://localhost:${port}`);
+  const startupMs = Math.round(performance.now()); // since the process started
+  app.runtime.log.info({ port, database: where, startupMs }, `freezone registry listening on http://localhost:${port}`);
   for (const warning of config.warnings) app.runtime.log.warn(warning);
   app.runtime.log.info(
     {

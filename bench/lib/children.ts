@@ -157,13 +157,15 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Our server exactly as `npm start` runs it (src/main.ts), on a free port, with bench/servers/preload.ts loaded
- * for profiling; ready when GET /health answers 200; stopped with SIGTERM (main.ts flushes and closes).
+ * Our server exactly as `npm start` runs it (tools/start.mjs: the compiled build in dist/, rebuilt first when
+ * stale), on a free port, with bench/servers/preload.ts loaded for profiling (through tsx's loader, which leaves
+ * the compiled JavaScript as it is); ready when GET /health answers 200; stopped with SIGTERM (main.ts flushes and
+ * closes).
  */
 export async function startMain(name: string, options: StartOptions = {}): Promise<Child> {
   const port = await freePort();
   const env = { ...options.env, PORT: String(port), HOST: "127.0.0.1" };
-  const { proc, tail } = spawn(join(ROOT, "src", "main.ts"), [], ["--import", join(SERVERS, "preload.ts")], {
+  const { proc, tail } = spawn(join(ROOT, "tools", "start.mjs"), [], ["--import", join(SERVERS, "preload.ts")], {
     ...options,
     env,
   });

@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CONTEXT, DOMAINS } from "../../generated/policy.ts";
+import { PROJECT_ROOT } from "../project-root.ts";
 
-const GENERATED = join(import.meta.dirname, "..", "..", "generated");
+const GENERATED = join(PROJECT_ROOT, "generated");
 
 /** The generated documents, read once per process ("all" and one per domain). */
 let generated: Map<string, Record<string, unknown>> | null = null;

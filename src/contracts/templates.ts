@@ -8,6 +8,7 @@ import {
   catalogueProblems,
   parseTemplateFile,
 } from "../domain/contract-templates.ts";
+import { PROJECT_ROOT } from "../project-root.ts";
 
 /**
  * The contract template files of the repository (`contracts/templates/*.md`, format in
@@ -16,7 +17,7 @@ import {
  * (RegistrationContract and ContractTemplate rows) are written from them by src/contracts/sync.ts.
  */
 
-export const TEMPLATES_DIR = join(import.meta.dirname, "..", "..", "contracts", "templates");
+export const TEMPLATES_DIR = join(PROJECT_ROOT, "contracts", "templates");
 
 export interface TemplateCatalogue {
   /** Every template, by key. */

@@ -2,11 +2,11 @@
  * Opens MikroORM on PostgreSQL (a connection URL) or on embedded PGlite (a data directory, or in memory),
  * with the Migrator registered and the same settings on both, so migrations and queries behave the same.
  */
-import { resolve } from "node:path";
+import { constants, cpSync, existsSync, readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import type { EntitySchema, Options } from "@mikro-orm/core";
-import { Migrator } from "@mikro-orm/migrations";
 import { type EntityManager, MikroORM, PostgreSqlDriver } from "@mikro-orm/postgresql";
 import type pg from "pg";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
@@ -16,6 +16,11 @@ import { Slots } from "./slots.ts";
 /** `src/db/migrations/`, next to this file (independent of the working directory). */
 export const DEFAULT_MIGRATIONS_PATH = fileURLToPath(new URL("./migrations", import.meta.url));
 export const MIGRATIONS_TABLE = "mikro_orm_migrations";
+/**
+ * A PGlite data directory with every migration applied, next to the migrations folder: tools/build.mjs writes it
+ * into dist/ (src/db/pglite-template.ts), so only the compiled server finds one; from the sources there is none.
+ */
+export const PGLITE_TEMPLATE = fileURLToPath(new URL("./pglite-template", import.meta.url));
 
 export interface OpenOrmOptions {
   /** PostgreSQL connection URL (e.g. process.env.DATABASE_URL). When set, PGlite is not used. */
@@ -44,6 +49,14 @@ interface OpenResources {
 
 const opened = new WeakMap<MikroORM, OpenResources>();
 
+/**
+ * PGlite's own start parameters plus a smaller buffer cache: the default shared_buffers (128MB) grows the
+ * WebAssembly memory past its initial 128 MiB, which a WebAssembly memory never gives back; 16MB keeps the whole
+ * server near 250 MiB resident (docs/deploy.md, "Memory"). The embedded database serves one process: its working
+ * set fits, and the operating system's page cache still holds the data files.
+ */
+const PGLITE_SETTINGS = { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"] };
+
 /** Every session in UTC, so raw SQL date arithmetic (date_trunc, ::date) matches PGlite, whose default is UTC. */
 function sessionUtc(conn: pg.Client, done: (err: Error | null, conn: pg.Client) => void): void {
   conn.query("set time zone 'UTC'", (err: Error | null) => done(err, conn));
@@ -56,7 +69,6 @@ function baseOptions(options: OpenOrmOptions): Options<PostgreSqlDriver> {
     entities: options.entities,
     forceUtcTimezone: true,
     debug,
-    extensions: [Migrator],
     migrations: {
       path: migrationsPath,
       pathTs: migrationsPath,
@@ -84,6 +96,17 @@ async function ensureSchema(orm: MikroORM, schema: string | undefined): Promise<
   await orm.em.getConnection().execute(`create schema if not exists ${quoted}`);
 }
 
+/**
+ * A fresh data directory (no PG_VERSION yet) starts as a copy of the build's template instead of running initdb
+ * and every migration (seconds, and initdb's memory stays with the process); `migrate` then applies only what the
+ * template lacks (nothing, when the build is current). Tables in another schema than public are not in the
+ * template: that case starts empty as before.
+ */
+function seedFromTemplate(dir: string | undefined, schema: string | undefined): void {
+  if (!dir || schema || existsSync(join(dir, "PG_VERSION")) || !existsSync(join(PGLITE_TEMPLATE, "PG_VERSION"))) return;
+  cpSync(PGLITE_TEMPLATE, dir, { recursive: true, mode: constants.COPYFILE_FICLONE });
+}
+
 /** Opens the ORM (PostgreSQL if `databaseUrl`, else PGlite). Close it with `closeOrm`. */
 export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
   if (options.databaseUrl) {
@@ -108,7 +131,9 @@ export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
   let pglite: PGlite | undefined;
   let orm: MikroORM | undefined;
   try {
-    pglite = new PGlite(options.pgliteDir ? resolve(options.pgliteDir) : undefined);
+    const dir = options.pgliteDir ? resolve(options.pgliteDir) : undefined;
+    seedFromTemplate(dir, options.schema);
+    pglite = new PGlite(dir, PGLITE_SETTINGS);
     await pglite.waitReady;
     orm = await MikroORM.init({
       ...baseOptions(options),
@@ -140,6 +165,11 @@ export async function closeOrm(orm: MikroORM): Promise<void> {
       resources?.lock?.release();
     }
   }
+}
+
+/** The PGlite instance under an ORM opened by `openOrm` on PGlite; null on PostgreSQL. */
+export function pgliteOf(orm: MikroORM): PGlite | null {
+  return opened.get(orm)?.pglite ?? null;
 }
 
 /** Which database an ORM opened by `openOrm` runs on. */
@@ -185,8 +215,37 @@ export function writeSlots(orm: MikroORM): Slots | null {
   return slots;
 }
 
-/** Runs pending migrations (all in one transaction); returns the names applied. */
+/**
+ * Runs pending migrations (all in one transaction); returns the names applied. When the migrations table already
+ * names every file of the migrations folder (every start but the first), one query answers and the Migrator
+ * (umzug and its CLI, each migration module) is never loaded: `orm.getMigrator()` loads @mikro-orm/migrations on
+ * first use.
+ */
 export async function migrate(orm: MikroORM): Promise<string[]> {
+  if (await everyMigrationApplied(orm)) return [];
   const applied = await orm.getMigrator().up();
   return applied.map((m) => m.name);
+}
+
+/** Migration names as MikroORM records them: the file names of the migrations folder, without extension. */
+function migrationNames(orm: MikroORM): string[] {
+  const folder = orm.config.get("migrations").path;
+  if (!folder || !existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((name) => /\.[jt]s$/.test(name) && !name.endsWith(".d.ts"))
+    .map((name) => name.slice(0, -3));
+}
+
+async function everyMigrationApplied(orm: MikroORM): Promise<boolean> {
+  const names = migrationNames(orm);
+  if (names.length === 0) return false;
+  const schema = orm.config.get("schema");
+  const platform = orm.em.getPlatform();
+  const table = `${schema ? `${platform.quoteIdentifier(schema)}.` : ""}${platform.quoteIdentifier(MIGRATIONS_TABLE)}`;
+  const connection = orm.em.getConnection();
+  const exists = await connection.execute<{ found: string | null }[]>("select to_regclass(?) as found", [table]);
+  if (!exists[0]?.found) return false;
+  const rows = await connection.execute<{ name: string }[]>(`select name from ${table}`);
+  const applied = new Set(rows.map((row) => row.name));
+  return names.every((name) => applied.has(name));
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { PROJECT_ROOT } from "../project-root.ts";
 import { decodeCursor, encodeCursor } from "../repos/paging.ts";
 import type { Entry } from "../rpc/dispatcher.ts";
 import { type KeyPolicy, toolRefusal } from "./policy.ts";
@@ -25,7 +26,7 @@ export interface ToolPage {
 export const TOOL_PAGE_BYTES = 280 * 1024;
 const CACHED_PAGES = 256;
 
-const MANIFEST = join(import.meta.dirname, "..", "..", "generated", "mcp-tools.json");
+const MANIFEST = join(PROJECT_ROOT, "generated", "mcp-tools.json");
 
 let manifest: ManifestTool[] | null = null;
 

@@ -1,0 +1,51 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { isStale } from "../../tools/build.mjs";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A checkout with one source file and a build stamp, every mtime an hour ago (the stamp last). */
+function checkout(): string {
+  const root = mkdtempSync(join(tmpdir(), "fz-build-"));
+  dirs.push(root);
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  for (const dir of ["src/app", "generated", "contracts/templates", "dist"])
+    mkdirSync(join(root, dir), { recursive: true });
+  writeFileSync(join(root, "src/app/a.ts"), "export {};\n");
+  writeFileSync(join(root, "dist/.build-stamp"), "built\n");
+  for (const path of ["src/app/a.ts", "src/app", "src", "generated", "contracts/templates", "contracts"])
+    utimesSync(join(root, path), hourAgo, hourAgo);
+  const stamp = new Date(hourAgo.getTime() + 1000);
+  utimesSync(join(root, "dist/.build-stamp"), stamp, stamp);
+  return root;
+}
+
+describe("npm start rebuilds only a stale build (tools/build.mjs)", () => {
+  test("a build newer than every input is current", () => {
+    expect(isStale(checkout())).toBe(false);
+  });
+
+  test("no build stamp is stale", () => {
+    const root = checkout();
+    rmSync(join(root, "dist"), { recursive: true });
+    expect(isStale(root)).toBe(true);
+  });
+
+  test("a source file saved after the build makes it stale", () => {
+    const root = checkout();
+    writeFileSync(join(root, "src/app/a.ts"), "export const changed = 1;\n");
+    expect(isStale(root)).toBe(true);
+  });
+
+  test("a file added deep in an input folder makes it stale (the folder's mtime changes)", () => {
+    const root = checkout();
+    writeFileSync(join(root, "contracts/templates/new.md"), "# new\n");
+    utimesSync(join(root, "contracts/templates/new.md"), new Date(0), new Date(0)); // an old file, copied in
+    expect(isStale(root)).toBe(true);
+  });
+});
