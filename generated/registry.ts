@@ -313,7 +313,8 @@ import * as v from "./validators.cjs";
 export interface MethodEntry<Ctx> extends MethodPolicy {
   validateParams: ValidateFunction;
   validateResult: ValidateFunction;
-  invoke(ctx: Ctx, params: unknown): Promise<unknown>;
+  /** The handler's answer: a value, or a promise of one (a handler that waits for nothing answers at once). */
+  invoke(ctx: Ctx, params: unknown): unknown;
 }
 
 /** Binds the hand-written handlers; the result maps every wire name (aliases too) to its entry. */
@@ -325,7 +326,7 @@ export function buildRegistry<Ctx>(
     policy: MethodPolicy,
     validateParams: ValidateFunction,
     validateResult: ValidateFunction,
-    invoke: (ctx: Ctx, params: unknown) => Promise<unknown>,
+    invoke: (ctx: Ctx, params: unknown) => unknown,
   ): MethodEntry<Ctx> => ({ ...policy, validateParams, validateResult, invoke });
   const all: MethodEntry<Ctx>[] = [
     entry(

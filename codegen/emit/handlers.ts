@@ -22,7 +22,7 @@ function emitService(service: ServiceModel): GeneratedFile {
     const result = tsTypeName(m.result);
     types.add(params);
     types.add(result);
-    return `${docComment(m)}\n  ${m.handlerName}(ctx: Ctx, params: ${params}): Promise<${result}>;`;
+    return `${docComment(m)}\n  ${m.handlerName}(ctx: Ctx, params: ${params}): ${result} | Promise<${result}>;`;
   });
   const content = [
     HEADER,

@@ -20,30 +20,30 @@ export interface AdminRegistrationServiceHandlers<Ctx> {
   listRegistrationRequests(
     ctx: Ctx,
     params: AdminRegistrationServiceListRegistrationRequestsParams,
-  ): Promise<RegistrationRequestPageResult>;
+  ): RegistrationRequestPageResult | Promise<RegistrationRequestPageResult>;
   /** `adminregistrationservice.get_registration_details`: Get a registration request with linked KYC, payment and contracts — x-auth: admin */
   getRegistrationDetails(
     ctx: Ctx,
     params: AdminRegistrationServiceGetRegistrationDetailsParams,
-  ): Promise<RegistrationRequestFullDetailResult>;
+  ): RegistrationRequestFullDetailResult | Promise<RegistrationRequestFullDetailResult>;
   /** `adminregistrationservice.verify_registration_prerequisites`: Run the automated prerequisite check — x-auth: admin */
   verifyRegistrationPrerequisites(
     ctx: Ctx,
     params: AdminRegistrationServiceVerifyRegistrationPrerequisitesParams,
-  ): Promise<PrerequisiteCheckResult>;
+  ): PrerequisiteCheckResult | Promise<PrerequisiteCheckResult>;
   /** `adminregistrationservice.approve_registration`: Approve a registration request — x-auth: admin */
   approveRegistration(
     ctx: Ctx,
     params: AdminRegistrationServiceApproveRegistrationParams,
-  ): Promise<ApproveRegistrationResult>;
+  ): ApproveRegistrationResult | Promise<ApproveRegistrationResult>;
   /** `adminregistrationservice.reject_registration`: Reject a registration request — x-auth: admin */
   rejectRegistration(
     ctx: Ctx,
     params: AdminRegistrationServiceRejectRegistrationParams,
-  ): Promise<RejectRegistrationResult>;
+  ): RejectRegistrationResult | Promise<RejectRegistrationResult>;
   /** `adminregistrationservice.request_additional_info`: Ask the partner for more information — x-auth: admin */
   requestAdditionalInfo(
     ctx: Ctx,
     params: AdminRegistrationServiceRequestAdditionalInfoParams,
-  ): Promise<RequestInfoResult>;
+  ): RequestInfoResult | Promise<RequestInfoResult>;
 }

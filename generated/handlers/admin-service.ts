@@ -22,23 +22,38 @@ import type {
 /** AdminService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface AdminServiceHandlers<Ctx> {
   /** `adminservice.suspend_user`: Suspend a user account — x-auth: admin */
-  suspendUser(ctx: Ctx, params: AdminServiceSuspendUserParams): Promise<AdminUserStatusResult>;
+  suspendUser(ctx: Ctx, params: AdminServiceSuspendUserParams): AdminUserStatusResult | Promise<AdminUserStatusResult>;
   /** `adminservice.unsuspend_user`: Lift a user's suspension — x-auth: admin */
-  unsuspendUser(ctx: Ctx, params: AdminServiceUnsuspendUserParams): Promise<AdminUserStatusResult>;
+  unsuspendUser(
+    ctx: Ctx,
+    params: AdminServiceUnsuspendUserParams,
+  ): AdminUserStatusResult | Promise<AdminUserStatusResult>;
   /** `adminservice.list_admin_actions`: List administrator actions — x-auth: admin */
-  listAdminActions(ctx: Ctx, params: AdminServiceListAdminActionsParams): Promise<AdminActionListResult>;
+  listAdminActions(
+    ctx: Ctx,
+    params: AdminServiceListAdminActionsParams,
+  ): AdminActionListResult | Promise<AdminActionListResult>;
   /** `adminservice.void_company`: Void an erroneous company registration — x-auth: admin */
-  voidCompany(ctx: Ctx, params: AdminServiceVoidCompanyParams): Promise<CompanyVoidResult>;
+  voidCompany(ctx: Ctx, params: AdminServiceVoidCompanyParams): CompanyVoidResult | Promise<CompanyVoidResult>;
   /** `adminservice.suspend_company`: Suspend a company — x-auth: admin */
-  suspendCompany(ctx: Ctx, params: AdminServiceSuspendCompanyParams): Promise<CompanyStatusChangeResult>;
+  suspendCompany(
+    ctx: Ctx,
+    params: AdminServiceSuspendCompanyParams,
+  ): CompanyStatusChangeResult | Promise<CompanyStatusChangeResult>;
   /** `adminservice.unsuspend_company`: Lift a company's suspension — x-auth: admin */
-  unsuspendCompany(ctx: Ctx, params: AdminServiceUnsuspendCompanyParams): Promise<CompanyStatusChangeResult>;
+  unsuspendCompany(
+    ctx: Ctx,
+    params: AdminServiceUnsuspendCompanyParams,
+  ): CompanyStatusChangeResult | Promise<CompanyStatusChangeResult>;
   /** `adminservice.grant_license`: Grant or replace a company's licence — x-auth: admin */
-  grantLicense(ctx: Ctx, params: AdminServiceGrantLicenseParams): Promise<CompanyLicenseResult>;
+  grantLicense(ctx: Ctx, params: AdminServiceGrantLicenseParams): CompanyLicenseResult | Promise<CompanyLicenseResult>;
   /** `adminservice.revoke_license`: Revoke a company's licence — x-auth: admin */
-  revokeLicense(ctx: Ctx, params: AdminServiceRevokeLicenseParams): Promise<CompanyLicenseResult>;
+  revokeLicense(
+    ctx: Ctx,
+    params: AdminServiceRevokeLicenseParams,
+  ): CompanyLicenseResult | Promise<CompanyLicenseResult>;
   /** `adminservice.set_administrator`: Make a user an administrator, or take the role back — x-auth: admin */
-  setAdministrator(ctx: Ctx, params: AdminServiceSetAdministratorParams): Promise<AdminRoleResult>;
+  setAdministrator(ctx: Ctx, params: AdminServiceSetAdministratorParams): AdminRoleResult | Promise<AdminRoleResult>;
   /** `adminservice.list_outbox`: List the sandbox email outbox — x-auth: admin */
-  listOutbox(ctx: Ctx, params: AdminServiceListOutboxParams): Promise<OutboxEmailListResult>;
+  listOutbox(ctx: Ctx, params: AdminServiceListOutboxParams): OutboxEmailListResult | Promise<OutboxEmailListResult>;
 }

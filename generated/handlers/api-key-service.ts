@@ -16,17 +16,17 @@ import type {
 /** ApiKeyService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface ApiKeyServiceHandlers<Ctx> {
   /** `apikeyservice.generate`: Issue a reseller API key from partner credentials — x-auth: anonymous */
-  generate(ctx: Ctx, params: ApiKeyServiceGenerateParams): Promise<ApiKeyResult>;
+  generate(ctx: Ctx, params: ApiKeyServiceGenerateParams): ApiKeyResult | Promise<ApiKeyResult>;
   /** `apikeyservice.generate_personal`: Create a personal API key — x-auth: session */
-  generatePersonal(ctx: Ctx, params: ApiKeyServiceGeneratePersonalParams): Promise<ApiKeyResult>;
+  generatePersonal(ctx: Ctx, params: ApiKeyServiceGeneratePersonalParams): ApiKeyResult | Promise<ApiKeyResult>;
   /** `apikeyservice.list_personal`: List the caller's personal API keys — x-auth: user */
-  listPersonal(ctx: Ctx, params: ApiKeyServiceListPersonalParams): Promise<ApiKeyListResult>;
+  listPersonal(ctx: Ctx, params: ApiKeyServiceListPersonalParams): ApiKeyListResult | Promise<ApiKeyListResult>;
   /** `apikeyservice.revoke`: Revoke a personal API key — x-auth: session */
-  revoke(ctx: Ctx, params: ApiKeyServiceRevokeParams): Promise<ApiKeyRevokeResult>;
+  revoke(ctx: Ctx, params: ApiKeyServiceRevokeParams): ApiKeyRevokeResult | Promise<ApiKeyRevokeResult>;
   /** `apikeyservice.rotate`: Replace a personal API key with a new one — x-auth: session */
-  rotate(ctx: Ctx, params: ApiKeyServiceRotateParams): Promise<ApiKeyResult>;
+  rotate(ctx: Ctx, params: ApiKeyServiceRotateParams): ApiKeyResult | Promise<ApiKeyResult>;
   /** `apikeyservice.update_personal`: Change a personal key's name, scope or tier policy — x-auth: session */
-  updatePersonal(ctx: Ctx, params: ApiKeyServiceUpdatePersonalParams): Promise<ApiKeySummary>;
+  updatePersonal(ctx: Ctx, params: ApiKeyServiceUpdatePersonalParams): ApiKeySummary | Promise<ApiKeySummary>;
   /** `apikeyservice.mint_assistant_key`: Mint the built-in assistant's key for the caller — x-auth: session */
-  mintAssistantKey(ctx: Ctx, params: ApiKeyServiceMintAssistantKeyParams): Promise<ApiKeyResult>;
+  mintAssistantKey(ctx: Ctx, params: ApiKeyServiceMintAssistantKeyParams): ApiKeyResult | Promise<ApiKeyResult>;
 }

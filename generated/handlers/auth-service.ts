@@ -35,39 +35,66 @@ import type {
 /** AuthService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface AuthServiceHandlers<Ctx> {
   /** `authservice.register`: Create a user account and sign it in — x-auth: anonymous */
-  register(ctx: Ctx, params: AuthServiceRegisterParams): Promise<AuthResult>;
+  register(ctx: Ctx, params: AuthServiceRegisterParams): AuthResult | Promise<AuthResult>;
   /** `authservice.login`: Sign in with email and password — x-auth: anonymous */
-  login(ctx: Ctx, params: AuthServiceLoginParams): Promise<AuthResult>;
+  login(ctx: Ctx, params: AuthServiceLoginParams): AuthResult | Promise<AuthResult>;
   /** `authservice.refresh_token`: Exchange a refresh token for a new session — x-auth: anonymous */
-  refreshToken(ctx: Ctx, params: AuthServiceRefreshTokenParams): Promise<AuthResult>;
+  refreshToken(ctx: Ctx, params: AuthServiceRefreshTokenParams): AuthResult | Promise<AuthResult>;
   /** `authservice.me`: Describe the signed-in user — x-auth: user */
-  me(ctx: Ctx, params: AuthServiceMeParams): Promise<UserInfo>;
+  me(ctx: Ctx, params: AuthServiceMeParams): UserInfo | Promise<UserInfo>;
   /** `authservice.send_verification_email`: Send an email-verification link — x-auth: anonymous */
-  sendVerificationEmail(ctx: Ctx, params: AuthServiceSendVerificationEmailParams): Promise<VerifyEmailResult>;
+  sendVerificationEmail(
+    ctx: Ctx,
+    params: AuthServiceSendVerificationEmailParams,
+  ): VerifyEmailResult | Promise<VerifyEmailResult>;
   /** `authservice.verify_email`: Confirm an email address with its token — x-auth: anonymous */
-  verifyEmail(ctx: Ctx, params: AuthServiceVerifyEmailParams): Promise<VerifyEmailResult>;
+  verifyEmail(ctx: Ctx, params: AuthServiceVerifyEmailParams): VerifyEmailResult | Promise<VerifyEmailResult>;
   /** `authservice.change_password`: Change the account password — x-auth: session */
-  changePassword(ctx: Ctx, params: AuthServiceChangePasswordParams): Promise<ChangePasswordResult>;
+  changePassword(
+    ctx: Ctx,
+    params: AuthServiceChangePasswordParams,
+  ): ChangePasswordResult | Promise<ChangePasswordResult>;
   /** `authservice.user_totp_enroll_begin`: Start TOTP enrolment — x-auth: session */
-  userTotpEnrollBegin(ctx: Ctx, params: AuthServiceUserTotpEnrollBeginParams): Promise<TotpEnrollBegin>;
+  userTotpEnrollBegin(
+    ctx: Ctx,
+    params: AuthServiceUserTotpEnrollBeginParams,
+  ): TotpEnrollBegin | Promise<TotpEnrollBegin>;
   /** `authservice.user_totp_enroll_confirm`: Confirm TOTP enrolment with a first code — x-auth: session */
-  userTotpEnrollConfirm(ctx: Ctx, params: AuthServiceUserTotpEnrollConfirmParams): Promise<TotpEnrollConfirm>;
+  userTotpEnrollConfirm(
+    ctx: Ctx,
+    params: AuthServiceUserTotpEnrollConfirmParams,
+  ): TotpEnrollConfirm | Promise<TotpEnrollConfirm>;
   /** `authservice.user_totp_verify`: Step-up check of a TOTP or backup code — x-auth: user */
-  userTotpVerify(ctx: Ctx, params: AuthServiceUserTotpVerifyParams): Promise<TotpVerifyResult>;
+  userTotpVerify(ctx: Ctx, params: AuthServiceUserTotpVerifyParams): TotpVerifyResult | Promise<TotpVerifyResult>;
   /** `authservice.user_totp_disable`: Turn TOTP off — x-auth: session */
-  userTotpDisable(ctx: Ctx, params: AuthServiceUserTotpDisableParams): Promise<ChangePasswordResult>;
+  userTotpDisable(
+    ctx: Ctx,
+    params: AuthServiceUserTotpDisableParams,
+  ): ChangePasswordResult | Promise<ChangePasswordResult>;
   /** `authservice.login_mfa`: Complete a login with a TOTP or backup code — x-auth: anonymous */
-  loginMfa(ctx: Ctx, params: AuthServiceLoginMfaParams): Promise<AuthResult>;
+  loginMfa(ctx: Ctx, params: AuthServiceLoginMfaParams): AuthResult | Promise<AuthResult>;
   /** `authservice.begin_2fa_recovery`: Start 2FA recovery by identity re-verification — x-auth: anonymous */
-  begin2faRecovery(ctx: Ctx, params: AuthServiceBegin2FaRecoveryParams): Promise<Begin2FaRecoveryResult>;
+  begin2faRecovery(
+    ctx: Ctx,
+    params: AuthServiceBegin2FaRecoveryParams,
+  ): Begin2FaRecoveryResult | Promise<Begin2FaRecoveryResult>;
   /** `authservice.poll_2fa_recovery`: Check a 2FA recovery — x-auth: anonymous */
-  poll2faRecovery(ctx: Ctx, params: AuthServicePoll2FaRecoveryParams): Promise<Poll2FaRecoveryResult>;
+  poll2faRecovery(
+    ctx: Ctx,
+    params: AuthServicePoll2FaRecoveryParams,
+  ): Poll2FaRecoveryResult | Promise<Poll2FaRecoveryResult>;
   /** `authservice.request_password_reset`: Ask for a password-reset email — x-auth: anonymous */
-  requestPasswordReset(ctx: Ctx, params: AuthServiceRequestPasswordResetParams): Promise<PasswordResetRequestResult>;
+  requestPasswordReset(
+    ctx: Ctx,
+    params: AuthServiceRequestPasswordResetParams,
+  ): PasswordResetRequestResult | Promise<PasswordResetRequestResult>;
   /** `authservice.reset_password`: Set a new password with a reset token — x-auth: anonymous */
-  resetPassword(ctx: Ctx, params: AuthServiceResetPasswordParams): Promise<ChangePasswordResult>;
+  resetPassword(ctx: Ctx, params: AuthServiceResetPasswordParams): ChangePasswordResult | Promise<ChangePasswordResult>;
   /** `authservice.logout`: End the current session — x-auth: session */
-  logout(ctx: Ctx, params: AuthServiceLogoutParams): Promise<LogoutResult>;
+  logout(ctx: Ctx, params: AuthServiceLogoutParams): LogoutResult | Promise<LogoutResult>;
   /** `authservice.handle_recovery_webhook`: Identity provider callback for 2FA recovery — x-auth: webhook */
-  handleRecoveryWebhook(ctx: Ctx, params: AuthServiceHandleRecoveryWebhookParams): Promise<WebhookResult>;
+  handleRecoveryWebhook(
+    ctx: Ctx,
+    params: AuthServiceHandleRecoveryWebhookParams,
+  ): WebhookResult | Promise<WebhookResult>;
 }

@@ -14,16 +14,28 @@ import type {
 /** BusinessDocumentService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface BusinessDocumentServiceHandlers<Ctx> {
   /** `businessdocumentservice.upload_document`: Upload a business document — x-auth: company:director */
-  uploadDocument(ctx: Ctx, params: BusinessDocumentServiceUploadDocumentParams): Promise<BusinessDocumentResult>;
+  uploadDocument(
+    ctx: Ctx,
+    params: BusinessDocumentServiceUploadDocumentParams,
+  ): BusinessDocumentResult | Promise<BusinessDocumentResult>;
   /** `businessdocumentservice.generate_official_document`: Generate an official document from the registry — x-auth: company:director */
   generateOfficialDocument(
     ctx: Ctx,
     params: BusinessDocumentServiceGenerateOfficialDocumentParams,
-  ): Promise<BusinessDocumentResult>;
+  ): BusinessDocumentResult | Promise<BusinessDocumentResult>;
   /** `businessdocumentservice.get_document`: Read a business document — x-auth: user */
-  getDocument(ctx: Ctx, params: BusinessDocumentServiceGetDocumentParams): Promise<BusinessDocumentDetailResult>;
+  getDocument(
+    ctx: Ctx,
+    params: BusinessDocumentServiceGetDocumentParams,
+  ): BusinessDocumentDetailResult | Promise<BusinessDocumentDetailResult>;
   /** `businessdocumentservice.list_documents`: List a company's business documents — x-auth: company:member */
-  listDocuments(ctx: Ctx, params: BusinessDocumentServiceListDocumentsParams): Promise<BusinessDocumentListResult>;
+  listDocuments(
+    ctx: Ctx,
+    params: BusinessDocumentServiceListDocumentsParams,
+  ): BusinessDocumentListResult | Promise<BusinessDocumentListResult>;
   /** `businessdocumentservice.delete_document`: Delete a non-official business document — x-auth: company:director */
-  deleteDocument(ctx: Ctx, params: BusinessDocumentServiceDeleteDocumentParams): Promise<DeleteBusinessDocumentResult>;
+  deleteDocument(
+    ctx: Ctx,
+    params: BusinessDocumentServiceDeleteDocumentParams,
+  ): DeleteBusinessDocumentResult | Promise<DeleteBusinessDocumentResult>;
 }

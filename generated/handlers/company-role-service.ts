@@ -8,7 +8,13 @@ import type {
 /** CompanyRoleService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface CompanyRoleServiceHandlers<Ctx> {
   /** `companyroleservice.list_by_company`: List a company's roles at an instant — x-auth: company:member */
-  listByCompany(ctx: Ctx, params: CompanyRoleServiceListByCompanyParams): Promise<CompanyRoleListResult>;
+  listByCompany(
+    ctx: Ctx,
+    params: CompanyRoleServiceListByCompanyParams,
+  ): CompanyRoleListResult | Promise<CompanyRoleListResult>;
   /** `companyroleservice.list_by_resident`: List the roles a resident or corporate shareholder holds — x-auth: user */
-  listByResident(ctx: Ctx, params: CompanyRoleServiceListByResidentParams): Promise<CompanyRoleListResult>;
+  listByResident(
+    ctx: Ctx,
+    params: CompanyRoleServiceListByResidentParams,
+  ): CompanyRoleListResult | Promise<CompanyRoleListResult>;
 }

@@ -22,23 +22,29 @@ import type {
 /** CompanyService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface CompanyServiceHandlers<Ctx> {
   /** `companyservice.list`: List the companies the caller owns — x-auth: user */
-  list(ctx: Ctx, params: CompanyServiceListParams): Promise<CompaniesListResult>;
+  list(ctx: Ctx, params: CompanyServiceListParams): CompaniesListResult | Promise<CompaniesListResult>;
   /** `companyservice.create`: Register a company or cooperative directly — x-auth: user */
-  create(ctx: Ctx, params: CompanyServiceCreateParams): Promise<CompanyResult>;
+  create(ctx: Ctx, params: CompanyServiceCreateParams): CompanyResult | Promise<CompanyResult>;
   /** `companyservice.get`: Get a company — x-auth: company:member */
-  get(ctx: Ctx, params: CompanyServiceGetParams): Promise<CompanyResult>;
+  get(ctx: Ctx, params: CompanyServiceGetParams): CompanyResult | Promise<CompanyResult>;
   /** `companyservice.update`: Update a company's editable profile fields — x-auth: company:founder */
-  update(ctx: Ctx, params: CompanyServiceUpdateParams): Promise<CompanyResult>;
+  update(ctx: Ctx, params: CompanyServiceUpdateParams): CompanyResult | Promise<CompanyResult>;
   /** `companyservice.delete`: Delete a company that never became active — x-auth: company:founder */
-  delete(ctx: Ctx, params: CompanyServiceDeleteParams): Promise<DeleteResult>;
+  delete(ctx: Ctx, params: CompanyServiceDeleteParams): DeleteResult | Promise<DeleteResult>;
   /** `companyservice.get_card`: Get a company's public display card — x-auth: user */
-  getCard(ctx: Ctx, params: CompanyServiceGetCardParams): Promise<CompanyCardResult>;
+  getCard(ctx: Ctx, params: CompanyServiceGetCardParams): CompanyCardResult | Promise<CompanyCardResult>;
   /** `companyservice.set_anonymity`: Turn the company's anonymity flag on or off — x-auth: company:member */
-  setAnonymity(ctx: Ctx, params: CompanyServiceSetAnonymityParams): Promise<CompanyResult>;
+  setAnonymity(ctx: Ctx, params: CompanyServiceSetAnonymityParams): CompanyResult | Promise<CompanyResult>;
   /** `companyservice.get_key_status`: Tell whether the company has a keypair — x-auth: company:member */
-  getKeyStatus(ctx: Ctx, params: CompanyServiceGetKeyStatusParams): Promise<KeyStatusResult>;
+  getKeyStatus(ctx: Ctx, params: CompanyServiceGetKeyStatusParams): KeyStatusResult | Promise<KeyStatusResult>;
   /** `companyservice.get_company_encrypted_key`: Fetch the company's encrypted private key — x-auth: company:member */
-  getCompanyEncryptedKey(ctx: Ctx, params: CompanyServiceGetCompanyEncryptedKeyParams): Promise<EncryptedKeyResult>;
+  getCompanyEncryptedKey(
+    ctx: Ctx,
+    params: CompanyServiceGetCompanyEncryptedKeyParams,
+  ): EncryptedKeyResult | Promise<EncryptedKeyResult>;
   /** `companyservice.store_company_keypair`: Store (or replace) the company keypair — x-auth: company:founder */
-  storeCompanyKeypair(ctx: Ctx, params: CompanyServiceStoreCompanyKeypairParams): Promise<KeypairResult>;
+  storeCompanyKeypair(
+    ctx: Ctx,
+    params: CompanyServiceStoreCompanyKeypairParams,
+  ): KeypairResult | Promise<KeypairResult>;
 }

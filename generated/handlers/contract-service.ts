@@ -27,32 +27,62 @@ import type {
 /** ContractService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface ContractServiceHandlers<Ctx> {
   /** `contractservice.list_company_contracts`: List a company's contracts — x-auth: company:member */
-  listCompanyContracts(ctx: Ctx, params: ContractServiceListCompanyContractsParams): Promise<ContractsListResult>;
+  listCompanyContracts(
+    ctx: Ctx,
+    params: ContractServiceListCompanyContractsParams,
+  ): ContractsListResult | Promise<ContractsListResult>;
   /** `contractservice.get_company_contract`: Get a company contract — x-auth: company:member */
-  getCompanyContract(ctx: Ctx, params: ContractServiceGetCompanyContractParams): Promise<ContractResult>;
+  getCompanyContract(
+    ctx: Ctx,
+    params: ContractServiceGetCompanyContractParams,
+  ): ContractResult | Promise<ContractResult>;
   /** `contractservice.create_company_contract`: Record a company contract — x-auth: company:director */
-  createCompanyContract(ctx: Ctx, params: ContractServiceCreateCompanyContractParams): Promise<ContractResult>;
+  createCompanyContract(
+    ctx: Ctx,
+    params: ContractServiceCreateCompanyContractParams,
+  ): ContractResult | Promise<ContractResult>;
   /** `contractservice.update_company_contract`: Update a company contract — x-auth: company:director */
-  updateCompanyContract(ctx: Ctx, params: ContractServiceUpdateCompanyContractParams): Promise<ContractResult>;
+  updateCompanyContract(
+    ctx: Ctx,
+    params: ContractServiceUpdateCompanyContractParams,
+  ): ContractResult | Promise<ContractResult>;
   /** `contractservice.archive_company_contract`: Archive a company contract — x-auth: company:director */
-  archiveCompanyContract(ctx: Ctx, params: ContractServiceArchiveCompanyContractParams): Promise<ContractResult>;
+  archiveCompanyContract(
+    ctx: Ctx,
+    params: ContractServiceArchiveCompanyContractParams,
+  ): ContractResult | Promise<ContractResult>;
   /** `contractservice.list_templates`: List contract templates — x-auth: anonymous */
-  listTemplates(ctx: Ctx, params: ContractServiceListTemplatesParams): Promise<TemplatesListResult>;
+  listTemplates(
+    ctx: Ctx,
+    params: ContractServiceListTemplatesParams,
+  ): TemplatesListResult | Promise<TemplatesListResult>;
   /** `contractservice.get_template`: Get a contract template — x-auth: anonymous */
-  getTemplate(ctx: Ctx, params: ContractServiceGetTemplateParams): Promise<TemplateResult>;
+  getTemplate(ctx: Ctx, params: ContractServiceGetTemplateParams): TemplateResult | Promise<TemplateResult>;
   /** `contractservice.get_required_contracts`: List the contracts required at registration — x-auth: anonymous */
-  getRequiredContracts(ctx: Ctx, params: ContractServiceGetRequiredContractsParams): Promise<RequiredContractsResult>;
+  getRequiredContracts(
+    ctx: Ctx,
+    params: ContractServiceGetRequiredContractsParams,
+  ): RequiredContractsResult | Promise<RequiredContractsResult>;
   /** `contractservice.get_required_contract`: Get one required contract by category — x-auth: anonymous */
-  getRequiredContract(ctx: Ctx, params: ContractServiceGetRequiredContractParams): Promise<RegistrationContractResult>;
+  getRequiredContract(
+    ctx: Ctx,
+    params: ContractServiceGetRequiredContractParams,
+  ): RegistrationContractResult | Promise<RegistrationContractResult>;
   /** `contractservice.get_required_contracts_meta`: List the required contracts without their bodies — x-auth: anonymous */
   getRequiredContractsMeta(
     ctx: Ctx,
     params: ContractServiceGetRequiredContractsMetaParams,
-  ): Promise<RequiredContractsMetaResult>;
+  ): RequiredContractsMetaResult | Promise<RequiredContractsMetaResult>;
   /** `contractservice.list_all_contracts`: List every registration contract template — x-auth: anonymous */
-  listAllContracts(ctx: Ctx, params: ContractServiceListAllContractsParams): Promise<RequiredContractsResult>;
+  listAllContracts(
+    ctx: Ctx,
+    params: ContractServiceListAllContractsParams,
+  ): RequiredContractsResult | Promise<RequiredContractsResult>;
   /** `contractservice.sign_contract`: Sign a registration contract — x-auth: user */
-  signContract(ctx: Ctx, params: ContractServiceSignContractParams): Promise<SignContractResult>;
+  signContract(ctx: Ctx, params: ContractServiceSignContractParams): SignContractResult | Promise<SignContractResult>;
   /** `contractservice.get_signatures`: List the caller's contract signatures — x-auth: user */
-  getSignatures(ctx: Ctx, params: ContractServiceGetSignaturesParams): Promise<SignaturesListResult>;
+  getSignatures(
+    ctx: Ctx,
+    params: ContractServiceGetSignaturesParams,
+  ): SignaturesListResult | Promise<SignaturesListResult>;
 }

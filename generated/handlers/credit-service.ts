@@ -26,29 +26,38 @@ import type {
 /** CreditService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface CreditServiceHandlers<Ctx> {
   /** `creditservice.get_balance`: Read the caller's credit wallet — x-auth: user */
-  getBalance(ctx: Ctx, params: CreditServiceGetBalanceParams): Promise<CreditBalanceResult>;
+  getBalance(ctx: Ctx, params: CreditServiceGetBalanceParams): CreditBalanceResult | Promise<CreditBalanceResult>;
   /** `creditservice.top_up`: Credit a wallet from a confirmed payment — x-auth: admin */
-  topUp(ctx: Ctx, params: CreditServiceTopUpParams): Promise<CreditTransactionResult>;
+  topUp(ctx: Ctx, params: CreditServiceTopUpParams): CreditTransactionResult | Promise<CreditTransactionResult>;
   /** `creditservice.deduct`: Spend credits from the caller's wallet — x-auth: user */
-  deduct(ctx: Ctx, params: CreditServiceDeductParams): Promise<CreditTransactionResult>;
+  deduct(ctx: Ctx, params: CreditServiceDeductParams): CreditTransactionResult | Promise<CreditTransactionResult>;
   /** `creditservice.add_bonus`: Grant bonus credits — x-auth: admin */
-  addBonus(ctx: Ctx, params: CreditServiceAddBonusParams): Promise<CreditTransactionResult>;
+  addBonus(ctx: Ctx, params: CreditServiceAddBonusParams): CreditTransactionResult | Promise<CreditTransactionResult>;
   /** `creditservice.refund`: Refund credits for an earlier deduction — x-auth: admin */
-  refund(ctx: Ctx, params: CreditServiceRefundParams): Promise<CreditTransactionResult>;
+  refund(ctx: Ctx, params: CreditServiceRefundParams): CreditTransactionResult | Promise<CreditTransactionResult>;
   /** `creditservice.list_transactions`: Page through the caller's credit ledger — x-auth: user */
-  listTransactions(ctx: Ctx, params: CreditServiceListTransactionsParams): Promise<CreditTransactionsListResult>;
+  listTransactions(
+    ctx: Ctx,
+    params: CreditServiceListTransactionsParams,
+  ): CreditTransactionsListResult | Promise<CreditTransactionsListResult>;
   /** `creditservice.get_pricing`: Public credit price list — x-auth: anonymous */
-  getPricing(ctx: Ctx, params: CreditServiceGetPricingParams): Promise<CreditPricingResult>;
+  getPricing(ctx: Ctx, params: CreditServiceGetPricingParams): CreditPricingResult | Promise<CreditPricingResult>;
   /** `creditservice.get_onboarding_status`: The caller's onboarding progress — x-auth: user */
-  getOnboardingStatus(ctx: Ctx, params: CreditServiceGetOnboardingStatusParams): Promise<OnboardingStatus>;
+  getOnboardingStatus(
+    ctx: Ctx,
+    params: CreditServiceGetOnboardingStatusParams,
+  ): OnboardingStatus | Promise<OnboardingStatus>;
   /** `creditservice.initiate_topup`: Start buying credits — x-auth: user */
-  initiateTopup(ctx: Ctx, params: CreditServiceInitiateTopupParams): Promise<MobilePayResult>;
+  initiateTopup(ctx: Ctx, params: CreditServiceInitiateTopupParams): MobilePayResult | Promise<MobilePayResult>;
   /** `creditservice.setup_auto_topup`: Turn on automatic top-up — x-auth: user */
-  setupAutoTopup(ctx: Ctx, params: CreditServiceSetupAutoTopupParams): Promise<AutoTopupResult>;
+  setupAutoTopup(ctx: Ctx, params: CreditServiceSetupAutoTopupParams): AutoTopupResult | Promise<AutoTopupResult>;
   /** `creditservice.disable_auto_topup`: Turn off automatic top-up — x-auth: user */
-  disableAutoTopup(ctx: Ctx, params: CreditServiceDisableAutoTopupParams): Promise<AutoTopupResult>;
+  disableAutoTopup(ctx: Ctx, params: CreditServiceDisableAutoTopupParams): AutoTopupResult | Promise<AutoTopupResult>;
   /** `creditservice.activate_resident`: Activate the caller's residency, paid from credits — x-auth: user */
-  activateResident(ctx: Ctx, params: CreditServiceActivateResidentParams): Promise<ActivateResult>;
+  activateResident(ctx: Ctx, params: CreditServiceActivateResidentParams): ActivateResult | Promise<ActivateResult>;
   /** `creditservice.debit_ai_query`: Debit an AI assistant query (internal) — x-auth: admin (internal) */
-  debitAiQuery(ctx: Ctx, params: CreditServiceDebitAiQueryParams): Promise<CreditTransactionResult>;
+  debitAiQuery(
+    ctx: Ctx,
+    params: CreditServiceDebitAiQueryParams,
+  ): CreditTransactionResult | Promise<CreditTransactionResult>;
 }

@@ -9,7 +9,13 @@ import type {
 /** DocumentAudienceService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface DocumentAudienceServiceHandlers<Ctx> {
   /** `documentaudienceservice.can_view`: Decide whether a subject may view a document — x-auth: user */
-  canView(ctx: Ctx, params: DocumentAudienceServiceCanViewParams): Promise<DocumentCanViewResult>;
+  canView(
+    ctx: Ctx,
+    params: DocumentAudienceServiceCanViewParams,
+  ): DocumentCanViewResult | Promise<DocumentCanViewResult>;
   /** `documentaudienceservice.list_by_document`: List a document's audience rows — x-auth: user */
-  listByDocument(ctx: Ctx, params: DocumentAudienceServiceListByDocumentParams): Promise<DocumentAudienceListResult>;
+  listByDocument(
+    ctx: Ctx,
+    params: DocumentAudienceServiceListByDocumentParams,
+  ): DocumentAudienceListResult | Promise<DocumentAudienceListResult>;
 }

@@ -11,9 +11,9 @@ import type {
 /** DocumentService 2.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface DocumentServiceHandlers<Ctx> {
   /** `documentservice.submit_signed`: Record a client-made document signature — x-auth: user */
-  submitSigned(ctx: Ctx, params: DocumentServiceSubmitSignedParams): Promise<SignResult>;
+  submitSigned(ctx: Ctx, params: DocumentServiceSubmitSignedParams): SignResult | Promise<SignResult>;
   /** `documentservice.verify`: Verify a document signature, key history included — x-auth: user */
-  verify(ctx: Ctx, params: DocumentServiceVerifyParams): Promise<VerifyResult>;
+  verify(ctx: Ctx, params: DocumentServiceVerifyParams): VerifyResult | Promise<VerifyResult>;
   /** `documentservice.get_key_status`: Key status of the caller's resident — x-auth: user */
-  getKeyStatus(ctx: Ctx, params: DocumentServiceGetKeyStatusParams): Promise<KeyStatusResult>;
+  getKeyStatus(ctx: Ctx, params: DocumentServiceGetKeyStatusParams): KeyStatusResult | Promise<KeyStatusResult>;
 }

@@ -35,42 +35,63 @@ import type {
 /** EntityDraftService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface EntityDraftServiceHandlers<Ctx> {
   /** `entitydraftservice.get_form_schema`: Get the formation form for an entity and company type — x-auth: anonymous */
-  getFormSchema(ctx: Ctx, params: EntityDraftServiceGetFormSchemaParams): Promise<FormSchemaResult>;
+  getFormSchema(ctx: Ctx, params: EntityDraftServiceGetFormSchemaParams): FormSchemaResult | Promise<FormSchemaResult>;
   /** `entitydraftservice.create_draft`: Start a formation draft — x-auth: user */
-  createDraft(ctx: Ctx, params: EntityDraftServiceCreateDraftParams): Promise<DraftResult>;
+  createDraft(ctx: Ctx, params: EntityDraftServiceCreateDraftParams): DraftResult | Promise<DraftResult>;
   /** `entitydraftservice.preview_documents`: Preview the documents rendered from a draft — x-auth: user */
-  previewDocuments(ctx: Ctx, params: EntityDraftServicePreviewDocumentsParams): Promise<PreviewDocumentsResult>;
+  previewDocuments(
+    ctx: Ctx,
+    params: EntityDraftServicePreviewDocumentsParams,
+  ): PreviewDocumentsResult | Promise<PreviewDocumentsResult>;
   /** `entitydraftservice.finalize_draft`: Finalize a draft and send the invitations — x-auth: user */
-  finalizeDraft(ctx: Ctx, params: EntityDraftServiceFinalizeDraftParams): Promise<DraftResult>;
+  finalizeDraft(ctx: Ctx, params: EntityDraftServiceFinalizeDraftParams): DraftResult | Promise<DraftResult>;
   /** `entitydraftservice.cancel_draft`: Cancel a draft — x-auth: user */
-  cancelDraft(ctx: Ctx, params: EntityDraftServiceCancelDraftParams): Promise<DraftResult>;
+  cancelDraft(ctx: Ctx, params: EntityDraftServiceCancelDraftParams): DraftResult | Promise<DraftResult>;
   /** `entitydraftservice.reopen_draft`: Reopen a draft for editing — x-auth: user */
-  reopenDraft(ctx: Ctx, params: EntityDraftServiceReopenDraftParams): Promise<DraftResult>;
+  reopenDraft(ctx: Ctx, params: EntityDraftServiceReopenDraftParams): DraftResult | Promise<DraftResult>;
   /** `entitydraftservice.get_draft_status`: Get a draft's signature progress — x-auth: user */
-  getDraftStatus(ctx: Ctx, params: EntityDraftServiceGetDraftStatusParams): Promise<DraftStatusResult>;
+  getDraftStatus(
+    ctx: Ctx,
+    params: EntityDraftServiceGetDraftStatusParams,
+  ): DraftStatusResult | Promise<DraftStatusResult>;
   /** `entitydraftservice.list_drafts`: List the caller's drafts — x-auth: user */
-  listDrafts(ctx: Ctx, params: EntityDraftServiceListDraftsParams): Promise<DraftsListResult>;
+  listDrafts(ctx: Ctx, params: EntityDraftServiceListDraftsParams): DraftsListResult | Promise<DraftsListResult>;
   /** `entitydraftservice.get_my_invitations`: List the invitations addressed to the caller — x-auth: user */
-  getMyInvitations(ctx: Ctx, params: EntityDraftServiceGetMyInvitationsParams): Promise<InvitationsListResult>;
+  getMyInvitations(
+    ctx: Ctx,
+    params: EntityDraftServiceGetMyInvitationsParams,
+  ): InvitationsListResult | Promise<InvitationsListResult>;
   /** `entitydraftservice.get_invitation_documents`: Get the documents an invitation asks to sign — x-auth: user */
   getInvitationDocuments(
     ctx: Ctx,
     params: EntityDraftServiceGetInvitationDocumentsParams,
-  ): Promise<InvitationDocumentsResult>;
+  ): InvitationDocumentsResult | Promise<InvitationDocumentsResult>;
   /** `entitydraftservice.accept_invitation`: Accept an invitation and sign the documents — x-auth: user */
-  acceptInvitation(ctx: Ctx, params: EntityDraftServiceAcceptInvitationParams): Promise<InvitationResult>;
+  acceptInvitation(
+    ctx: Ctx,
+    params: EntityDraftServiceAcceptInvitationParams,
+  ): InvitationResult | Promise<InvitationResult>;
   /** `entitydraftservice.decline_invitation`: Decline an invitation — x-auth: user */
-  declineInvitation(ctx: Ctx, params: EntityDraftServiceDeclineInvitationParams): Promise<InvitationResult>;
+  declineInvitation(
+    ctx: Ctx,
+    params: EntityDraftServiceDeclineInvitationParams,
+  ): InvitationResult | Promise<InvitationResult>;
   /** `entitydraftservice.check_completion`: Check whether all signatures are in and move the draft on — x-auth: user */
-  checkCompletion(ctx: Ctx, params: EntityDraftServiceCheckCompletionParams): Promise<CompletionResult>;
+  checkCompletion(
+    ctx: Ctx,
+    params: EntityDraftServiceCheckCompletionParams,
+  ): CompletionResult | Promise<CompletionResult>;
   /** `entitydraftservice.pay_and_activate`: Pay for an all-signed draft and activate the entity — x-auth: user */
-  payAndActivate(ctx: Ctx, params: EntityDraftServicePayAndActivateParams): Promise<DraftResult>;
+  payAndActivate(ctx: Ctx, params: EntityDraftServicePayAndActivateParams): DraftResult | Promise<DraftResult>;
   /** `entitydraftservice.update_draft`: Edit a draft — x-auth: user */
-  updateDraft(ctx: Ctx, params: EntityDraftServiceUpdateDraftParams): Promise<DraftResult>;
+  updateDraft(ctx: Ctx, params: EntityDraftServiceUpdateDraftParams): DraftResult | Promise<DraftResult>;
   /** `entitydraftservice.create_event`: Create a cooperative event — x-auth: company:director */
-  createEvent(ctx: Ctx, params: EntityDraftServiceCreateEventParams): Promise<CoopEventResult>;
+  createEvent(ctx: Ctx, params: EntityDraftServiceCreateEventParams): CoopEventResult | Promise<CoopEventResult>;
   /** `entitydraftservice.list_events`: List a cooperative's events — x-auth: company:member */
-  listEvents(ctx: Ctx, params: EntityDraftServiceListEventsParams): Promise<CoopEventListResult>;
+  listEvents(ctx: Ctx, params: EntityDraftServiceListEventsParams): CoopEventListResult | Promise<CoopEventListResult>;
   /** `entitydraftservice.expire_drafts`: Expire drafts whose signature deadline has passed — x-auth: admin */
-  expireDrafts(ctx: Ctx, params: EntityDraftServiceExpireDraftsParams): Promise<ExpireDraftsResult>;
+  expireDrafts(
+    ctx: Ctx,
+    params: EntityDraftServiceExpireDraftsParams,
+  ): ExpireDraftsResult | Promise<ExpireDraftsResult>;
 }

@@ -16,19 +16,19 @@ import type {
 /** ExpenseService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface ExpenseServiceHandlers<Ctx> {
   /** `expenseservice.list`: List a company's expenses — x-auth: company:member */
-  list(ctx: Ctx, params: ExpenseServiceListParams): Promise<ExpensesListResult>;
+  list(ctx: Ctx, params: ExpenseServiceListParams): ExpensesListResult | Promise<ExpensesListResult>;
   /** `expenseservice.create`: Record an expense — x-auth: company:director */
-  create(ctx: Ctx, params: ExpenseServiceCreateParams): Promise<ExpenseResult>;
+  create(ctx: Ctx, params: ExpenseServiceCreateParams): ExpenseResult | Promise<ExpenseResult>;
   /** `expenseservice.get`: Read one expense — x-auth: user */
-  get(ctx: Ctx, params: ExpenseServiceGetParams): Promise<ExpenseResult>;
+  get(ctx: Ctx, params: ExpenseServiceGetParams): ExpenseResult | Promise<ExpenseResult>;
   /** `expenseservice.update`: Edit a draft expense — x-auth: user */
-  update(ctx: Ctx, params: ExpenseServiceUpdateParams): Promise<ExpenseResult>;
+  update(ctx: Ctx, params: ExpenseServiceUpdateParams): ExpenseResult | Promise<ExpenseResult>;
   /** `expenseservice.delete`: Delete a draft expense — x-auth: company:director */
-  delete(ctx: Ctx, params: ExpenseServiceDeleteParams): Promise<DeleteResult>;
+  delete(ctx: Ctx, params: ExpenseServiceDeleteParams): DeleteResult | Promise<DeleteResult>;
   /** `expenseservice.submit`: Submit an expense for approval — x-auth: user */
-  submit(ctx: Ctx, params: ExpenseServiceSubmitParams): Promise<ExpenseResult>;
+  submit(ctx: Ctx, params: ExpenseServiceSubmitParams): ExpenseResult | Promise<ExpenseResult>;
   /** `expenseservice.approve`: Approve a submitted expense — x-auth: user */
-  approve(ctx: Ctx, params: ExpenseServiceApproveParams): Promise<ExpenseResult>;
+  approve(ctx: Ctx, params: ExpenseServiceApproveParams): ExpenseResult | Promise<ExpenseResult>;
   /** `expenseservice.reject`: Reject a submitted expense — x-auth: user */
-  reject(ctx: Ctx, params: ExpenseServiceRejectParams): Promise<ExpenseResult>;
+  reject(ctx: Ctx, params: ExpenseServiceRejectParams): ExpenseResult | Promise<ExpenseResult>;
 }

@@ -4,5 +4,5 @@ import type { FrontendErrorLogResult, FrontendErrorServiceLogParams } from "../t
 /** FrontendErrorService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface FrontendErrorServiceHandlers<Ctx> {
   /** `frontenderrorservice.log`: Report a front-end error — x-auth: anonymous */
-  log(ctx: Ctx, params: FrontendErrorServiceLogParams): Promise<FrontendErrorLogResult>;
+  log(ctx: Ctx, params: FrontendErrorServiceLogParams): FrontendErrorLogResult | Promise<FrontendErrorLogResult>;
 }

@@ -37,47 +37,89 @@ import type {
 /** GovernanceService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface GovernanceServiceHandlers<Ctx> {
   /** `governanceservice.create_proposal`: Open a proposal for a vote — x-auth: company:member */
-  createProposal(ctx: Ctx, params: GovernanceServiceCreateProposalParams): Promise<ProposalResult>;
+  createProposal(ctx: Ctx, params: GovernanceServiceCreateProposalParams): ProposalResult | Promise<ProposalResult>;
   /** `governanceservice.get_proposal`: Get a proposal with its votes — x-auth: company:member */
-  getProposal(ctx: Ctx, params: GovernanceServiceGetProposalParams): Promise<ProposalDetailResult>;
+  getProposal(
+    ctx: Ctx,
+    params: GovernanceServiceGetProposalParams,
+  ): ProposalDetailResult | Promise<ProposalDetailResult>;
   /** `governanceservice.list_proposals`: List a company's proposals — x-auth: company:member */
-  listProposals(ctx: Ctx, params: GovernanceServiceListProposalsParams): Promise<ProposalListResult>;
+  listProposals(
+    ctx: Ctx,
+    params: GovernanceServiceListProposalsParams,
+  ): ProposalListResult | Promise<ProposalListResult>;
   /** `governanceservice.cast_vote`: Cast a vote on a proposal — x-auth: company:member */
-  castVote(ctx: Ctx, params: GovernanceServiceCastVoteParams): Promise<VoteResult>;
+  castVote(ctx: Ctx, params: GovernanceServiceCastVoteParams): VoteResult | Promise<VoteResult>;
   /** `governanceservice.get_voting_power`: Get a resident's voting power in a company — x-auth: company:member */
-  getVotingPower(ctx: Ctx, params: GovernanceServiceGetVotingPowerParams): Promise<VotingPowerResult>;
+  getVotingPower(
+    ctx: Ctx,
+    params: GovernanceServiceGetVotingPowerParams,
+  ): VotingPowerResult | Promise<VotingPowerResult>;
   /** `governanceservice.tally_votes`: Tally a proposal's votes and decide it — x-auth: company:director */
-  tallyVotes(ctx: Ctx, params: GovernanceServiceTallyVotesParams): Promise<TallyResult>;
+  tallyVotes(ctx: Ctx, params: GovernanceServiceTallyVotesParams): TallyResult | Promise<TallyResult>;
   /** `governanceservice.execute_proposal`: Execute a passed proposal as a resolution — x-auth: company:director */
-  executeProposal(ctx: Ctx, params: GovernanceServiceExecuteProposalParams): Promise<ResolutionResult>;
+  executeProposal(
+    ctx: Ctx,
+    params: GovernanceServiceExecuteProposalParams,
+  ): ResolutionResult | Promise<ResolutionResult>;
   /** `governanceservice.list_resolutions`: List a company's resolutions — x-auth: company:member */
-  listResolutions(ctx: Ctx, params: GovernanceServiceListResolutionsParams): Promise<ResolutionListResult>;
+  listResolutions(
+    ctx: Ctx,
+    params: GovernanceServiceListResolutionsParams,
+  ): ResolutionListResult | Promise<ResolutionListResult>;
   /** `governanceservice.issue_notice`: Discipline step 1: issue a notice to a member — x-auth: company:director */
-  issueNotice(ctx: Ctx, params: GovernanceServiceIssueNoticeParams): Promise<GovernanceActionResult>;
+  issueNotice(
+    ctx: Ctx,
+    params: GovernanceServiceIssueNoticeParams,
+  ): GovernanceActionResult | Promise<GovernanceActionResult>;
   /** `governanceservice.submit_response`: Discipline step 2: the member responds to a notice — x-auth: company:member */
-  submitResponse(ctx: Ctx, params: GovernanceServiceSubmitResponseParams): Promise<GovernanceActionResult>;
+  submitResponse(
+    ctx: Ctx,
+    params: GovernanceServiceSubmitResponseParams,
+  ): GovernanceActionResult | Promise<GovernanceActionResult>;
   /** `governanceservice.conduct_review`: Discipline step 3: record the review — x-auth: company:director */
-  conductReview(ctx: Ctx, params: GovernanceServiceConductReviewParams): Promise<GovernanceActionResult>;
+  conductReview(
+    ctx: Ctx,
+    params: GovernanceServiceConductReviewParams,
+  ): GovernanceActionResult | Promise<GovernanceActionResult>;
   /** `governanceservice.issue_decision`: Discipline step 4 (or appeal ruling): record a decision — x-auth: company:director */
-  issueDecision(ctx: Ctx, params: GovernanceServiceIssueDecisionParams): Promise<GovernanceActionResult>;
+  issueDecision(
+    ctx: Ctx,
+    params: GovernanceServiceIssueDecisionParams,
+  ): GovernanceActionResult | Promise<GovernanceActionResult>;
   /** `governanceservice.file_appeal`: Discipline step 5: the member appeals a decision — x-auth: company:member */
-  fileAppeal(ctx: Ctx, params: GovernanceServiceFileAppealParams): Promise<GovernanceActionResult>;
+  fileAppeal(
+    ctx: Ctx,
+    params: GovernanceServiceFileAppealParams,
+  ): GovernanceActionResult | Promise<GovernanceActionResult>;
   /** `governanceservice.enforce_decision`: Enforce a removal decision — x-auth: company:director */
-  enforceDecision(ctx: Ctx, params: GovernanceServiceEnforceDecisionParams): Promise<EnforceDecisionResult>;
+  enforceDecision(
+    ctx: Ctx,
+    params: GovernanceServiceEnforceDecisionParams,
+  ): EnforceDecisionResult | Promise<EnforceDecisionResult>;
   /** `governanceservice.list_actions`: List discipline steps of a company — x-auth: company:member */
-  listActions(ctx: Ctx, params: GovernanceServiceListActionsParams): Promise<GovernanceActionListResult>;
+  listActions(
+    ctx: Ctx,
+    params: GovernanceServiceListActionsParams,
+  ): GovernanceActionListResult | Promise<GovernanceActionListResult>;
   /** `governanceservice.appoint_director`: Appoint a director — x-auth: company:founder */
-  appointDirector(ctx: Ctx, params: GovernanceServiceAppointDirectorParams): Promise<CompanyRoleResult>;
+  appointDirector(
+    ctx: Ctx,
+    params: GovernanceServiceAppointDirectorParams,
+  ): CompanyRoleResult | Promise<CompanyRoleResult>;
   /** `governanceservice.remove_director`: Remove a director — x-auth: company:founder */
-  removeDirector(ctx: Ctx, params: GovernanceServiceRemoveDirectorParams): Promise<CompanyRoleResult>;
+  removeDirector(
+    ctx: Ctx,
+    params: GovernanceServiceRemoveDirectorParams,
+  ): CompanyRoleResult | Promise<CompanyRoleResult>;
   /** `governanceservice.grant_signing_authority`: Grant a director authority to sign for the company — x-auth: company:director */
   grantSigningAuthority(
     ctx: Ctx,
     params: GovernanceServiceGrantSigningAuthorityParams,
-  ): Promise<SigningAuthorityResult>;
+  ): SigningAuthorityResult | Promise<SigningAuthorityResult>;
   /** `governanceservice.revoke_signing_authority`: Revoke a resident's authority to sign for the company — x-auth: company:director */
   revokeSigningAuthority(
     ctx: Ctx,
     params: GovernanceServiceRevokeSigningAuthorityParams,
-  ): Promise<SigningAuthorityResult>;
+  ): SigningAuthorityResult | Promise<SigningAuthorityResult>;
 }

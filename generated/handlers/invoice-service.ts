@@ -23,30 +23,39 @@ import type {
 /** InvoiceService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface InvoiceServiceHandlers<Ctx> {
   /** `invoiceservice.list`: List a company's invoices — x-auth: user */
-  list(ctx: Ctx, params: InvoiceServiceListParams): Promise<InvoicesListResult>;
+  list(ctx: Ctx, params: InvoiceServiceListParams): InvoicesListResult | Promise<InvoicesListResult>;
   /** `invoiceservice.create`: Create a draft invoice — x-auth: user */
-  create(ctx: Ctx, params: InvoiceServiceCreateParams): Promise<InvoiceResult>;
+  create(ctx: Ctx, params: InvoiceServiceCreateParams): InvoiceResult | Promise<InvoiceResult>;
   /** `invoiceservice.get`: Read one invoice — x-auth: user */
-  get(ctx: Ctx, params: InvoiceServiceGetParams): Promise<InvoiceResult>;
+  get(ctx: Ctx, params: InvoiceServiceGetParams): InvoiceResult | Promise<InvoiceResult>;
   /** `invoiceservice.update`: Edit a draft invoice — x-auth: user */
-  update(ctx: Ctx, params: InvoiceServiceUpdateParams): Promise<InvoiceResult>;
+  update(ctx: Ctx, params: InvoiceServiceUpdateParams): InvoiceResult | Promise<InvoiceResult>;
   /** `invoiceservice.delete`: Delete a draft invoice — x-auth: user */
-  delete(ctx: Ctx, params: InvoiceServiceDeleteParams): Promise<DeleteResult>;
+  delete(ctx: Ctx, params: InvoiceServiceDeleteParams): DeleteResult | Promise<DeleteResult>;
   /** `invoiceservice.preview_invoice_email`: Render the invoice email without sending it — x-auth: user */
-  previewInvoiceEmail(ctx: Ctx, params: InvoiceServicePreviewInvoiceEmailParams): Promise<PreviewInvoiceEmailResult>;
+  previewInvoiceEmail(
+    ctx: Ctx,
+    params: InvoiceServicePreviewInvoiceEmailParams,
+  ): PreviewInvoiceEmailResult | Promise<PreviewInvoiceEmailResult>;
   /** `invoiceservice.send_draft`: Send a draft invoice — x-auth: user */
-  sendDraft(ctx: Ctx, params: InvoiceServiceSendDraftParams): Promise<InvoiceResult>;
+  sendDraft(ctx: Ctx, params: InvoiceServiceSendDraftParams): InvoiceResult | Promise<InvoiceResult>;
   /** `invoiceservice.send_invoice`: Create and send an invoice in one step — x-auth: user */
-  sendInvoice(ctx: Ctx, params: InvoiceServiceSendInvoiceParams): Promise<InvoiceResult>;
+  sendInvoice(ctx: Ctx, params: InvoiceServiceSendInvoiceParams): InvoiceResult | Promise<InvoiceResult>;
   /** `invoiceservice.mark_paid`: Mark an invoice as paid — x-auth: user */
-  markPaid(ctx: Ctx, params: InvoiceServiceMarkPaidParams): Promise<InvoiceResult>;
+  markPaid(ctx: Ctx, params: InvoiceServiceMarkPaidParams): InvoiceResult | Promise<InvoiceResult>;
   /** `invoiceservice.get_payment_defaults`: List the caller's payment-instruction defaults — x-auth: user */
   getPaymentDefaults(
     ctx: Ctx,
     params: InvoiceServiceGetPaymentDefaultsParams,
-  ): Promise<InvoicePaymentDefaultListResult>;
+  ): InvoicePaymentDefaultListResult | Promise<InvoicePaymentDefaultListResult>;
   /** `invoiceservice.set_payment_default`: Save a payment-instruction default — x-auth: user */
-  setPaymentDefault(ctx: Ctx, params: InvoiceServiceSetPaymentDefaultParams): Promise<InvoicePaymentDefaultResult>;
+  setPaymentDefault(
+    ctx: Ctx,
+    params: InvoiceServiceSetPaymentDefaultParams,
+  ): InvoicePaymentDefaultResult | Promise<InvoicePaymentDefaultResult>;
   /** `invoiceservice.delete_payment_default`: Delete a payment-instruction default — x-auth: user */
-  deletePaymentDefault(ctx: Ctx, params: InvoiceServiceDeletePaymentDefaultParams): Promise<DeleteResult>;
+  deletePaymentDefault(
+    ctx: Ctx,
+    params: InvoiceServiceDeletePaymentDefaultParams,
+  ): DeleteResult | Promise<DeleteResult>;
 }

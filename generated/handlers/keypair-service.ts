@@ -11,9 +11,12 @@ import type {
 /** KeypairService 2.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface KeypairServiceHandlers<Ctx> {
   /** `keypairservice.store_client_keypair`: Store a client-generated keypair — x-auth: user */
-  storeClientKeypair(ctx: Ctx, params: KeypairServiceStoreClientKeypairParams): Promise<KeypairResult>;
+  storeClientKeypair(ctx: Ctx, params: KeypairServiceStoreClientKeypairParams): KeypairResult | Promise<KeypairResult>;
   /** `keypairservice.get_encrypted_private_key`: Fetch the encrypted private key for local decryption — x-auth: user */
-  getEncryptedPrivateKey(ctx: Ctx, params: KeypairServiceGetEncryptedPrivateKeyParams): Promise<EncryptedKeyResult>;
+  getEncryptedPrivateKey(
+    ctx: Ctx,
+    params: KeypairServiceGetEncryptedPrivateKeyParams,
+  ): EncryptedKeyResult | Promise<EncryptedKeyResult>;
   /** `keypairservice.verify_signature`: Verify a signature against the signer's current key — x-auth: user */
-  verifySignature(ctx: Ctx, params: KeypairServiceVerifySignatureParams): Promise<VerifyResult>;
+  verifySignature(ctx: Ctx, params: KeypairServiceVerifySignatureParams): VerifyResult | Promise<VerifyResult>;
 }

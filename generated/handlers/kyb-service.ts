@@ -15,17 +15,35 @@ import type {
 /** KybService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface KybServiceHandlers<Ctx> {
   /** `kybservice.submit`: Submit an outside company for business verification — x-auth: user */
-  submit(ctx: Ctx, params: KybServiceSubmitParams): Promise<ExternalCompanyRegistrationResult>;
+  submit(
+    ctx: Ctx,
+    params: KybServiceSubmitParams,
+  ): ExternalCompanyRegistrationResult | Promise<ExternalCompanyRegistrationResult>;
   /** `kybservice.get`: Get a business verification — x-auth: user */
-  get(ctx: Ctx, params: KybServiceGetParams): Promise<ExternalCompanyRegistrationResult>;
+  get(
+    ctx: Ctx,
+    params: KybServiceGetParams,
+  ): ExternalCompanyRegistrationResult | Promise<ExternalCompanyRegistrationResult>;
   /** `kybservice.list`: List business verifications — x-auth: user */
-  list(ctx: Ctx, params: KybServiceListParams): Promise<ExternalCompanyRegistrationListResult>;
+  list(
+    ctx: Ctx,
+    params: KybServiceListParams,
+  ): ExternalCompanyRegistrationListResult | Promise<ExternalCompanyRegistrationListResult>;
   /** `kybservice.start_check`: Start the provider's business check — x-auth: user */
-  startCheck(ctx: Ctx, params: KybServiceStartCheckParams): Promise<ExternalCompanyRegistrationResult>;
+  startCheck(
+    ctx: Ctx,
+    params: KybServiceStartCheckParams,
+  ): ExternalCompanyRegistrationResult | Promise<ExternalCompanyRegistrationResult>;
   /** `kybservice.approve`: Approve a business verification — x-auth: admin */
-  approve(ctx: Ctx, params: KybServiceApproveParams): Promise<ExternalCompanyRegistrationResult>;
+  approve(
+    ctx: Ctx,
+    params: KybServiceApproveParams,
+  ): ExternalCompanyRegistrationResult | Promise<ExternalCompanyRegistrationResult>;
   /** `kybservice.reject`: Reject a business verification — x-auth: admin */
-  reject(ctx: Ctx, params: KybServiceRejectParams): Promise<ExternalCompanyRegistrationResult>;
+  reject(
+    ctx: Ctx,
+    params: KybServiceRejectParams,
+  ): ExternalCompanyRegistrationResult | Promise<ExternalCompanyRegistrationResult>;
   /** `kybservice.handle_kyb_webhook`: Business-verification provider callback — x-auth: webhook */
-  handleKybWebhook(ctx: Ctx, params: KybServiceHandleKybWebhookParams): Promise<WebhookResult>;
+  handleKybWebhook(ctx: Ctx, params: KybServiceHandleKybWebhookParams): WebhookResult | Promise<WebhookResult>;
 }

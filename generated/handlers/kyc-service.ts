@@ -22,23 +22,35 @@ import type {
 /** KycService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface KycServiceHandlers<Ctx> {
   /** `kycservice.start_verification`: Start an identity verification for a resident — x-auth: user */
-  startVerification(ctx: Ctx, params: KycServiceStartVerificationParams): Promise<KycSessionResult>;
+  startVerification(ctx: Ctx, params: KycServiceStartVerificationParams): KycSessionResult | Promise<KycSessionResult>;
   /** `kycservice.check_status`: Get a KYC session's status — x-auth: user */
-  checkStatus(ctx: Ctx, params: KycServiceCheckStatusParams): Promise<KycStatusResult>;
+  checkStatus(ctx: Ctx, params: KycServiceCheckStatusParams): KycStatusResult | Promise<KycStatusResult>;
   /** `kycservice.handle_kycprovider_webhook`: Identity provider callback — x-auth: webhook */
-  handleKycproviderWebhook(ctx: Ctx, params: KycServiceHandleKycproviderWebhookParams): Promise<WebhookResult>;
+  handleKycproviderWebhook(
+    ctx: Ctx,
+    params: KycServiceHandleKycproviderWebhookParams,
+  ): WebhookResult | Promise<WebhookResult>;
   /** `kycservice.approve`: Approve a KYC session held for review — x-auth: admin */
-  approve(ctx: Ctx, params: KycServiceApproveParams): Promise<KycStatusResult>;
+  approve(ctx: Ctx, params: KycServiceApproveParams): KycStatusResult | Promise<KycStatusResult>;
   /** `kycservice.reject`: Reject a KYC session held for review — x-auth: admin */
-  reject(ctx: Ctx, params: KycServiceRejectParams): Promise<KycStatusResult>;
+  reject(ctx: Ctx, params: KycServiceRejectParams): KycStatusResult | Promise<KycStatusResult>;
   /** `kycservice.submit_artifact`: Submit a partner KYC artifact for a registration request — x-auth: partner */
-  submitArtifact(ctx: Ctx, params: KycServiceSubmitArtifactParams): Promise<KycArtifactResult>;
+  submitArtifact(ctx: Ctx, params: KycServiceSubmitArtifactParams): KycArtifactResult | Promise<KycArtifactResult>;
   /** `kycservice.view_artifact`: Decrypt and view a KYC artifact — x-auth: admin */
-  viewArtifact(ctx: Ctx, params: KycServiceViewArtifactParams): Promise<KycArtifactViewResult>;
+  viewArtifact(ctx: Ctx, params: KycServiceViewArtifactParams): KycArtifactViewResult | Promise<KycArtifactViewResult>;
   /** `kycservice.erase_artifact`: Erase a KYC artifact's payload — x-auth: admin */
-  eraseArtifact(ctx: Ctx, params: KycServiceEraseArtifactParams): Promise<KycArtifactViewResult>;
+  eraseArtifact(
+    ctx: Ctx,
+    params: KycServiceEraseArtifactParams,
+  ): KycArtifactViewResult | Promise<KycArtifactViewResult>;
   /** `kycservice.get_personal_data`: Get a resident's verified personal data — x-auth: user */
-  getPersonalData(ctx: Ctx, params: KycServiceGetPersonalDataParams): Promise<KycPersonalDataResult>;
+  getPersonalData(
+    ctx: Ctx,
+    params: KycServiceGetPersonalDataParams,
+  ): KycPersonalDataResult | Promise<KycPersonalDataResult>;
   /** `kycservice.get_artifact_key`: Get the calling reseller key's KYC artifact encryption key — x-auth: partner */
-  getArtifactKey(ctx: Ctx, params: KycServiceGetArtifactKeyParams): Promise<KycArtifactKeyResult>;
+  getArtifactKey(
+    ctx: Ctx,
+    params: KycServiceGetArtifactKeyParams,
+  ): KycArtifactKeyResult | Promise<KycArtifactKeyResult>;
 }

@@ -17,21 +17,30 @@ import type {
 /** McpApprovalService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface McpApprovalServiceHandlers<Ctx> {
   /** `mcpapprovalservice.list_pending`: The caller's pending approvals — x-auth: user */
-  listPending(ctx: Ctx, params: McpApprovalServiceListPendingParams): Promise<McpApprovalListResult>;
+  listPending(
+    ctx: Ctx,
+    params: McpApprovalServiceListPendingParams,
+  ): McpApprovalListResult | Promise<McpApprovalListResult>;
   /** `mcpapprovalservice.get`: Read one of the caller's approvals — x-auth: user */
-  get(ctx: Ctx, params: McpApprovalServiceGetParams): Promise<McpApprovalResult>;
+  get(ctx: Ctx, params: McpApprovalServiceGetParams): McpApprovalResult | Promise<McpApprovalResult>;
   /** `mcpapprovalservice.approve`: Approve a pending MCP call and run it — x-auth: session */
-  approve(ctx: Ctx, params: McpApprovalServiceApproveParams): Promise<McpApprovalResult>;
+  approve(ctx: Ctx, params: McpApprovalServiceApproveParams): McpApprovalResult | Promise<McpApprovalResult>;
   /** `mcpapprovalservice.reject`: Reject a pending MCP call — x-auth: session */
-  reject(ctx: Ctx, params: McpApprovalServiceRejectParams): Promise<McpApprovalResult>;
+  reject(ctx: Ctx, params: McpApprovalServiceRejectParams): McpApprovalResult | Promise<McpApprovalResult>;
   /** `mcpapprovalservice.admin_list`: List approvals of all users (administrator) — x-auth: admin */
-  adminList(ctx: Ctx, params: McpApprovalServiceAdminListParams): Promise<McpApprovalListResult>;
+  adminList(
+    ctx: Ctx,
+    params: McpApprovalServiceAdminListParams,
+  ): McpApprovalListResult | Promise<McpApprovalListResult>;
   /** `mcpapprovalservice.admin_get`: Read any approval (administrator) — x-auth: admin */
-  adminGet(ctx: Ctx, params: McpApprovalServiceAdminGetParams): Promise<McpApprovalResult>;
+  adminGet(ctx: Ctx, params: McpApprovalServiceAdminGetParams): McpApprovalResult | Promise<McpApprovalResult>;
   /** `mcpapprovalservice.admin_approve`: Approve any pending MCP call (administrator) — x-auth: admin */
-  adminApprove(ctx: Ctx, params: McpApprovalServiceAdminApproveParams): Promise<McpApprovalResult>;
+  adminApprove(ctx: Ctx, params: McpApprovalServiceAdminApproveParams): McpApprovalResult | Promise<McpApprovalResult>;
   /** `mcpapprovalservice.admin_reject`: Reject any pending MCP call (administrator) — x-auth: admin */
-  adminReject(ctx: Ctx, params: McpApprovalServiceAdminRejectParams): Promise<McpApprovalResult>;
+  adminReject(ctx: Ctx, params: McpApprovalServiceAdminRejectParams): McpApprovalResult | Promise<McpApprovalResult>;
   /** `mcpapprovalservice.expire_stale`: Expire overdue approvals (internal sweep) — x-auth: admin (internal) */
-  expireStale(ctx: Ctx, params: McpApprovalServiceExpireStaleParams): Promise<McpApprovalExpireResult>;
+  expireStale(
+    ctx: Ctx,
+    params: McpApprovalServiceExpireStaleParams,
+  ): McpApprovalExpireResult | Promise<McpApprovalExpireResult>;
 }

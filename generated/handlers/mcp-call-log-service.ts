@@ -4,7 +4,7 @@ import type { McpCallLogListResult, McpCallLogServiceAdminListParams, McpCallLog
 /** McpCallLogService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface McpCallLogServiceHandlers<Ctx> {
   /** `mcpcalllogservice.list`: The caller's MCP call log — x-auth: user */
-  list(ctx: Ctx, params: McpCallLogServiceListParams): Promise<McpCallLogListResult>;
+  list(ctx: Ctx, params: McpCallLogServiceListParams): McpCallLogListResult | Promise<McpCallLogListResult>;
   /** `mcpcalllogservice.admin_list`: MCP call log of any user (administrator) — x-auth: admin */
-  adminList(ctx: Ctx, params: McpCallLogServiceAdminListParams): Promise<McpCallLogListResult>;
+  adminList(ctx: Ctx, params: McpCallLogServiceAdminListParams): McpCallLogListResult | Promise<McpCallLogListResult>;
 }

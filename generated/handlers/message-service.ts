@@ -25,33 +25,51 @@ import type {
 /** MessageService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface MessageServiceHandlers<Ctx> {
   /** `messageservice.list_user_messages`: List the caller's messages — x-auth: user */
-  listUserMessages(ctx: Ctx, params: MessageServiceListUserMessagesParams): Promise<MessagesListResult>;
+  listUserMessages(
+    ctx: Ctx,
+    params: MessageServiceListUserMessagesParams,
+  ): MessagesListResult | Promise<MessagesListResult>;
   /** `messageservice.get_user_message`: Get one of the caller's messages — x-auth: user */
-  getUserMessage(ctx: Ctx, params: MessageServiceGetUserMessageParams): Promise<MessageResult>;
+  getUserMessage(ctx: Ctx, params: MessageServiceGetUserMessageParams): MessageResult | Promise<MessageResult>;
   /** `messageservice.get_unread_count`: Count the caller's unread messages — x-auth: user */
-  getUnreadCount(ctx: Ctx, params: MessageServiceGetUnreadCountParams): Promise<UnreadCountResult>;
+  getUnreadCount(ctx: Ctx, params: MessageServiceGetUnreadCountParams): UnreadCountResult | Promise<UnreadCountResult>;
   /** `messageservice.mark_as_read`: Mark a message read — x-auth: user */
-  markAsRead(ctx: Ctx, params: MessageServiceMarkAsReadParams): Promise<MarkReadResult>;
+  markAsRead(ctx: Ctx, params: MessageServiceMarkAsReadParams): MarkReadResult | Promise<MarkReadResult>;
   /** `messageservice.mark_as_unread`: Mark a message unread — x-auth: user */
-  markAsUnread(ctx: Ctx, params: MessageServiceMarkAsUnreadParams): Promise<MarkReadResult>;
+  markAsUnread(ctx: Ctx, params: MessageServiceMarkAsUnreadParams): MarkReadResult | Promise<MarkReadResult>;
   /** `messageservice.mark_all_read`: Mark all the caller's messages read — x-auth: user */
-  markAllRead(ctx: Ctx, params: MessageServiceMarkAllReadParams): Promise<MarkReadResult>;
+  markAllRead(ctx: Ctx, params: MessageServiceMarkAllReadParams): MarkReadResult | Promise<MarkReadResult>;
   /** `messageservice.mark_all_unread`: Mark all the caller's messages unread — x-auth: user */
-  markAllUnread(ctx: Ctx, params: MessageServiceMarkAllUnreadParams): Promise<MarkReadResult>;
+  markAllUnread(ctx: Ctx, params: MessageServiceMarkAllUnreadParams): MarkReadResult | Promise<MarkReadResult>;
   /** `messageservice.delete_message`: Delete one of the caller's messages — x-auth: user */
-  deleteMessage(ctx: Ctx, params: MessageServiceDeleteMessageParams): Promise<DeleteResult>;
+  deleteMessage(ctx: Ctx, params: MessageServiceDeleteMessageParams): DeleteResult | Promise<DeleteResult>;
   /** `messageservice.create_system_message`: Send a system message to a user (administrator) — x-auth: admin */
-  createSystemMessage(ctx: Ctx, params: MessageServiceCreateSystemMessageParams): Promise<MessageResult>;
+  createSystemMessage(
+    ctx: Ctx,
+    params: MessageServiceCreateSystemMessageParams,
+  ): MessageResult | Promise<MessageResult>;
   /** `messageservice.list_company_messages`: List a company's messages — x-auth: company:member */
-  listCompanyMessages(ctx: Ctx, params: MessageServiceListCompanyMessagesParams): Promise<MessagesListResult>;
+  listCompanyMessages(
+    ctx: Ctx,
+    params: MessageServiceListCompanyMessagesParams,
+  ): MessagesListResult | Promise<MessagesListResult>;
   /** `messageservice.create_company_message`: Post a message to a company's inbox — x-auth: company:director */
-  createCompanyMessage(ctx: Ctx, params: MessageServiceCreateCompanyMessageParams): Promise<MessageResult>;
+  createCompanyMessage(
+    ctx: Ctx,
+    params: MessageServiceCreateCompanyMessageParams,
+  ): MessageResult | Promise<MessageResult>;
   /** `messageservice.mark_company_read`: Mark a company message read — x-auth: company:member */
-  markCompanyRead(ctx: Ctx, params: MessageServiceMarkCompanyReadParams): Promise<MarkReadResult>;
+  markCompanyRead(ctx: Ctx, params: MessageServiceMarkCompanyReadParams): MarkReadResult | Promise<MarkReadResult>;
   /** `messageservice.mark_company_unread`: Mark a company message unread — x-auth: company:member */
-  markCompanyUnread(ctx: Ctx, params: MessageServiceMarkCompanyUnreadParams): Promise<MarkReadResult>;
+  markCompanyUnread(ctx: Ctx, params: MessageServiceMarkCompanyUnreadParams): MarkReadResult | Promise<MarkReadResult>;
   /** `messageservice.mark_all_company_read`: Mark all company messages read — x-auth: company:member */
-  markAllCompanyRead(ctx: Ctx, params: MessageServiceMarkAllCompanyReadParams): Promise<MarkReadResult>;
+  markAllCompanyRead(
+    ctx: Ctx,
+    params: MessageServiceMarkAllCompanyReadParams,
+  ): MarkReadResult | Promise<MarkReadResult>;
   /** `messageservice.mark_all_company_unread`: Mark all company messages unread — x-auth: company:member */
-  markAllCompanyUnread(ctx: Ctx, params: MessageServiceMarkAllCompanyUnreadParams): Promise<MarkReadResult>;
+  markAllCompanyUnread(
+    ctx: Ctx,
+    params: MessageServiceMarkAllCompanyUnreadParams,
+  ): MarkReadResult | Promise<MarkReadResult>;
 }

@@ -14,18 +14,24 @@ import type {
 /** PartnerService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface PartnerServiceHandlers<Ctx> {
   /** `partnerservice.create_partner`: Register a reseller partner — x-auth: admin */
-  createPartner(ctx: Ctx, params: PartnerServiceCreatePartnerParams): Promise<PartnerCredentialsResult>;
+  createPartner(
+    ctx: Ctx,
+    params: PartnerServiceCreatePartnerParams,
+  ): PartnerCredentialsResult | Promise<PartnerCredentialsResult>;
   /** `partnerservice.list_partners`: List partners — x-auth: admin */
-  listPartners(ctx: Ctx, params: PartnerServiceListPartnersParams): Promise<PartnerListResult>;
+  listPartners(ctx: Ctx, params: PartnerServiceListPartnersParams): PartnerListResult | Promise<PartnerListResult>;
   /** `partnerservice.deactivate_partner`: Deactivate a partner — x-auth: admin */
-  deactivatePartner(ctx: Ctx, params: PartnerServiceDeactivatePartnerParams): Promise<PartnerResult>;
+  deactivatePartner(ctx: Ctx, params: PartnerServiceDeactivatePartnerParams): PartnerResult | Promise<PartnerResult>;
   /** `partnerservice.rotate_partner_credentials`: Issue new partner credentials — x-auth: admin */
   rotatePartnerCredentials(
     ctx: Ctx,
     params: PartnerServiceRotatePartnerCredentialsParams,
-  ): Promise<PartnerCredentialsResult>;
+  ): PartnerCredentialsResult | Promise<PartnerCredentialsResult>;
   /** `partnerservice.update_partner`: Change a partner's flags — x-auth: admin */
-  updatePartner(ctx: Ctx, params: PartnerServiceUpdatePartnerParams): Promise<PartnerResult>;
+  updatePartner(ctx: Ctx, params: PartnerServiceUpdatePartnerParams): PartnerResult | Promise<PartnerResult>;
   /** `partnerservice.reactivate_partner`: Reactivate a deactivated partner with fresh credentials — x-auth: admin */
-  reactivatePartner(ctx: Ctx, params: PartnerServiceReactivatePartnerParams): Promise<PartnerCredentialsResult>;
+  reactivatePartner(
+    ctx: Ctx,
+    params: PartnerServiceReactivatePartnerParams,
+  ): PartnerCredentialsResult | Promise<PartnerCredentialsResult>;
 }

@@ -23,28 +23,55 @@ import type {
 /** PaymentService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface PaymentServiceHandlers<Ctx> {
   /** `paymentservice.get_payment_wallet`: Open a crypto payment and get its deposit address — x-auth: user */
-  getPaymentWallet(ctx: Ctx, params: PaymentServiceGetPaymentWalletParams): Promise<PaymentWalletResult>;
+  getPaymentWallet(
+    ctx: Ctx,
+    params: PaymentServiceGetPaymentWalletParams,
+  ): PaymentWalletResult | Promise<PaymentWalletResult>;
   /** `paymentservice.confirm_payment`: Confirm a pending payment (administrator) — x-auth: admin */
-  confirmPayment(ctx: Ctx, params: PaymentServiceConfirmPaymentParams): Promise<PaymentConfirmResult>;
+  confirmPayment(
+    ctx: Ctx,
+    params: PaymentServiceConfirmPaymentParams,
+  ): PaymentConfirmResult | Promise<PaymentConfirmResult>;
   /** `paymentservice.initiate_mobilepay`: Start a mobile-money payment — x-auth: user */
-  initiateMobilepay(ctx: Ctx, params: PaymentServiceInitiateMobilepayParams): Promise<MobilePayResult>;
+  initiateMobilepay(
+    ctx: Ctx,
+    params: PaymentServiceInitiateMobilepayParams,
+  ): MobilePayResult | Promise<MobilePayResult>;
   /** `paymentservice.handle_payment_webhook`: Mobile-money and card provider callback — x-auth: webhook */
-  handlePaymentWebhook(ctx: Ctx, params: PaymentServiceHandlePaymentWebhookParams): Promise<WebhookResult>;
+  handlePaymentWebhook(
+    ctx: Ctx,
+    params: PaymentServiceHandlePaymentWebhookParams,
+  ): WebhookResult | Promise<WebhookResult>;
   /** `paymentservice.initiate_renewal`: Renew the caller's residency from credits — x-auth: user */
-  initiateRenewal(ctx: Ctx, params: PaymentServiceInitiateRenewalParams): Promise<SubscriptionInfo>;
+  initiateRenewal(ctx: Ctx, params: PaymentServiceInitiateRenewalParams): SubscriptionInfo | Promise<SubscriptionInfo>;
   /** `paymentservice.initiate_company_renewal`: Renew a company's subscription from the caller's credits — x-auth: company:director */
-  initiateCompanyRenewal(ctx: Ctx, params: PaymentServiceInitiateCompanyRenewalParams): Promise<SubscriptionInfo>;
+  initiateCompanyRenewal(
+    ctx: Ctx,
+    params: PaymentServiceInitiateCompanyRenewalParams,
+  ): SubscriptionInfo | Promise<SubscriptionInfo>;
   /** `paymentservice.get_subscription_status`: The caller's residency subscription — x-auth: user */
-  getSubscriptionStatus(ctx: Ctx, params: PaymentServiceGetSubscriptionStatusParams): Promise<SubscriptionInfo>;
+  getSubscriptionStatus(
+    ctx: Ctx,
+    params: PaymentServiceGetSubscriptionStatusParams,
+  ): SubscriptionInfo | Promise<SubscriptionInfo>;
   /** `paymentservice.connect_payment_receiving`: Connect a resident or company to a provider to receive payments — x-auth: user */
   connectPaymentReceiving(
     ctx: Ctx,
     params: PaymentServiceConnectPaymentReceivingParams,
-  ): Promise<PaymentReceivingResult>;
+  ): PaymentReceivingResult | Promise<PaymentReceivingResult>;
   /** `paymentservice.handle_receiving_webhook`: Receiving-account verification callback — x-auth: webhook */
-  handleReceivingWebhook(ctx: Ctx, params: PaymentServiceHandleReceivingWebhookParams): Promise<WebhookResult>;
+  handleReceivingWebhook(
+    ctx: Ctx,
+    params: PaymentServiceHandleReceivingWebhookParams,
+  ): WebhookResult | Promise<WebhookResult>;
   /** `paymentservice.initiate_invoice_payment`: Start paying an invoice by card or mobile money — x-auth: user */
-  initiateInvoicePayment(ctx: Ctx, params: PaymentServiceInitiateInvoicePaymentParams): Promise<MobilePayResult>;
+  initiateInvoicePayment(
+    ctx: Ctx,
+    params: PaymentServiceInitiateInvoicePaymentParams,
+  ): MobilePayResult | Promise<MobilePayResult>;
   /** `paymentservice.initiate_bank_transfer`: Start a bank-transfer payment — x-auth: user */
-  initiateBankTransfer(ctx: Ctx, params: PaymentServiceInitiateBankTransferParams): Promise<BankTransferResult>;
+  initiateBankTransfer(
+    ctx: Ctx,
+    params: PaymentServiceInitiateBankTransferParams,
+  ): BankTransferResult | Promise<BankTransferResult>;
 }

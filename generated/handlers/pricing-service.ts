@@ -11,9 +11,15 @@ import type {
 /** PricingService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface PricingServiceHandlers<Ctx> {
   /** `pricingservice.calculate_company_pricing`: Price a company registration — x-auth: anonymous */
-  calculateCompanyPricing(ctx: Ctx, params: PricingServiceCalculateCompanyPricingParams): Promise<PricingResult>;
+  calculateCompanyPricing(
+    ctx: Ctx,
+    params: PricingServiceCalculateCompanyPricingParams,
+  ): PricingResult | Promise<PricingResult>;
   /** `pricingservice.get_all_pricing`: The whole public price list — x-auth: anonymous */
-  getAllPricing(ctx: Ctx, params: PricingServiceGetAllPricingParams): Promise<AllPricingConfig>;
+  getAllPricing(ctx: Ctx, params: PricingServiceGetAllPricingParams): AllPricingConfig | Promise<AllPricingConfig>;
   /** `pricingservice.get_shareholder_fee_rate`: Shareholder fee for a company type — x-auth: anonymous */
-  getShareholderFeeRate(ctx: Ctx, params: PricingServiceGetShareholderFeeRateParams): Promise<ShareholderFeeRateResult>;
+  getShareholderFeeRate(
+    ctx: Ctx,
+    params: PricingServiceGetShareholderFeeRateParams,
+  ): ShareholderFeeRateResult | Promise<ShareholderFeeRateResult>;
 }

@@ -10,9 +10,9 @@ import type {
 /** ProxyService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface ProxyServiceHandlers<Ctx> {
   /** `proxyservice.create_proxy`: Let one resident act for another — x-auth: admin */
-  createProxy(ctx: Ctx, params: ProxyServiceCreateProxyParams): Promise<ProxyResult>;
+  createProxy(ctx: Ctx, params: ProxyServiceCreateProxyParams): ProxyResult | Promise<ProxyResult>;
   /** `proxyservice.revoke_proxy`: Revoke a proxy — x-auth: admin */
-  revokeProxy(ctx: Ctx, params: ProxyServiceRevokeProxyParams): Promise<ProxyResult>;
+  revokeProxy(ctx: Ctx, params: ProxyServiceRevokeProxyParams): ProxyResult | Promise<ProxyResult>;
   /** `proxyservice.list_proxies`: List a resident's proxies — x-auth: user */
-  listProxies(ctx: Ctx, params: ProxyServiceListProxiesParams): Promise<ProxyListResult>;
+  listProxies(ctx: Ctx, params: ProxyServiceListProxiesParams): ProxyListResult | Promise<ProxyListResult>;
 }

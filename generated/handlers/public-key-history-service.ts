@@ -11,9 +11,18 @@ import type {
 /** PublicKeyHistoryService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface PublicKeyHistoryServiceHandlers<Ctx> {
   /** `publickeyhistoryservice.get_history`: List an entity's public keys, all versions — x-auth: user */
-  getHistory(ctx: Ctx, params: PublicKeyHistoryServiceGetHistoryParams): Promise<PublicKeyHistoryResult>;
+  getHistory(
+    ctx: Ctx,
+    params: PublicKeyHistoryServiceGetHistoryParams,
+  ): PublicKeyHistoryResult | Promise<PublicKeyHistoryResult>;
   /** `publickeyhistoryservice.get_by_version`: Get one key-history entry — x-auth: user */
-  getByVersion(ctx: Ctx, params: PublicKeyHistoryServiceGetByVersionParams): Promise<PublicKeyHistory>;
+  getByVersion(
+    ctx: Ctx,
+    params: PublicKeyHistoryServiceGetByVersionParams,
+  ): PublicKeyHistory | Promise<PublicKeyHistory>;
   /** `publickeyhistoryservice.verify_with_history`: Re-verify a recorded signature with its key — x-auth: user */
-  verifyWithHistory(ctx: Ctx, params: PublicKeyHistoryServiceVerifyWithHistoryParams): Promise<VerifyResult>;
+  verifyWithHistory(
+    ctx: Ctx,
+    params: PublicKeyHistoryServiceVerifyWithHistoryParams,
+  ): VerifyResult | Promise<VerifyResult>;
 }

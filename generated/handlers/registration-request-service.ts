@@ -15,20 +15,20 @@ export interface RegistrationRequestServiceHandlers<Ctx> {
   submitRegistrationRequest(
     ctx: Ctx,
     params: RegistrationRequestServiceSubmitRegistrationRequestParams,
-  ): Promise<RegistrationRequestResult>;
+  ): RegistrationRequestResult | Promise<RegistrationRequestResult>;
   /** `registrationrequestservice.get_registration_request_status`: Get a registration request with its review state — x-auth: partner */
   getRegistrationRequestStatus(
     ctx: Ctx,
     params: RegistrationRequestServiceGetRegistrationRequestStatusParams,
-  ): Promise<RegistrationRequestDetailResult>;
+  ): RegistrationRequestDetailResult | Promise<RegistrationRequestDetailResult>;
   /** `registrationrequestservice.list_registration_requests`: List the partner's registration requests — x-auth: partner */
   listRegistrationRequests(
     ctx: Ctx,
     params: RegistrationRequestServiceListRegistrationRequestsParams,
-  ): Promise<RegistrationRequestListResult>;
+  ): RegistrationRequestListResult | Promise<RegistrationRequestListResult>;
   /** `registrationrequestservice.update_registration_request`: Complete or correct a registration request — x-auth: partner */
   updateRegistrationRequest(
     ctx: Ctx,
     params: RegistrationRequestServiceUpdateRegistrationRequestParams,
-  ): Promise<RegistrationRequestDetailResult>;
+  ): RegistrationRequestDetailResult | Promise<RegistrationRequestDetailResult>;
 }

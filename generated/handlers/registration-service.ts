@@ -16,15 +16,30 @@ import type {
 /** RegistrationService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface RegistrationServiceHandlers<Ctx> {
   /** `registrationservice.get_status`: Get the caller's registration progress — x-auth: user */
-  getStatus(ctx: Ctx, params: RegistrationServiceGetStatusParams): Promise<RegistrationStatusResult>;
+  getStatus(
+    ctx: Ctx,
+    params: RegistrationServiceGetStatusParams,
+  ): RegistrationStatusResult | Promise<RegistrationStatusResult>;
   /** `registrationservice.update_status`: Set a user's registration flow status (internal) — x-auth: admin (internal) */
-  updateStatus(ctx: Ctx, params: RegistrationServiceUpdateStatusParams): Promise<RegistrationStatusResult>;
+  updateStatus(
+    ctx: Ctx,
+    params: RegistrationServiceUpdateStatusParams,
+  ): RegistrationStatusResult | Promise<RegistrationStatusResult>;
   /** `registrationservice.check_payment_complete`: Check whether the registration payment is confirmed — x-auth: user */
-  checkPaymentComplete(ctx: Ctx, params: RegistrationServiceCheckPaymentCompleteParams): Promise<PaymentCompleteResult>;
+  checkPaymentComplete(
+    ctx: Ctx,
+    params: RegistrationServiceCheckPaymentCompleteParams,
+  ): PaymentCompleteResult | Promise<PaymentCompleteResult>;
   /** `registrationservice.check_kyc_complete`: Check whether the identity verification is complete — x-auth: user */
-  checkKycComplete(ctx: Ctx, params: RegistrationServiceCheckKycCompleteParams): Promise<KycCompleteResult>;
+  checkKycComplete(
+    ctx: Ctx,
+    params: RegistrationServiceCheckKycCompleteParams,
+  ): KycCompleteResult | Promise<KycCompleteResult>;
   /** `registrationservice.activate_if_complete`: Activate the caller's resident once every step is done — x-auth: user */
-  activateIfComplete(ctx: Ctx, params: RegistrationServiceActivateIfCompleteParams): Promise<ActivateResult>;
+  activateIfComplete(
+    ctx: Ctx,
+    params: RegistrationServiceActivateIfCompleteParams,
+  ): ActivateResult | Promise<ActivateResult>;
   /** `registrationservice.confirm_kyc`: Confirm a resident's KYC (internal) — x-auth: admin (internal) */
-  confirmKyc(ctx: Ctx, params: RegistrationServiceConfirmKycParams): Promise<KycConfirmResult>;
+  confirmKyc(ctx: Ctx, params: RegistrationServiceConfirmKycParams): KycConfirmResult | Promise<KycConfirmResult>;
 }

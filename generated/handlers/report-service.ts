@@ -14,15 +14,33 @@ import type {
 /** ReportService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface ReportServiceHandlers<Ctx> {
   /** `reportservice.generate_balance_sheet`: Generate a balance sheet — x-auth: company:director */
-  generateBalanceSheet(ctx: Ctx, params: ReportServiceGenerateBalanceSheetParams): Promise<FinancialReportResult>;
+  generateBalanceSheet(
+    ctx: Ctx,
+    params: ReportServiceGenerateBalanceSheetParams,
+  ): FinancialReportResult | Promise<FinancialReportResult>;
   /** `reportservice.generate_income_statement`: Generate a income statement — x-auth: company:director */
-  generateIncomeStatement(ctx: Ctx, params: ReportServiceGenerateIncomeStatementParams): Promise<FinancialReportResult>;
+  generateIncomeStatement(
+    ctx: Ctx,
+    params: ReportServiceGenerateIncomeStatementParams,
+  ): FinancialReportResult | Promise<FinancialReportResult>;
   /** `reportservice.generate_cash_flow`: Generate a cash-flow statement — x-auth: company:director */
-  generateCashFlow(ctx: Ctx, params: ReportServiceGenerateCashFlowParams): Promise<FinancialReportResult>;
+  generateCashFlow(
+    ctx: Ctx,
+    params: ReportServiceGenerateCashFlowParams,
+  ): FinancialReportResult | Promise<FinancialReportResult>;
   /** `reportservice.generate_trial_balance`: Generate a trial balance — x-auth: company:director */
-  generateTrialBalance(ctx: Ctx, params: ReportServiceGenerateTrialBalanceParams): Promise<FinancialReportResult>;
+  generateTrialBalance(
+    ctx: Ctx,
+    params: ReportServiceGenerateTrialBalanceParams,
+  ): FinancialReportResult | Promise<FinancialReportResult>;
   /** `reportservice.get_report`: Read one financial report — x-auth: user */
-  getReport(ctx: Ctx, params: ReportServiceGetReportParams): Promise<FinancialReportDetailResult>;
+  getReport(
+    ctx: Ctx,
+    params: ReportServiceGetReportParams,
+  ): FinancialReportDetailResult | Promise<FinancialReportDetailResult>;
   /** `reportservice.list_reports`: List a company's financial reports — x-auth: company:member */
-  listReports(ctx: Ctx, params: ReportServiceListReportsParams): Promise<FinancialReportListResult>;
+  listReports(
+    ctx: Ctx,
+    params: ReportServiceListReportsParams,
+  ): FinancialReportListResult | Promise<FinancialReportListResult>;
 }

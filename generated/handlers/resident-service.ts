@@ -20,23 +20,26 @@ import type {
 /** ResidentService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface ResidentServiceHandlers<Ctx> {
   /** `residentservice.list`: List the caller's residents — x-auth: user */
-  list(ctx: Ctx, params: ResidentServiceListParams): Promise<ResidentsListResult>;
+  list(ctx: Ctx, params: ResidentServiceListParams): ResidentsListResult | Promise<ResidentsListResult>;
   /** `residentservice.create`: Create the caller's personal resident — x-auth: user */
-  create(ctx: Ctx, params: ResidentServiceCreateParams): Promise<ResidentResult>;
+  create(ctx: Ctx, params: ResidentServiceCreateParams): ResidentResult | Promise<ResidentResult>;
   /** `residentservice.get`: Get a resident — x-auth: user */
-  get(ctx: Ctx, params: ResidentServiceGetParams): Promise<ResidentResult>;
+  get(ctx: Ctx, params: ResidentServiceGetParams): ResidentResult | Promise<ResidentResult>;
   /** `residentservice.update`: Update a resident's profile — x-auth: user */
-  update(ctx: Ctx, params: ResidentServiceUpdateParams): Promise<ResidentResult>;
+  update(ctx: Ctx, params: ResidentServiceUpdateParams): ResidentResult | Promise<ResidentResult>;
   /** `residentservice.delete`: Delete a pending resident — x-auth: user */
-  delete(ctx: Ctx, params: ResidentServiceDeleteParams): Promise<DeleteResult>;
+  delete(ctx: Ctx, params: ResidentServiceDeleteParams): DeleteResult | Promise<DeleteResult>;
   /** `residentservice.update_subscription`: Choose the subscription plan and auto-renewal — x-auth: user */
-  updateSubscription(ctx: Ctx, params: ResidentServiceUpdateSubscriptionParams): Promise<SubscriptionResult>;
+  updateSubscription(
+    ctx: Ctx,
+    params: ResidentServiceUpdateSubscriptionParams,
+  ): SubscriptionResult | Promise<SubscriptionResult>;
   /** `residentservice.get_card`: Get the caller's resident card — x-auth: user */
-  getCard(ctx: Ctx, params: ResidentServiceGetCardParams): Promise<ResidentCardResult>;
+  getCard(ctx: Ctx, params: ResidentServiceGetCardParams): ResidentCardResult | Promise<ResidentCardResult>;
   /** `residentservice.set_anonymity`: Turn the anonymity flag on or off — x-auth: user */
-  setAnonymity(ctx: Ctx, params: ResidentServiceSetAnonymityParams): Promise<ResidentResult>;
+  setAnonymity(ctx: Ctx, params: ResidentServiceSetAnonymityParams): ResidentResult | Promise<ResidentResult>;
   /** `residentservice.suspend`: Suspend a resident (administrator) — x-auth: admin */
-  suspend(ctx: Ctx, params: ResidentServiceSuspendParams): Promise<ResidentResult>;
+  suspend(ctx: Ctx, params: ResidentServiceSuspendParams): ResidentResult | Promise<ResidentResult>;
   /** `residentservice.reinstate`: Lift a resident's suspension (administrator) — x-auth: admin */
-  reinstate(ctx: Ctx, params: ResidentServiceReinstateParams): Promise<ResidentResult>;
+  reinstate(ctx: Ctx, params: ResidentServiceReinstateParams): ResidentResult | Promise<ResidentResult>;
 }

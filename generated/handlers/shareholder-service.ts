@@ -25,27 +25,48 @@ import type {
 /** ShareholderService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface ShareholderServiceHandlers<Ctx> {
   /** `shareholderservice.invite_shareholder`: Invite someone to take up new shares — x-auth: company:director */
-  inviteShareholder(ctx: Ctx, params: ShareholderServiceInviteShareholderParams): Promise<InviteResult>;
+  inviteShareholder(ctx: Ctx, params: ShareholderServiceInviteShareholderParams): InviteResult | Promise<InviteResult>;
   /** `shareholderservice.accept_invite`: Accept a shareholder invitation — x-auth: user */
-  acceptInvite(ctx: Ctx, params: ShareholderServiceAcceptInviteParams): Promise<AcceptInviteResult>;
+  acceptInvite(
+    ctx: Ctx,
+    params: ShareholderServiceAcceptInviteParams,
+  ): AcceptInviteResult | Promise<AcceptInviteResult>;
   /** `shareholderservice.reject_invite`: Decline a shareholder invitation — x-auth: user */
-  rejectInvite(ctx: Ctx, params: ShareholderServiceRejectInviteParams): Promise<RejectInviteResult>;
+  rejectInvite(
+    ctx: Ctx,
+    params: ShareholderServiceRejectInviteParams,
+  ): RejectInviteResult | Promise<RejectInviteResult>;
   /** `shareholderservice.list_invites`: List a company's pending invitations — x-auth: company:director */
-  listInvites(ctx: Ctx, params: ShareholderServiceListInvitesParams): Promise<InviteListResult>;
+  listInvites(ctx: Ctx, params: ShareholderServiceListInvitesParams): InviteListResult | Promise<InviteListResult>;
   /** `shareholderservice.initiate_transfer`: Propose a share transfer — x-auth: company:shareholder */
-  initiateTransfer(ctx: Ctx, params: ShareholderServiceInitiateTransferParams): Promise<TransferResult>;
+  initiateTransfer(
+    ctx: Ctx,
+    params: ShareholderServiceInitiateTransferParams,
+  ): TransferResult | Promise<TransferResult>;
   /** `shareholderservice.approve_transfer`: Countersign a share transfer as the recipient — x-auth: user */
-  approveTransfer(ctx: Ctx, params: ShareholderServiceApproveTransferParams): Promise<TransferResult>;
+  approveTransfer(ctx: Ctx, params: ShareholderServiceApproveTransferParams): TransferResult | Promise<TransferResult>;
   /** `shareholderservice.complete_transfer`: Complete an approved share transfer — x-auth: company:director */
-  completeTransfer(ctx: Ctx, params: ShareholderServiceCompleteTransferParams): Promise<TransferResult>;
+  completeTransfer(
+    ctx: Ctx,
+    params: ShareholderServiceCompleteTransferParams,
+  ): TransferResult | Promise<TransferResult>;
   /** `shareholderservice.cancel_transfer`: Cancel a share transfer — x-auth: company:member */
-  cancelTransfer(ctx: Ctx, params: ShareholderServiceCancelTransferParams): Promise<TransferResult>;
+  cancelTransfer(ctx: Ctx, params: ShareholderServiceCancelTransferParams): TransferResult | Promise<TransferResult>;
   /** `shareholderservice.list_transfers`: List a company's share transfers — x-auth: company:member */
-  listTransfers(ctx: Ctx, params: ShareholderServiceListTransfersParams): Promise<TransferListResult>;
+  listTransfers(
+    ctx: Ctx,
+    params: ShareholderServiceListTransfersParams,
+  ): TransferListResult | Promise<TransferListResult>;
   /** `shareholderservice.initiate_dividend`: Propose a dividend distribution — x-auth: company:director */
-  initiateDividend(ctx: Ctx, params: ShareholderServiceInitiateDividendParams): Promise<DividendResult>;
+  initiateDividend(
+    ctx: Ctx,
+    params: ShareholderServiceInitiateDividendParams,
+  ): DividendResult | Promise<DividendResult>;
   /** `shareholderservice.execute_dividend`: Pay out an approved dividend — x-auth: company:director */
-  executeDividend(ctx: Ctx, params: ShareholderServiceExecuteDividendParams): Promise<DividendResult>;
+  executeDividend(ctx: Ctx, params: ShareholderServiceExecuteDividendParams): DividendResult | Promise<DividendResult>;
   /** `shareholderservice.list_dividends`: List a company's dividends — x-auth: company:member */
-  listDividends(ctx: Ctx, params: ShareholderServiceListDividendsParams): Promise<DividendListResult>;
+  listDividends(
+    ctx: Ctx,
+    params: ShareholderServiceListDividendsParams,
+  ): DividendListResult | Promise<DividendListResult>;
 }

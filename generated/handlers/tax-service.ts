@@ -21,23 +21,26 @@ import type {
 /** TaxService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface TaxServiceHandlers<Ctx> {
   /** `taxservice.create_filing`: Open a tax filing for a period — x-auth: company:director */
-  createFiling(ctx: Ctx, params: TaxServiceCreateFilingParams): Promise<TaxFilingResult>;
+  createFiling(ctx: Ctx, params: TaxServiceCreateFilingParams): TaxFilingResult | Promise<TaxFilingResult>;
   /** `taxservice.get_filing`: Read one tax filing — x-auth: user */
-  getFiling(ctx: Ctx, params: TaxServiceGetFilingParams): Promise<TaxFilingDetailResult>;
+  getFiling(ctx: Ctx, params: TaxServiceGetFilingParams): TaxFilingDetailResult | Promise<TaxFilingDetailResult>;
   /** `taxservice.update_filing`: Enter a draft filing's figures — x-auth: user */
-  updateFiling(ctx: Ctx, params: TaxServiceUpdateFilingParams): Promise<TaxFilingResult>;
+  updateFiling(ctx: Ctx, params: TaxServiceUpdateFilingParams): TaxFilingResult | Promise<TaxFilingResult>;
   /** `taxservice.submit_filing`: Submit a tax filing — x-auth: user */
-  submitFiling(ctx: Ctx, params: TaxServiceSubmitFilingParams): Promise<TaxFilingResult>;
+  submitFiling(ctx: Ctx, params: TaxServiceSubmitFilingParams): TaxFilingResult | Promise<TaxFilingResult>;
   /** `taxservice.accept_filing`: Accept a submitted tax filing — x-auth: admin */
-  acceptFiling(ctx: Ctx, params: TaxServiceAcceptFilingParams): Promise<TaxFilingResult>;
+  acceptFiling(ctx: Ctx, params: TaxServiceAcceptFilingParams): TaxFilingResult | Promise<TaxFilingResult>;
   /** `taxservice.reject_filing`: Reject a submitted tax filing — x-auth: admin */
-  rejectFiling(ctx: Ctx, params: TaxServiceRejectFilingParams): Promise<TaxFilingResult>;
+  rejectFiling(ctx: Ctx, params: TaxServiceRejectFilingParams): TaxFilingResult | Promise<TaxFilingResult>;
   /** `taxservice.list_filings`: List a company's tax filings — x-auth: company:member */
-  listFilings(ctx: Ctx, params: TaxServiceListFilingsParams): Promise<TaxFilingListResult>;
+  listFilings(ctx: Ctx, params: TaxServiceListFilingsParams): TaxFilingListResult | Promise<TaxFilingListResult>;
   /** `taxservice.get_deadlines`: A company's tax deadlines — x-auth: company:member */
-  getDeadlines(ctx: Ctx, params: TaxServiceGetDeadlinesParams): Promise<TaxDeadlineResult>;
+  getDeadlines(ctx: Ctx, params: TaxServiceGetDeadlinesParams): TaxDeadlineResult | Promise<TaxDeadlineResult>;
   /** `taxservice.generate_document`: Generate a document for a filing — x-auth: user */
-  generateDocument(ctx: Ctx, params: TaxServiceGenerateDocumentParams): Promise<TaxDocumentResult>;
+  generateDocument(ctx: Ctx, params: TaxServiceGenerateDocumentParams): TaxDocumentResult | Promise<TaxDocumentResult>;
   /** `taxservice.list_documents`: List a filing's documents — x-auth: user */
-  listDocuments(ctx: Ctx, params: TaxServiceListDocumentsParams): Promise<TaxDocumentListResult>;
+  listDocuments(
+    ctx: Ctx,
+    params: TaxServiceListDocumentsParams,
+  ): TaxDocumentListResult | Promise<TaxDocumentListResult>;
 }

@@ -18,22 +18,43 @@ import type {
 /** TreasuryOperationsService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface TreasuryOperationsServiceHandlers<Ctx> {
   /** `treasuryoperationsservice.initiate_transfer`: Move money between two treasury accounts — x-auth: user */
-  initiateTransfer(ctx: Ctx, params: TreasuryOperationsServiceInitiateTransferParams): Promise<FundTransferResult>;
+  initiateTransfer(
+    ctx: Ctx,
+    params: TreasuryOperationsServiceInitiateTransferParams,
+  ): FundTransferResult | Promise<FundTransferResult>;
   /** `treasuryoperationsservice.initiate_external_transfer`: Pay out from a treasury account to an outside address — x-auth: user */
   initiateExternalTransfer(
     ctx: Ctx,
     params: TreasuryOperationsServiceInitiateExternalTransferParams,
-  ): Promise<FundTransferResult>;
+  ): FundTransferResult | Promise<FundTransferResult>;
   /** `treasuryoperationsservice.approve_transfer`: Approve a pending transfer — x-auth: user */
-  approveTransfer(ctx: Ctx, params: TreasuryOperationsServiceApproveTransferParams): Promise<FundTransferResult>;
+  approveTransfer(
+    ctx: Ctx,
+    params: TreasuryOperationsServiceApproveTransferParams,
+  ): FundTransferResult | Promise<FundTransferResult>;
   /** `treasuryoperationsservice.cancel_transfer`: Cancel a pending transfer — x-auth: user */
-  cancelTransfer(ctx: Ctx, params: TreasuryOperationsServiceCancelTransferParams): Promise<FundTransferResult>;
+  cancelTransfer(
+    ctx: Ctx,
+    params: TreasuryOperationsServiceCancelTransferParams,
+  ): FundTransferResult | Promise<FundTransferResult>;
   /** `treasuryoperationsservice.list_transfers`: List an account's transfers — x-auth: user */
-  listTransfers(ctx: Ctx, params: TreasuryOperationsServiceListTransfersParams): Promise<FundTransferListResult>;
+  listTransfers(
+    ctx: Ctx,
+    params: TreasuryOperationsServiceListTransfersParams,
+  ): FundTransferListResult | Promise<FundTransferListResult>;
   /** `treasuryoperationsservice.get_exchange_quote`: Quote a currency exchange — x-auth: user */
-  getExchangeQuote(ctx: Ctx, params: TreasuryOperationsServiceGetExchangeQuoteParams): Promise<ExchangeQuoteResult>;
+  getExchangeQuote(
+    ctx: Ctx,
+    params: TreasuryOperationsServiceGetExchangeQuoteParams,
+  ): ExchangeQuoteResult | Promise<ExchangeQuoteResult>;
   /** `treasuryoperationsservice.execute_exchange`: Exchange money between two accounts of one owner at a quoted rate — x-auth: user */
-  executeExchange(ctx: Ctx, params: TreasuryOperationsServiceExecuteExchangeParams): Promise<ExchangeResult>;
+  executeExchange(
+    ctx: Ctx,
+    params: TreasuryOperationsServiceExecuteExchangeParams,
+  ): ExchangeResult | Promise<ExchangeResult>;
   /** `treasuryoperationsservice.list_exchanges`: List an owner's exchanges — x-auth: user */
-  listExchanges(ctx: Ctx, params: TreasuryOperationsServiceListExchangesParams): Promise<ExchangeListResult>;
+  listExchanges(
+    ctx: Ctx,
+    params: TreasuryOperationsServiceListExchangesParams,
+  ): ExchangeListResult | Promise<ExchangeListResult>;
 }

@@ -20,31 +20,58 @@ import type {
 /** TreasuryService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface TreasuryServiceHandlers<Ctx> {
   /** `treasuryservice.list_company_accounts`: List a company's treasury accounts — x-auth: company:member */
-  listCompanyAccounts(ctx: Ctx, params: TreasuryServiceListCompanyAccountsParams): Promise<TreasuryAccountsResult>;
+  listCompanyAccounts(
+    ctx: Ctx,
+    params: TreasuryServiceListCompanyAccountsParams,
+  ): TreasuryAccountsResult | Promise<TreasuryAccountsResult>;
   /** `treasuryservice.get_company_account`: Read a company treasury account — x-auth: company:member */
-  getCompanyAccount(ctx: Ctx, params: TreasuryServiceGetCompanyAccountParams): Promise<TreasuryAccountResult>;
+  getCompanyAccount(
+    ctx: Ctx,
+    params: TreasuryServiceGetCompanyAccountParams,
+  ): TreasuryAccountResult | Promise<TreasuryAccountResult>;
   /** `treasuryservice.list_company_transactions`: List a company account's transactions — x-auth: company:member */
   listCompanyTransactions(
     ctx: Ctx,
     params: TreasuryServiceListCompanyTransactionsParams,
-  ): Promise<TreasuryTransactionsResult>;
+  ): TreasuryTransactionsResult | Promise<TreasuryTransactionsResult>;
   /** `treasuryservice.create_company_account`: Open a company treasury account — x-auth: company:director */
-  createCompanyAccount(ctx: Ctx, params: TreasuryServiceCreateCompanyAccountParams): Promise<TreasuryAccountResult>;
+  createCompanyAccount(
+    ctx: Ctx,
+    params: TreasuryServiceCreateCompanyAccountParams,
+  ): TreasuryAccountResult | Promise<TreasuryAccountResult>;
   /** `treasuryservice.update_company_account`: Change a company treasury account — x-auth: company:director */
-  updateCompanyAccount(ctx: Ctx, params: TreasuryServiceUpdateCompanyAccountParams): Promise<TreasuryAccountResult>;
+  updateCompanyAccount(
+    ctx: Ctx,
+    params: TreasuryServiceUpdateCompanyAccountParams,
+  ): TreasuryAccountResult | Promise<TreasuryAccountResult>;
   /** `treasuryservice.list_resident_accounts`: List a resident's treasury accounts — x-auth: user */
-  listResidentAccounts(ctx: Ctx, params: TreasuryServiceListResidentAccountsParams): Promise<TreasuryAccountsResult>;
+  listResidentAccounts(
+    ctx: Ctx,
+    params: TreasuryServiceListResidentAccountsParams,
+  ): TreasuryAccountsResult | Promise<TreasuryAccountsResult>;
   /** `treasuryservice.get_resident_account`: Read a resident treasury account — x-auth: user */
-  getResidentAccount(ctx: Ctx, params: TreasuryServiceGetResidentAccountParams): Promise<TreasuryAccountResult>;
+  getResidentAccount(
+    ctx: Ctx,
+    params: TreasuryServiceGetResidentAccountParams,
+  ): TreasuryAccountResult | Promise<TreasuryAccountResult>;
   /** `treasuryservice.list_resident_transactions`: List a resident account's transactions — x-auth: user */
   listResidentTransactions(
     ctx: Ctx,
     params: TreasuryServiceListResidentTransactionsParams,
-  ): Promise<TreasuryTransactionsResult>;
+  ): TreasuryTransactionsResult | Promise<TreasuryTransactionsResult>;
   /** `treasuryservice.create_resident_account`: Open a resident treasury account — x-auth: user */
-  createResidentAccount(ctx: Ctx, params: TreasuryServiceCreateResidentAccountParams): Promise<TreasuryAccountResult>;
+  createResidentAccount(
+    ctx: Ctx,
+    params: TreasuryServiceCreateResidentAccountParams,
+  ): TreasuryAccountResult | Promise<TreasuryAccountResult>;
   /** `treasuryservice.update_resident_account`: Change a resident treasury account — x-auth: user */
-  updateResidentAccount(ctx: Ctx, params: TreasuryServiceUpdateResidentAccountParams): Promise<TreasuryAccountResult>;
+  updateResidentAccount(
+    ctx: Ctx,
+    params: TreasuryServiceUpdateResidentAccountParams,
+  ): TreasuryAccountResult | Promise<TreasuryAccountResult>;
   /** `treasuryservice.fund_account`: Fund an account (sandbox) — x-auth: admin */
-  fundAccount(ctx: Ctx, params: TreasuryServiceFundAccountParams): Promise<TreasuryTransactionResult>;
+  fundAccount(
+    ctx: Ctx,
+    params: TreasuryServiceFundAccountParams,
+  ): TreasuryTransactionResult | Promise<TreasuryTransactionResult>;
 }

@@ -10,9 +10,15 @@ import type {
 /** UserAuditLogService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface UserAuditLogServiceHandlers<Ctx> {
   /** `userauditlogservice.log`: Write an audit row (administrator) — x-auth: admin */
-  log(ctx: Ctx, params: UserAuditLogServiceLogParams): Promise<UserAuditLogResult>;
+  log(ctx: Ctx, params: UserAuditLogServiceLogParams): UserAuditLogResult | Promise<UserAuditLogResult>;
   /** `userauditlogservice.list_for_subject`: Audit rows of one actor — x-auth: user */
-  listForSubject(ctx: Ctx, params: UserAuditLogServiceListForSubjectParams): Promise<UserAuditLogListResult>;
+  listForSubject(
+    ctx: Ctx,
+    params: UserAuditLogServiceListForSubjectParams,
+  ): UserAuditLogListResult | Promise<UserAuditLogListResult>;
   /** `userauditlogservice.list_for_target`: Audit rows about one target — x-auth: user */
-  listForTarget(ctx: Ctx, params: UserAuditLogServiceListForTargetParams): Promise<UserAuditLogListResult>;
+  listForTarget(
+    ctx: Ctx,
+    params: UserAuditLogServiceListForTargetParams,
+  ): UserAuditLogListResult | Promise<UserAuditLogListResult>;
 }

@@ -21,22 +21,43 @@ import type {
 /** VerificationService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
 export interface VerificationServiceHandlers<Ctx> {
   /** `verificationservice.verify_individual`: Verify a resident at a tier — x-auth: anonymous */
-  verifyIndividual(ctx: Ctx, params: VerificationServiceVerifyIndividualParams): Promise<IndividualVerificationResult>;
+  verifyIndividual(
+    ctx: Ctx,
+    params: VerificationServiceVerifyIndividualParams,
+  ): IndividualVerificationResult | Promise<IndividualVerificationResult>;
   /** `verificationservice.verify_company`: Verify a company at a tier — x-auth: anonymous */
-  verifyCompany(ctx: Ctx, params: VerificationServiceVerifyCompanyParams): Promise<CompanyVerificationResult>;
+  verifyCompany(
+    ctx: Ctx,
+    params: VerificationServiceVerifyCompanyParams,
+  ): CompanyVerificationResult | Promise<CompanyVerificationResult>;
   /** `verificationservice.create_verification_link`: Create a tier-3 verification link — x-auth: user */
-  createVerificationLink(ctx: Ctx, params: VerificationServiceCreateVerificationLinkParams): Promise<CreateLinkResult>;
+  createVerificationLink(
+    ctx: Ctx,
+    params: VerificationServiceCreateVerificationLinkParams,
+  ): CreateLinkResult | Promise<CreateLinkResult>;
   /** `verificationservice.revoke_verification_link`: Revoke a verification link — x-auth: user */
-  revokeVerificationLink(ctx: Ctx, params: VerificationServiceRevokeVerificationLinkParams): Promise<RevokeResult>;
+  revokeVerificationLink(
+    ctx: Ctx,
+    params: VerificationServiceRevokeVerificationLinkParams,
+  ): RevokeResult | Promise<RevokeResult>;
   /** `verificationservice.list_verification_links`: List the caller's verification links — x-auth: user */
   listVerificationLinks(
     ctx: Ctx,
     params: VerificationServiceListVerificationLinksParams,
-  ): Promise<VerificationLinksResult>;
+  ): VerificationLinksResult | Promise<VerificationLinksResult>;
   /** `verificationservice.delete_inactive_links`: Delete the caller's expired, used and revoked links — x-auth: user */
-  deleteInactiveLinks(ctx: Ctx, params: VerificationServiceDeleteInactiveLinksParams): Promise<DeleteLinksResult>;
+  deleteInactiveLinks(
+    ctx: Ctx,
+    params: VerificationServiceDeleteInactiveLinksParams,
+  ): DeleteLinksResult | Promise<DeleteLinksResult>;
   /** `verificationservice.verify_by_token`: Open a verification link — x-auth: anonymous */
-  verifyByToken(ctx: Ctx, params: VerificationServiceVerifyByTokenParams): Promise<VerifyByTokenResult>;
+  verifyByToken(
+    ctx: Ctx,
+    params: VerificationServiceVerifyByTokenParams,
+  ): VerifyByTokenResult | Promise<VerifyByTokenResult>;
   /** `verificationservice.public_verify_url`: Get the public verify URL of an owned resident or company — x-auth: user */
-  publicVerifyUrl(ctx: Ctx, params: VerificationServicePublicVerifyUrlParams): Promise<PublicVerifyUrlResult>;
+  publicVerifyUrl(
+    ctx: Ctx,
+    params: VerificationServicePublicVerifyUrlParams,
+  ): PublicVerifyUrlResult | Promise<PublicVerifyUrlResult>;
 }

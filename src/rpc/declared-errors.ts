@@ -47,7 +47,7 @@ export function declaredError(method: MethodPolicy, ctx: Pick<RpcContext, "confi
 export async function invokeDeclared<T>(
   method: MethodPolicy,
   ctx: Pick<RpcContext, "config" | "log">,
-  invoke: () => Promise<T>,
+  invoke: () => T | Promise<T>,
 ): Promise<T> {
   try {
     return await invoke();

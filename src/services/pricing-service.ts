@@ -22,15 +22,18 @@ function priced<T>(compute: () => T): T {
   }
 }
 
-/** PricingService: the public price list and the registration price, computed from deployment configuration. */
+/**
+ * PricingService: the public price list and the registration price, computed from deployment configuration. The
+ * handlers wait for nothing, so they answer values (the dispatcher then answers without a promise).
+ */
 export const pricingService: PricingServiceHandlers<RpcContext> = {
-  async calculateCompanyPricing(_ctx, { company_type, shareholder_count, subscription_plan, early_bird }) {
+  calculateCompanyPricing(_ctx, { company_type, shareholder_count, subscription_plan, early_bird }) {
     return priced(() => companyPricing(company_type, shareholder_count, subscription_plan, early_bird));
   },
-  async getAllPricing() {
+  getAllPricing() {
     return ALL_PRICING;
   },
-  async getShareholderFeeRate(_ctx, { company_type, shareholder_count }) {
+  getShareholderFeeRate(_ctx, { company_type, shareholder_count }) {
     return priced(() => ({
       company_type,
       shareholder_count,

@@ -196,7 +196,7 @@ export async function serverCall(
   if (!entry.validateParams(params))
     throw new Error(`${method}: params ${JSON.stringify(entry.validateParams.errors)}`);
   try {
-    const result = await inCallTransaction(ctx, entry.mcp.readOnly, () => entry.invoke(ctx, params));
+    const result = await inCallTransaction(ctx, entry.mcp.readOnly, async () => entry.invoke(ctx, params));
     if (!entry.validateResult(result))
       throw new Error(`${method}: result ${JSON.stringify(entry.validateResult.errors)}`);
     return { result };
