@@ -1,5 +1,5 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { authenticateApiKey } from "../auth/api-keys.ts";
+import { authenticateApiKey, authenticateCachedApiKey } from "../auth/api-keys.ts";
 import { authenticateSession } from "../auth/sessions.ts";
 import type { Caller } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
@@ -40,6 +40,17 @@ export async function resolveCaller(em: EntityManager, creds: Credentials, now: 
       : authenticateSession(em, creds.bearer, now);
   }
   return null;
+}
+
+/**
+ * `resolveCaller` without waiting, when nothing has to be read: no credentials (null), or an API key whose row this
+ * instance has cached (the caller, or the refusal thrown). Undefined: call `resolveCaller`.
+ */
+export function resolveCallerNow(em: EntityManager, creds: Credentials, now: Date): Caller | null | undefined {
+  if (creds.both) throw RpcError.unauthenticated("InvalidCredentials", BOTH_CREDENTIALS);
+  const key = creds.apiKey ?? (creds.bearer?.startsWith("fz_") ? creds.bearer : null);
+  if (key) return authenticateCachedApiKey(em, key, now);
+  return creds.bearer ? undefined : null;
 }
 
 export type CallerOutcome = { caller: Caller | null } | { error: RpcError };

@@ -18,7 +18,7 @@ import {
 } from "../rpc/jsonrpc.ts";
 import { andThen, isPromiseLike, type MaybePromise } from "../rpc/maybe-async.ts";
 import type { Runtime } from "../rpc/runtime.ts";
-import { type CallerOutcome, type Credentials, resolveCaller } from "./credentials.ts";
+import { type CallerOutcome, type Credentials, resolveCaller, resolveCallerNow } from "./credentials.ts";
 import { type LineBudget, successLines } from "./logging.ts";
 import { openrpcText } from "./openrpc.ts";
 
@@ -312,6 +312,10 @@ class CallerCache {
   /** The outcome, at once when it is known (no credential sent, or already checked). */
   get(): CallerOutcome | Promise<CallerOutcome> {
     if (this.outcome) return this.outcome;
+    if (!this.pending) {
+      const known = this.knownNow();
+      if (known) return known;
+    }
     // Only raw SQL runs here, on the shared connection pool: no unit of work to fork.
     this.pending ??= resolveCaller(this.runtime.orm.em, this.credentials, this.runtime.config.clock()).then(
       (caller) => {
@@ -327,6 +331,19 @@ class CallerCache {
       },
     );
     return this.pending;
+  }
+
+  /** The outcome without waiting when nothing has to be read (an API key this instance has cached). */
+  private knownNow(): CallerOutcome | null {
+    try {
+      const caller = resolveCallerNow(this.runtime.orm.em, this.credentials, this.runtime.config.clock());
+      if (caller === undefined) return null;
+      this.outcome = { caller };
+    } catch (error) {
+      if (!(error instanceof RpcError)) throw error;
+      this.outcome = { error };
+    }
+    return this.outcome;
   }
 }
 

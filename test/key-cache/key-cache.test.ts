@@ -1,6 +1,9 @@
 import { beforeEach, describe, expect, test } from "vitest";
+import { resolveCallerNow } from "../../src/app/credentials.ts";
+import { RpcEndpoint } from "../../src/app/rpc-endpoint.ts";
 import { KeyCache } from "../../src/auth/key-cache.ts";
 import { sha256Hex } from "../../src/auth/tokens.ts";
+import { isPromiseLike } from "../../src/rpc/maybe-async.ts";
 import { type Client, PASSWORD, type RpcReply, startTestApp, type TestApp } from "../support/app.ts";
 import { usingPostgres } from "../support/database.ts";
 import { insertApiKey, sql, type TestKey } from "../support/helpers.ts";
@@ -166,5 +169,42 @@ describe("a cached key", () => {
     const until = Date.now() + 1000;
     while ((await lastUsed(k.keyId)).toISOString() !== stamped && Date.now() < until);
     expect((await lastUsed(k.keyId)).toISOString()).toBe(stamped);
+  });
+});
+
+describe("a cached key is decided without waiting (issue 18)", () => {
+  const at = (iso: string) => new Date(iso);
+  const withKey = (apiKey: string) => ({ bearer: null, apiKey, both: false });
+
+  test("resolveCallerNow: the caller of a cached key, its refusal on time, undefined when a row must be read", async () => {
+    const em = t.app.runtime.orm.em;
+    const uncached = await insertApiKey(t.app.runtime.orm, ada.userId, { mcp_scope: null });
+    const k = await cachedKeyOf(ada.userId, { mcp_scope: null, expires_at: at("2027-01-01T00:00:00.000Z") });
+    // No await from here on: a notification of another worker cannot empty the cache in between.
+    expect(resolveCallerNow(em, withKey(k.key), at("2026-12-31T23:59:59.999Z"))).toMatchObject({
+      userId: ada.userId,
+      via: "api_key",
+      apiKeyId: k.keyId,
+    });
+    expect(() => resolveCallerNow(em, withKey(k.key), at("2027-01-01T00:00:00.000Z"))).toThrow("API key expired");
+    expect(resolveCallerNow(em, withKey(uncached.key), at("2026-12-31T00:00:00.000Z"))).toBeUndefined();
+    expect(resolveCallerNow(em, { bearer: "fzs_session", apiKey: null, both: false }, new Date())).toBeUndefined();
+    expect(resolveCallerNow(em, { bearer: null, apiKey: null, both: false }, new Date())).toBeNull();
+    expect(() => resolveCallerNow(em, withKey("not_a_key"), new Date())).toThrow("invalid API key");
+  });
+
+  test("the endpoint answers a cached script key's read-only call in the same turn", async () => {
+    const k = await cachedKeyOf(ada.userId, { mcp_scope: null });
+    const endpoint = new RpcEndpoint(t.app.runtime, "all");
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "pricingservice.get_shareholder_fee_rate",
+      params: { company_type: "startup_fzc", shareholder_count: 4 },
+    });
+    const info = { requestId: "key-1", ip: "127.0.0.1", userAgent: null, rawBody: body, headers: {} };
+    const answer = endpoint.handle(info, withKey(k.key), (a) => a);
+    expect(isPromiseLike(answer)).toBe(false);
+    expect(JSON.parse((answer as { body: string }).body).result.shareholder_count).toBe(4);
   });
 });
