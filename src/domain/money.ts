@@ -13,11 +13,30 @@ export const MAX_MONEY = 90_000_000_000_000;
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i;
 
+const SCALES = [1, 10, 100];
+
+/** Below 10^15 units, distinct decimals of that many digits are distinct doubles (IEEE 754 DBL_DIG = 15). */
+const EXACT_UNITS = 1e15;
+
 /**
  * Rounds the decimal written by `String(value)` (the shortest text that reads back as the same number) to an
  * integer number of units of 10^-places, half to even. Works on digits, never on binary fractions.
+ *
+ * Most amounts already have at most `places` decimals: when `value` is the double nearest to `units / 10^places`
+ * for the integer `units` it rounds to (and `units` has at most 15 digits, so no other decimal of as many digits
+ * reads back as the same double), `String(value)` spells exactly that decimal and `units` is the answer: no text.
  */
-function roundDecimal(value: number, places: number): number {
+export function roundDecimal(value: number, places: number): number {
+  const scale = SCALES[places];
+  if (scale !== undefined) {
+    const units = Math.round(value * scale);
+    if (units / scale === value && Math.abs(units) < EXACT_UNITS) return units === 0 ? 0 : units;
+  }
+  return roundDecimalDigits(value, places);
+}
+
+/** The same rounding on the digits of `String(value)`: the definition, used whenever the shortcut does not apply. */
+export function roundDecimalDigits(value: number, places: number): number {
   if (!Number.isFinite(value)) throw new RangeError(`not a finite amount: ${value}`);
   const match = DECIMAL.exec(String(value));
   if (!match) throw new RangeError(`not a decimal amount: ${value}`);

@@ -6,6 +6,8 @@ import {
   isValidAmount,
   moneyFromDb,
   multiplyMoney,
+  roundDecimal,
+  roundDecimalDigits,
   roundMoney,
   subtractMoney,
   toCents,
@@ -103,6 +105,42 @@ describe("money", () => {
       base_amount: 120,
       discount_rate: 0.15,
       amount: 102,
+    });
+  });
+  describe("the exact shortcut of roundDecimal agrees with the digit rounding", () => {
+    test.each([
+      [1.005, 2],
+      [1.015, 2],
+      [-1.005, 2],
+      [0.125, 2],
+      [2.5, 0],
+      [-2.5, 0],
+      [3.5, 0],
+      [-0, 2],
+      [0.1 + 0.2, 2],
+      [123456789012.34, 2],
+      [9_999_999_999_999.99, 2],
+      [90_000_000_000_000, 2],
+      [1e21, 0],
+      [5e-324, 2],
+    ])("%s at %i places", (value, places) => {
+      expect(Object.is(roundDecimal(value, places), roundDecimalDigits(value, places))).toBe(true);
+    });
+
+    test("on cents, on any double and on products of cents and rates", () => {
+      const values = fc.oneof(
+        fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }).map((c) => c / 100),
+        fc.double({ min: -1e16, max: 1e16, noNaN: true }),
+        fc
+          .tuple(fc.integer({ min: -1e9, max: 1e9 }), fc.double({ min: 0, max: 2, noNaN: true }))
+          .map(([c, r]) => c * r),
+      );
+      fc.assert(
+        fc.property(values, fc.constantFrom(0, 1, 2), (value, places) => {
+          expect(Object.is(roundDecimal(value, places), roundDecimalDigits(value, places))).toBe(true);
+        }),
+        { numRuns: 5_000 },
+      );
     });
   });
 });
