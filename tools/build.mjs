@@ -84,6 +84,7 @@ export async function build({ log = console.error } = {}) {
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
-  if (process.argv.includes("--if-stale") && !isStale()) process.exit(0);
-  await build();
+  const { withBuildLock } = await import("./build-lock.mjs");
+  const ifStale = process.argv.includes("--if-stale");
+  await withBuildLock(ROOT, async () => (!ifStale || isStale()) && (await build()));
 }

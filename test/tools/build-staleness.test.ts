@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { isStale } from "../../tools/build.mjs";
+import { withBuildLock } from "../../tools/build-lock.mjs";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -47,5 +48,48 @@ describe("npm start rebuilds only a stale build (tools/build.mjs)", () => {
     writeFileSync(join(root, "contracts/templates/new.md"), "# new\n");
     utimesSync(join(root, "contracts/templates/new.md"), new Date(0), new Date(0)); // an old file, copied in
     expect(isStale(root)).toBe(true);
+  });
+});
+
+describe("one build at a time (tools/build-lock.mjs)", () => {
+  const quiet = { pollMs: 10, log: () => {} };
+
+  test("a second build waits until the first is done", async () => {
+    const root = mkdtempSync(join(tmpdir(), "fz-lock-"));
+    dirs.push(root);
+    const events: string[] = [];
+    const work = (name: string) => async () => {
+      events.push(`${name} start`);
+      await new Promise((done) => setTimeout(done, 50));
+      events.push(`${name} end`);
+      return name;
+    };
+    const results = await Promise.all([withBuildLock(root, work("a"), quiet), withBuildLock(root, work("b"), quiet)]);
+    expect(results).toEqual(["a", "b"]);
+    expect(events).toEqual(["a start", "a end", "b start", "b end"]);
+    expect(existsSync(join(root, ".build-lock"))).toBe(false);
+  });
+
+  test("a lock left by a process that is gone is taken over", async () => {
+    const root = mkdtempSync(join(tmpdir(), "fz-lock-"));
+    dirs.push(root);
+    mkdirSync(join(root, ".build-lock"));
+    writeFileSync(join(root, ".build-lock", "pid"), "2147483646"); // no such process
+    await expect(withBuildLock(root, async () => "built", quiet)).resolves.toBe("built");
+  });
+
+  test("the lock is released when the build fails", async () => {
+    const root = mkdtempSync(join(tmpdir(), "fz-lock-"));
+    dirs.push(root);
+    await expect(
+      withBuildLock(
+        root,
+        async () => {
+          throw new Error("esbuild failed");
+        },
+        quiet,
+      ),
+    ).rejects.toThrow("esbuild failed");
+    expect(existsSync(join(root, ".build-lock"))).toBe(false);
   });
 });

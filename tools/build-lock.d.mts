@@ -1,0 +1,5 @@
+export function withBuildLock<T>(
+  root: string,
+  work: () => Promise<T>,
+  options?: { pollMs?: number; log?: (line: string) => void },
+): Promise<T>;
