@@ -11,6 +11,7 @@ import { type EntityManager, MikroORM, PostgreSqlDriver } from "@mikro-orm/postg
 import type pg from "pg";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
 import { PGliteDriver } from "./pglite-dialect.ts";
+import { earlyPgliteWasm } from "./pglite-wasm.ts";
 import { Slots } from "./slots.ts";
 
 /** `src/db/migrations/`, next to this file (independent of the working directory). */
@@ -133,7 +134,8 @@ export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
   try {
     const dir = options.pgliteDir ? resolve(options.pgliteDir) : undefined;
     seedFromTemplate(dir, options.schema);
-    pglite = new PGlite(dir, PGLITE_SETTINGS);
+    const pgliteWasmModule = await earlyPgliteWasm();
+    pglite = new PGlite(dir, pgliteWasmModule ? { ...PGLITE_SETTINGS, pgliteWasmModule } : PGLITE_SETTINGS);
     await pglite.waitReady;
     orm = await MikroORM.init({
       ...baseOptions(options),

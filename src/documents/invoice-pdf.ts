@@ -1,4 +1,4 @@
-import PDFDocument from "pdfkit";
+import type PDFKit from "pdfkit";
 import type { InvoicePaymentInstructions, LineItem } from "../../generated/types.ts";
 
 /**
@@ -51,7 +51,15 @@ export function instructionLines(pi: InvoicePaymentInstructions): string[] {
   return lines;
 }
 
-export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
+/**
+ * pdfkit (with fontkit and its fonts) costs ~0.2-0.3 s of CPU to load: loaded on the first invoice, not at start
+ * (cold start, issue 18); the module stays cached afterwards.
+ */
+let pdfkit: Promise<typeof PDFKit> | null = null;
+
+export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
+  pdfkit ??= import("pdfkit").then((module) => module.default);
+  const PDFDocument = await pdfkit;
   const doc = new PDFDocument({
     size: "A4",
     margin: 50,
