@@ -66,10 +66,14 @@ export class ToolIndex {
   private readonly df = new Map<string, number>();
   private readonly avg: Record<Field, number> = { name: 0, title: 0, description: 0, params: 0 };
 
-  constructor(
-    tools: SearchableTool[],
-    private readonly synonyms: Map<string, string[]> = new Map(),
-  ) {
+  private readonly synonyms = new Map<string, string[]>();
+
+  constructor(tools: SearchableTool[], synonyms: Record<string, string[]> = {}) {
+    for (const [word, also] of Object.entries(synonyms)) {
+      const key = terms(word)[0] ?? word;
+      const known = this.synonyms.get(key) ?? [];
+      this.synonyms.set(key, [...new Set([...known, ...also.flatMap((a) => terms(a))])]);
+    }
     const vocabulary = new Set<string>();
     for (const { tool } of tools) {
       for (const w of words(`${tool.title ?? ""} ${tool.description ?? ""}`)) if (w.length >= 2) vocabulary.add(w);

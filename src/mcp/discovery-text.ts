@@ -8,7 +8,7 @@ const STOP = new Set(
   (
     "a an and are as at be by can do does for from has have how i if in into is it its me my of on or our so " +
     "that the their them then there these they this to was we were what when where which who will with you your " +
-    "one some any all another other own want need please get"
+    "one some any all another other want need please get"
   ).split(" "),
 );
 

@@ -174,10 +174,10 @@ export class ToolCatalog {
     );
   }
 
-  /** Whether a key with this policy may be shown the tool (as tools/list would list it). */
-  lists(policy: KeyPolicy, name: string): boolean {
+  /** Whether any API key may call the tool (not an administrator, session-only, webhook or internal method). */
+  keyCallable(name: string): boolean {
     const found = this.byName.get(name);
-    return !!found && keyMayCall(found.entry) && toolRefusal(policy, name, found.entry.mcp.readOnly) === null;
+    return found !== undefined && keyMayCall(found.entry);
   }
 
   /** A page's JSON text, made once per page object. */
