@@ -270,6 +270,17 @@ describe("freezone_call_tool", () => {
       key.keyId,
     ]);
     expect(rows).toEqual([{ tool_name: PAY, rpc_method: "testservice.pay", status: "pending" }]);
+    const approvalId = r.result.structuredContent.approval_id;
+    const approved = await owner.rpc("mcpapprovalservice.approve", { approval_id: approvalId });
+    expect(approved.result).toMatchObject({ status: "approved_executed", execution_error: null });
+    expect(JSON.parse(approved.result.result_json)).toMatchObject({ api_key_id: key.keyId, echo: "x", amount: 5 });
+    const logged = await sql(t, "select tool_name, approval_id from mcp_call_log where api_key_id = ? order by sid", [
+      key.keyId,
+    ]);
+    expect(logged).toEqual([
+      { tool_name: PAY, approval_id: approvalId },
+      { tool_name: PAY, approval_id: approvalId },
+    ]);
   });
 
   test("limits count the real calls only: search and describe are free, the third call is over 2 an hour", async () => {
