@@ -115,6 +115,7 @@ export const RECORDS = {
       "blocked_tool_patterns",
       "approval_threshold",
       "approval_required_tools",
+      "mcp_discovery_mode",
     ],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -136,6 +137,7 @@ export const RECORDS = {
       { name: "blocked_tool_patterns", kind: "string", nullable: true, default: null },
       { name: "approval_threshold", kind: "number", nullable: true, default: null },
       { name: "approval_required_tools", kind: "string", nullable: true, default: null },
+      { name: "mcp_discovery_mode", kind: "boolean", nullable: false, default: false },
       { name: "partner_id", kind: "string", nullable: true, default: null },
       { name: "is_system_minted", kind: "boolean", nullable: false, default: false },
       { name: "prefix", kind: "string", nullable: false, default: null },

@@ -119,6 +119,7 @@ export interface ApiKeyRow {
     | "monthly_spending_limit"
     | "max_calls_per_hour"
     | "max_calls_per_day"
+    | "mcp_discovery_mode"
     | "is_system_minted"
     | "created_at"
     | "updated_at";
@@ -141,6 +142,7 @@ export interface ApiKeyRow {
   blocked_tool_patterns: string | null;
   approval_threshold: number | null;
   approval_required_tools: string | null;
+  mcp_discovery_mode: boolean;
   partner_id: string | null;
   is_system_minted: boolean;
   prefix: "fz_u_" | "fz_r_";
@@ -199,6 +201,7 @@ export const ApiKeyEntity = new EntitySchema<ApiKeyRow>({
       nullable: true,
     },
     approval_required_tools: { type: "string", columnType: "text", nullable: true },
+    mcp_discovery_mode: { type: "boolean", columnType: "boolean", default: false },
     partner_id: { type: "string", columnType: "text", nullable: true },
     is_system_minted: { type: "boolean", columnType: "boolean", default: false },
     prefix: { type: "string", columnType: "text" },

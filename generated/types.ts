@@ -805,6 +805,10 @@ export interface ApiKey {
    */
   approval_required_tools: string | null;
   /**
+   * MCP discovery mode: `tools/list` answers three meta-tools (search, describe, call) instead of the catalogue of tools the key may call. Direct `tools/call` by name still works.
+   */
+  mcp_discovery_mode: boolean;
+  /**
    * Owning partner for reseller keys (non-unique: two keys during rotation); null for personal keys.
    */
   partner_id: string | null;
@@ -3505,6 +3509,10 @@ export interface ApiKeyResult {
    */
   approval_required_tools: string;
   /**
+   * MCP discovery mode: tools/list answers the search, describe and call meta-tools instead of the catalogue (default false).
+   */
+  mcp_discovery_mode: boolean;
+  /**
    * Owning partner for reseller keys; null for personal keys.
    */
   partner_id: string | null;
@@ -3571,6 +3579,10 @@ export interface ApiKeySummary {
    * Comma-separated tool-name globs that always need approval.
    */
   approval_required_tools: string;
+  /**
+   * MCP discovery mode: tools/list answers the search, describe and call meta-tools instead of the catalogue (default false).
+   */
+  mcp_discovery_mode: boolean;
   /**
    * False once revoked.
    */
@@ -8347,6 +8359,10 @@ export interface ApiKeyNewTemplate {
    * Comma-separated tool patterns that always need approval.
    */
   approval_required_tools: string | null;
+  /**
+   * MCP discovery mode: `tools/list` answers three meta-tools (search, describe, call) instead of the catalogue of tools the key may call. Direct `tools/call` by name still works.
+   */
+  mcp_discovery_mode: boolean | null;
 }
 export interface ApiKeyFindResult {
   items: ApiKey[];
@@ -9254,6 +9270,10 @@ export interface ApiKeyServiceGeneratePersonalParams {
    * Comma-separated tool-name globs that always need approval; omitted = default.
    */
   approval_required_tools?: string;
+  /**
+   * MCP discovery mode: tools/list shows only freezone_search_tools, freezone_describe_tool and freezone_call_tool instead of the whole catalogue (for agents that cannot hold hundreds of tools); omitted = default (false).
+   */
+  mcp_discovery_mode?: boolean;
 }
 export interface ApiKeyServiceListPersonalParams {}
 export interface ApiKeyServiceRevokeParams {
@@ -9329,6 +9349,10 @@ export interface ApiKeyServiceUpdatePersonalParams {
    * Comma-separated tool-name globs that always need approval; omitted = unchanged.
    */
   approval_required_tools?: string;
+  /**
+   * MCP discovery mode on or off; omitted = unchanged.
+   */
+  mcp_discovery_mode?: boolean;
 }
 export interface ApiKeyServiceMintAssistantKeyParams {}
 export interface AuthServiceRegisterParams {

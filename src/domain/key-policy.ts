@@ -9,7 +9,8 @@ type LimitField =
   | "allowed_tool_patterns"
   | "blocked_tool_patterns"
   | "approval_threshold"
-  | "approval_required_tools";
+  | "approval_required_tools"
+  | "mcp_discovery_mode";
 
 /** Tier policy of an API key (seed 000 ApiKey): governs MCP use. The stored columns, with the defaults filled in. */
 export type KeyPolicy = Pick<ApiKeyRow, "mcp_scope"> & { [F in LimitField]: NonNullable<ApiKeyRow[F]> };
@@ -26,6 +27,7 @@ export const KEY_POLICY_DEFAULTS: KeyPolicy = {
   blocked_tool_patterns: "",
   approval_threshold: 0,
   approval_required_tools: "",
+  mcp_discovery_mode: false,
 };
 
 export const POLICY_FIELDS = Object.keys(KEY_POLICY_DEFAULTS) as (keyof KeyPolicy)[];
@@ -43,6 +45,7 @@ export const POLICY_COLUMNS = [
   "blocked_tool_patterns",
   "approval_threshold",
   "approval_required_tools",
+  "mcp_discovery_mode",
 ] as const;
 
 export type KeyPolicyColumns = Pick<ApiKeyRow, (typeof POLICY_COLUMNS)[number]>;
@@ -83,6 +86,7 @@ export function policyOf(row: Pick<ApiKeyRow, keyof KeyPolicy>): KeyPolicy {
     blocked_tool_patterns: row.blocked_tool_patterns ?? d.blocked_tool_patterns,
     approval_threshold: row.approval_threshold ?? d.approval_threshold,
     approval_required_tools: row.approval_required_tools ?? d.approval_required_tools,
+    mcp_discovery_mode: row.mcp_discovery_mode ?? d.mcp_discovery_mode,
   };
 }
 

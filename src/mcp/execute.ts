@@ -45,7 +45,7 @@ async function amountOf(deps: McpDeps, entry: Entry, params: Record<string, unkn
   return { amount: raw, eur: await toEur(deps.fx, raw, currency, now) };
 }
 
-const refusalError = (r: Refusal): RpcError => RpcError.app("ApiKeyError", r.variant, r.message, r.details);
+export const refusalError = (r: Refusal): RpcError => RpcError.app("ApiKeyError", r.variant, r.message, r.details);
 
 function asRpcError(deps: McpDeps, err: unknown, inv: Invocation): RpcError {
   if (err instanceof RpcError) {

@@ -17,6 +17,8 @@ export interface KeyPolicy {
   blockedPatterns: string[];
   approvalThreshold: number;
   approvalRequiredPatterns: string[];
+  /** `tools/list` answers the meta-tools (search, describe, call) instead of the catalogue (discovery.ts). */
+  discoveryMode: boolean;
 }
 
 export function parsePatterns(list: string | null): string[] {
@@ -41,6 +43,7 @@ export function policyFromRow(row: KeyPolicyColumns): KeyPolicy {
     blockedPatterns: parsePatterns(p.blocked_tool_patterns),
     approvalThreshold: p.approval_threshold,
     approvalRequiredPatterns: parsePatterns(p.approval_required_tools),
+    discoveryMode: p.mcp_discovery_mode,
   };
 }
 

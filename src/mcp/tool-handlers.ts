@@ -2,6 +2,7 @@ import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/
 import { RpcError } from "../rpc/errors.ts";
 import type { McpAuth } from "./auth.ts";
 import type { McpDeps } from "./deps.ts";
+import { discoveryList, isMetaTool, runMetaTool } from "./discovery.ts";
 import { runTool } from "./execute.ts";
 import { summarizeArguments } from "./sanitize.ts";
 import type { ToolHandlers } from "./server-host.ts";
@@ -47,43 +48,58 @@ export function failure(error: RpcError): CallToolResult {
 
 /** tools/list and tools/call of the SDK Server, bound to one app's MCP dependencies. */
 export function toolHandlers(deps: McpDeps): ToolHandlers {
+  /** A catalogue tool by name: the one path of a direct tools/call and of discovery mode's freezone_call_tool. */
+  async function callTool(auth: McpAuth, name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
+    const found = deps.catalog.byName.get(name);
+    if (!found) {
+      await deps.callLog.write(null, {
+        apiKeyId: auth.caller.apiKeyId ?? "",
+        userId: auth.caller.userId,
+        toolName: name.slice(0, 200),
+        argumentsSummary: summarizeArguments(args),
+        amount: 0,
+        amountEur: null,
+        status: "error",
+        errorMessage: "unknown tool",
+        approvalId: null,
+        at: deps.runtime.config.clock(),
+      });
+      throw RpcError.invalidParams(`unknown tool ${name}`);
+    }
+    const outcome = await runTool(deps, {
+      caller: auth.caller,
+      request: auth.request,
+      toolName: name,
+      entry: found.entry,
+      args,
+      approvalId: null,
+      signal,
+    });
+    if (outcome.kind === "result") return success(outcome.result);
+    if (outcome.kind === "pending") return success(outcome.pending);
+    return failure(outcome.error);
+  }
+
+  const policyOf = (auth: McpAuth) => deps.policies.get(deps.runtime.orm.em.fork(), auth.caller.apiKeyId ?? "");
+
   return {
     async list(auth, cursor) {
-      const policy = await deps.policies.get(deps.runtime.orm.em.fork(), auth.caller.apiKeyId ?? "");
+      const policy = await policyOf(auth);
       if (!policy) return { tools: [] };
-      const page = deps.catalog.list(policy, cursor);
+      const page = policy.discoveryMode ? discoveryList(cursor) : deps.catalog.list(policy, cursor);
       if (!page) throw new McpError(ErrorCode.InvalidParams, "Invalid params: cursor is not valid");
       return page;
     },
     async call(auth: McpAuth, name, args, signal) {
-      const found = deps.catalog.byName.get(name);
-      if (!found) {
-        await deps.callLog.write(null, {
-          apiKeyId: auth.caller.apiKeyId ?? "",
-          userId: auth.caller.userId,
-          toolName: name.slice(0, 200),
-          argumentsSummary: summarizeArguments(args),
-          amount: 0,
-          amountEur: null,
-          status: "error",
-          errorMessage: "unknown tool",
-          approvalId: null,
-          at: deps.runtime.config.clock(),
-        });
-        throw RpcError.invalidParams(`unknown tool ${name}`);
+      // Meta-tools exist for keys in discovery mode only; for any other key their names stay unknown tools.
+      if (isMetaTool(name)) {
+        const policy = await policyOf(auth);
+        if (policy?.discoveryMode) {
+          const direct = (tool: string, toolArgs: unknown) => callTool(auth, tool, toolArgs, signal);
+          return runMetaTool(deps.catalog, policy, name, args, direct, failure);
+        }
       }
-      const outcome = await runTool(deps, {
-        caller: auth.caller,
-        request: auth.request,
-        toolName: name,
-        entry: found.entry,
-        args,
-        approvalId: null,
-        signal,
-      });
-      if (outcome.kind === "result") return success(outcome.result);
-      if (outcome.kind === "pending") return success(outcome.pending);
-      return failure(outcome.error);
+      return callTool(auth, name, args, signal);
     },
   };
 }

@@ -4,6 +4,8 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { PROJECT_ROOT } from "../project-root.ts";
 import { decodeCursor, encodeCursor } from "../repos/paging.ts";
 import type { Entry } from "../rpc/dispatcher.ts";
+import { type SearchHit, ToolIndex } from "./discovery-index.ts";
+import { DISCOVERY_SYNONYMS } from "./discovery-synonyms.ts";
 import { type KeyPolicy, toolRefusal } from "./policy.ts";
 
 /** One entry of generated/mcp-tools.json: an MCP tool plus the registry method it dispatches to. */
@@ -37,13 +39,15 @@ function loadManifest(): ManifestTool[] {
 }
 
 /** What no API key can ever call: administrator, session-only and webhook methods, and internal ones. */
-function keyMayCall(entry: Entry): boolean {
+export function keyMayCall(entry: Entry): boolean {
   return !entry.internal && entry.auth !== "admin" && entry.auth !== "session" && entry.auth !== "webhook";
 }
 
 interface Listed {
   tool: Tool;
   readOnly: boolean;
+  /** A generated record operation (`kind: "crud"`), ranked below domain operations by the tool search. */
+  generic: boolean;
   bytes: number;
 }
 
@@ -64,8 +68,15 @@ function listedOf(item: ManifestTool): { tool: Tool; bytes: number } {
 class Listing {
   private readonly pages = new Map<string, ToolPage>();
   private readonly json = new WeakMap<object, string>();
+  private searchIndex: ToolIndex | null = null;
 
   constructor(readonly listable: Listed[]) {}
+
+  /** The search index of discovery mode over these tools: built on first use, once per listing. */
+  get index(): ToolIndex {
+    this.searchIndex ??= new ToolIndex(this.listable, DISCOVERY_SYNONYMS);
+    return this.searchIndex;
+  }
 
   /** Same tools, same order, same read-only flags: the pages of one are the pages of the other. */
   sameAs(listable: Listed[]): boolean {
@@ -123,7 +134,13 @@ export class ToolCatalog {
     const listable: Listed[] = [];
     const add = (item: CatalogTool, bytes: () => number) => {
       this.byName.set(item.tool.name, item);
-      if (keyMayCall(item.entry)) listable.push({ tool: item.tool, readOnly: item.entry.mcp.readOnly, bytes: bytes() });
+      if (!keyMayCall(item.entry)) return;
+      listable.push({
+        tool: item.tool,
+        readOnly: item.entry.mcp.readOnly,
+        generic: item.entry.kind === "crud",
+        bytes: bytes(),
+      });
     };
     for (const item of loadManifest()) {
       const entry = registry.get(item.method);
@@ -146,6 +163,21 @@ export class ToolCatalog {
     const start = position ? Number(position[0]) : 0;
     if (!Number.isSafeInteger(start) || start < 0) return null;
     return this.listing.page(policy, start);
+  }
+
+  /** The tools this policy may call that best match `query` (discovery mode's freezone_search_tools). */
+  search(policy: KeyPolicy, query: string, limit: number): SearchHit[] {
+    return this.listing.index.search(
+      query,
+      limit,
+      (tool, readOnly) => toolRefusal(policy, tool.name, readOnly) === null,
+    );
+  }
+
+  /** Whether any API key may call the tool (not an administrator, session-only, webhook or internal method). */
+  keyCallable(name: string): boolean {
+    const found = this.byName.get(name);
+    return found !== undefined && keyMayCall(found.entry);
   }
 
   /** A page's JSON text, made once per page object. */

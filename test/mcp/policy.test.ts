@@ -25,6 +25,7 @@ const base: KeyPolicy = policyFromRow({
   blocked_tool_patterns: null,
   approval_threshold: null,
   approval_required_tools: null,
+  mcp_discovery_mode: false,
 });
 
 describe("tier policy rules", () => {

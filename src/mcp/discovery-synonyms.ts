@@ -1,0 +1,45 @@
+/**
+ * Domain synonyms of the tool search: a word people use for a job, and the words the catalogue uses for it. A
+ * query word also looks for its catalogue words, at half weight (discovery-index.ts). Both sides are stemmed by
+ * the index. Written after the first measurement (docs/decisions.md "Discovery mode"): everyday and accounting
+ * words on the left, the registry's terms on the right.
+ */
+export const DISCOVERY_SYNONYMS: Record<string, string[]> = {
+  bill: ["invoice"],
+  billing: ["invoice", "subscription"],
+  customer: ["client", "recipient"],
+  supplier: ["invoice", "vendor"],
+  give: ["transfer"],
+  hand: ["submit", "transfer"],
+  move: ["transfer"],
+  send: ["transfer", "submit"],
+  profit: ["dividend", "distribution"],
+  earnings: ["dividend", "income"],
+  payout: ["dividend", "payment"],
+  return: ["filing"],
+  file: ["filing", "submit", "document"],
+  files: ["document"],
+  genuine: ["verify", "verification"],
+  authentic: ["verify", "verification"],
+  prove: ["verify", "verification"],
+  confirm: ["verify", "verification"],
+  identity: ["kyc", "verification"],
+  cost: ["price", "pricing", "fee"],
+  costs: ["price", "pricing", "fee"],
+  fee: ["price", "pricing"],
+  much: ["price", "pricing"],
+  notification: ["message"],
+  inbox: ["message"],
+  found: ["draft", "formation", "invitation"],
+  form: ["draft", "formation"],
+  forming: ["draft", "formation"],
+  set: ["create"],
+  cooperative: ["draft", "entity"],
+  buy: ["topup", "purchase"],
+  top: ["topup"],
+  money: ["treasury", "transfer", "amount"],
+  bank: ["treasury"],
+  onboarding: ["registration"],
+  own: ["owner"],
+  owns: ["owner"],
+};
