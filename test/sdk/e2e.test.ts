@@ -161,6 +161,33 @@ describe("session refresh", () => {
     expect([err.code, err.type, err.variant]).toEqual([-32001, "AuthError", "TokenExpired"]);
   });
 
+  test("concurrent calls that meet the expiry share one refresh", async () => {
+    const anonymous = createClient({ url });
+    const s = session(await anonymous.authservice.register({ email: "noether@example.org", password: PASSWORD }));
+    const counting = countingFetch();
+    const client = createClient({ url, fetch: counting.fetch });
+    client.useSession(s);
+    served.t.clock.advance(3601);
+    const [a, b] = await Promise.all([client.authservice.me(), client.authservice.me()]);
+    expect([a.email, b.email]).toEqual(["noether@example.org", "noether@example.org"]);
+    expect(counting.sent.filter((m) => m === "authservice.refresh_token")).toHaveLength(1);
+    expect(counting.sent).toHaveLength(5);
+  });
+
+  test("a refresh that fails surfaces as the refresh method's typed error", async () => {
+    const anonymous = createClient({ url });
+    const s = session(await anonymous.authservice.register({ email: "curie@example.org", password: PASSWORD }));
+    served.t.clock.advance(3601);
+    const client = createClient({ url, credentials: { accessToken: s.access_token, refreshToken: "fzr_not-a-token" } });
+    const err = await failure(client.authservice.me());
+    expect([err.code, err.type, err.variant, err.method]).toEqual([
+      -32001,
+      "AuthError",
+      "InvalidCredentials",
+      "authservice.refresh_token",
+    ]);
+  });
+
   test("entries of a batch refused for the expiry are sent again after one refresh", async () => {
     const anonymous = createClient({ url });
     const s = session(await anonymous.authservice.register({ email: "lamarr@example.org", password: PASSWORD }));
