@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   type AuthResult,
+  type AuthSession,
   createClient,
   type FreezoneClient,
   FreezoneRpcError,
@@ -20,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => served.close());
 
-function session(result: AuthResult): { access_token: string; refresh_token: string } {
+function session(result: AuthResult): AuthSession {
   if (!("access_token" in result)) throw new Error("a second factor was asked");
   return result;
 }
@@ -207,7 +208,7 @@ describe("session refresh", () => {
 });
 
 describe("retries and cancellation", () => {
-  let tokens: { access_token: string; refresh_token: string };
+  let tokens: AuthSession;
   beforeAll(async () => {
     tokens = session(
       await createClient({ url }).authservice.register({ email: "retry@example.org", password: PASSWORD }),
