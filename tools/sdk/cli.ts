@@ -14,6 +14,8 @@ import { progress } from "../progress.ts";
 import { readDocument } from "./source.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
+/** Where the user ran `npm run sdk` (npm runs scripts in the package root): relative paths start there. */
+const CWD = process.env["INIT_CWD"] ?? process.cwd();
 
 function option(name: string): string | null {
   const i = process.argv.indexOf(name);
@@ -35,7 +37,8 @@ if (from && !out) fail("--from needs --out <dir> (clients/ts/ is generated from 
 const steps = progress("sdk", 4);
 let model: SdkModel;
 if (from) {
-  const doc = await readDocument(from).catch((err: Error) => fail(`cannot read ${from}: ${err.message}`));
+  const source = /^https?:\/\//.test(from) ? from : resolve(CWD, from);
+  const doc = await readDocument(source).catch((err: Error) => fail(`cannot read ${from}: ${err.message}`));
   steps.tick(1, "document read");
   try {
     model = sdkModelFromOpenrpc(doc);
@@ -55,7 +58,7 @@ steps.tick(1, `${model.methods.length} methods`);
 const target = from ? { dir: ".", name, source: from } : { dir: SDK_DIR, name, source: "spec/" };
 const files = await sdkFiles(model, target);
 steps.tick(1, "types compiled");
-const base = from ? resolve(out!) : ROOT;
+const base = from ? resolve(CWD, out!) : ROOT;
 const written = writeFiles(base, files);
 steps.tick(1, "written");
 steps.done(`${written.length} of ${files.length} file(s) written to ${from ? base : SDK_DIR}`);
