@@ -77,6 +77,17 @@ function servedEverywhere(model: SpecModel): string[] {
   return [...model.records.filter((r) => r.served).map((r) => r.name), ...model.enums];
 }
 
+/** The `all` document: every method (served at `/rpc` and `/api/v1/openrpc.json`). */
+export function servedDocument(model: SpecModel): JsonSchema {
+  return openrpcDocument(
+    model,
+    { title: model.context, url: "http://localhost:8080/rpc" },
+    model.methods,
+    model.services.map((s) => s.name),
+    servedEverywhere(model),
+  );
+}
+
 /** The served OpenRPC documents: one per domain and one with every method. */
 export function emitOpenrpc(model: SpecModel): GeneratedFile[] {
   const files = model.domains.map((d) => {
@@ -89,12 +100,5 @@ export function emitOpenrpc(model: SpecModel): GeneratedFile[] {
     );
     return { path: `generated/openrpc/${d.name}.json`, content: stableJson(doc) };
   });
-  const all = openrpcDocument(
-    model,
-    { title: model.context, url: "http://localhost:8080/rpc" },
-    model.methods,
-    model.services.map((s) => s.name),
-    servedEverywhere(model),
-  );
-  return [...files, { path: "generated/openrpc/all.json", content: stableJson(all) }];
+  return [...files, { path: "generated/openrpc/all.json", content: stableJson(servedDocument(model)) }];
 }

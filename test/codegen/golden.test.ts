@@ -19,7 +19,7 @@ beforeAll(() => {
 afterAll(() => removeDir(root));
 
 describe("golden output", () => {
-  test("covers all twelve emitters", () => {
+  test("covers all thirteen emitters", () => {
     expect(Object.keys(EMITTERS).sort()).toEqual([
       "authorization",
       "codes",
@@ -30,6 +30,7 @@ describe("golden output", () => {
       "methods",
       "openrpc",
       "registry",
+      "sdk",
       "stubs",
       "types",
       "validators",

@@ -1,0 +1,93 @@
+import type { SdkMethod, SdkModel } from "./sdk-model.ts";
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+const member = (name: string) => (IDENTIFIER.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`);
+
+/** `client.<ns>.<op>({ a, b })` for a method of the API, as the README's first call. */
+function callOf(m: SdkMethod): string {
+  const required = m.params.filter((p) => p.required).map((p) => p.name);
+  return `client${member(m.namespace)}${member(m.op)}(${required.length ? `{ ${required.join(", ")} }` : ""})`;
+}
+
+function firstCalls(model: SdkModel): string {
+  const login = model.methods.find((m) => m.op === "login" && m.namespace === model.refresh?.method.split(".")[0]);
+  const create =
+    model.methods.find((m) => m.name === "residentservice.create") ?? model.methods.find((m) => !m.readOnly);
+  const lines = [
+    `const client = createClient({ url: ${JSON.stringify(model.serverUrl ?? "https://api.example/rpc")} });`,
+  ];
+  if (login) {
+    lines.push(`const session = await ${callOf(login)};`, `if ("access_token" in session) client.useSession(session);`);
+  }
+  if (create) lines.push(`const created = await ${callOf(create)};`);
+  return lines.join("\n");
+}
+
+/** The package's README: what it is, how to build it, a first call, auth, errors, batches. */
+export function sdkReadme(model: SdkModel, name: string, version: string, source: string): string {
+  const namespaces = new Set(model.methods.map((m) => m.namespace)).size;
+  const reads = model.methods.filter((m) => m.readOnly).length;
+  const refresh = model.refresh
+    ? `On \`TokenExpired\` the client calls \`${model.refresh.method}\` once with the refresh token, keeps the new tokens (\`onSessionRefreshed\` tells you) and sends the call again.`
+    : "This API has no refresh method: an expired session surfaces as its error.";
+  return `# ${name} ${version}
+
+Typed JSON-RPC client for **${model.title}**: ${model.methods.length} methods in ${namespaces} namespaces, generated
+from ${source} by \`npm run sdk\`. Do not edit: regenerate. No runtime dependencies (it needs \`fetch\`).
+
+## Build and install
+
+\`\`\`sh
+npm install && npm run build   # tsc -> dist/ (JavaScript and .d.ts)
+npm pack                       # ${name.replace("@", "").replace("/", "-")}-${version}.tgz, installable anywhere
+\`\`\`
+
+## Use
+
+\`\`\`ts
+import { createClient, isMethodError } from "${name}";
+
+${firstCalls(model)}
+\`\`\`
+
+Each service is a namespace and each operation keeps its wire name: \`client.<service>.<operation>(params, { signal })\`.
+Params and results are typed from the component schemas; enumerations are string unions.
+
+## Credentials
+
+\`createClient({ url, credentials: { apiKey } })\` sends \`X-API-Key\`; \`{ accessToken, refreshToken }\` (or
+\`client.useSession(authResult)\`) sends \`Authorization: Bearer\`. One credential at a time; \`setCredentials(null)\`
+signs out. ${refresh}
+
+## Errors
+
+Every failure is a \`FreezoneRpcError\` with \`code\`, \`type\`, \`variant\`, \`data\` and \`method\`. The client's own
+failures have \`type: "TransportError"\` (\`NetworkError\`, \`HttpError\`, \`InvalidResponse\`); an aborted call rejects
+with the signal's reason. \`isMethodError(err, "residentservice.create")\` narrows \`variant\` to what that method
+declares plus the variants any call may meet (\`CommonVariant\`).
+
+## Retries
+
+Only read-only methods (${reads} here) are retried, up to 3 attempts with exponential backoff and jitter, on network
+failures, HTTP 502/503/504 and \`RateLimited\` (honouring \`retry_after_s\`). Writes are never sent twice.
+Options: \`retry: { attempts, baseDelayMs, maxDelayMs }\`.
+
+## Batches
+
+\`\`\`ts
+${batchExample(model)}
+\`\`\`
+
+One HTTP request; each entry settles on its own (\`{ ok: true, result }\` or \`{ ok: false, error }\`), typed per entry.
+`;
+}
+
+function batchExample(model: SdkModel): string {
+  const reads = model.methods.filter((m) => m.readOnly).slice(0, 2);
+  const names = reads.map((_, i) => `r${i + 1}`);
+  const entries = reads.map((m) => callOf(m).replace(/^client/, "b"));
+  return [
+    `const [${names.join(", ")}] = await client.batch((b) => [${entries.join(", ")}]);`,
+    `if (${names[0] ?? "r1"}.ok) console.log(${names[0] ?? "r1"}.result);`,
+  ].join("\n");
+}

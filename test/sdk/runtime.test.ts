@@ -1,0 +1,131 @@
+import { describe, expect, test } from "vitest";
+import { createClient, type FetchLike, FreezoneRpcError } from "../../clients/ts/src/index.ts";
+import { noSleep } from "./support.ts";
+
+// The client's runtime against scripted answers (no server): every kind of failure comes back as a
+// FreezoneRpcError, and which of them a read retries.
+type Answer = { status: number; body: string };
+
+/** A fetch that answers from `script` in order, echoing each request's id into `{ id }` placeholders. */
+function scripted(script: ((id: unknown) => Answer)[]) {
+  const sent: string[] = [];
+  const fetch: FetchLike = async (_url, init) => {
+    const body = JSON.parse(init.body);
+    sent.push(body.method);
+    const next = script.shift();
+    if (!next) throw new Error("no more answers scripted");
+    const answer = next(body.id);
+    return { status: answer.status, text: async () => answer.body };
+  };
+  return { fetch, sent };
+}
+
+const rpcError = (code: number, message: string, data?: unknown) => (id: unknown) => ({
+  status: 200,
+  body: JSON.stringify({ jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } }),
+});
+const ok = (result: unknown) => (id: unknown) => ({
+  status: 200,
+  body: JSON.stringify({ jsonrpc: "2.0", id, result }),
+});
+const http = (status: number, body: string) => () => ({ status, body });
+
+async function failure(promise: Promise<unknown>): Promise<FreezoneRpcError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof FreezoneRpcError)) throw new Error(`expected a FreezoneRpcError, got ${String(err)}`);
+  return err;
+}
+
+const ME = { user_id: "u1", email: "a@example.org" };
+
+describe("failures are typed", () => {
+  test("JSON-RPC's own codes get type RpcError and a named variant", async () => {
+    const { fetch } = scripted([
+      rpcError(-32602, "Invalid params: / must NOT have additional properties", { errors: [] }),
+    ]);
+    const err = await failure(createClient({ url: "http://x/rpc", fetch }).call("authservice.me", { extra: 1 }));
+    expect([err.code, err.type, err.variant, err.method]).toEqual([
+      -32602,
+      "RpcError",
+      "InvalidParams",
+      "authservice.me",
+    ]);
+    expect(err.data).toEqual({ errors: [] });
+  });
+
+  test("a non-JSON answer is an HttpError with its status; a JSON answer that is not JSON-RPC is InvalidResponse", async () => {
+    const { fetch } = scripted([http(413, "Payload Too Large"), http(200, '{"hello":1}')]);
+    const client = createClient({ url: "http://x/rpc", fetch });
+    const tooLarge = await failure(client.residentservice.create({ data: {} as never }));
+    expect([tooLarge.code, tooLarge.type, tooLarge.variant, tooLarge.status]).toEqual([
+      -32099,
+      "TransportError",
+      "HttpError",
+      413,
+    ]);
+    const odd = await failure(client.residentservice.create({ data: {} as never }));
+    expect([odd.type, odd.variant, odd.status]).toEqual(["TransportError", "InvalidResponse", 200]);
+  });
+
+  test("an error answered with a null id (the server could not read the request) fails the call", async () => {
+    const { fetch } = scripted([
+      () => ({ status: 200, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}' }),
+    ]);
+    const err = await failure(createClient({ url: "http://x/rpc", fetch }).authservice.me());
+    expect([err.code, err.variant]).toEqual([-32700, "ParseError"]);
+  });
+});
+
+describe("retries", () => {
+  test("a read is retried on 502/503 and then answers", async () => {
+    const { fetch, sent } = scripted([http(502, "Bad Gateway"), http(503, "Unavailable"), ok(ME)]);
+    const delays: number[] = [];
+    const me = await createClient({ url: "http://x/rpc", fetch, sleep: noSleep(delays) }).authservice.me();
+    expect(me).toEqual(ME);
+    expect(sent).toEqual(["authservice.me", "authservice.me", "authservice.me"]);
+    expect(delays).toHaveLength(2);
+    expect(delays[0]).toBeGreaterThanOrEqual(100);
+    expect(delays[0]).toBeLessThanOrEqual(200);
+    expect(delays[1]).toBeGreaterThanOrEqual(200);
+    expect(delays[1]).toBeLessThanOrEqual(400);
+  });
+
+  test("a write meeting a 503 is not retried", async () => {
+    const { fetch, sent } = scripted([http(503, "Unavailable"), ok({})]);
+    const delays: number[] = [];
+    const client = createClient({ url: "http://x/rpc", fetch, sleep: noSleep(delays) });
+    const err = await failure(client.apikeyservice.generate_personal({ name: "k", password: "p" }));
+    expect([err.variant, err.status]).toEqual(["HttpError", 503]);
+    expect(sent).toEqual(["apikeyservice.generate_personal"]);
+    expect(delays).toEqual([]);
+  });
+
+  test("RateLimited on a read waits retry_after_s when it is within maxDelayMs, else surfaces", async () => {
+    const limited = (s: number) =>
+      rpcError(-32007, "Too many requests", { type: "AuthError", variant: "RateLimited", retry_after_s: s });
+    const first = scripted([limited(2), ok(ME)]);
+    const delays: number[] = [];
+    expect(
+      await createClient({ url: "http://x/rpc", fetch: first.fetch, sleep: noSleep(delays) }).authservice.me(),
+    ).toEqual(ME);
+    expect(delays).toEqual([2000]);
+    const second = scripted([limited(60)]);
+    const err = await failure(
+      createClient({ url: "http://x/rpc", fetch: second.fetch, sleep: noSleep() }).authservice.me(),
+    );
+    expect([err.code, err.variant, err.data["retry_after_s"]]).toEqual([-32007, "RateLimited", 60]);
+    expect(second.sent).toHaveLength(1);
+  });
+
+  test("a business refusal of a read is not retried", async () => {
+    const { fetch, sent } = scripted([rpcError(-32003, "Not found", { type: "ResidentError", variant: "NotFound" })]);
+    const err = await failure(
+      createClient({ url: "http://x/rpc", fetch, sleep: noSleep() }).residentservice.get({ resident_id: "r" }),
+    );
+    expect(err.variant).toBe("NotFound");
+    expect(sent).toHaveLength(1);
+  });
+});
