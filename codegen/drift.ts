@@ -15,10 +15,13 @@ function listFiles(root: string, dir: string): string[] {
   }
 }
 
-/** Files under generated/ that codegen no longer produces. */
+/** Directories codegen owns entirely: a file there that codegen no longer produces is stale. */
+const OWNED_DIRS = ["generated", "docs/reference"];
+
+/** Files under generated/ (and docs/reference/) that codegen no longer produces. */
 export function staleFiles(root: string, files: GeneratedFile[]): string[] {
   const produced = new Set(files.map((f) => f.path));
-  return listFiles(root, join(root, "generated")).filter((p) => !produced.has(p));
+  return OWNED_DIRS.flatMap((dir) => listFiles(root, join(root, dir))).filter((p) => !produced.has(p));
 }
 
 export interface CheckResult {

@@ -8,6 +8,7 @@ import { emitHandlers } from "./emit/handlers.ts";
 import { emitMcp } from "./emit/mcp.ts";
 import { emitMethods } from "./emit/methods.ts";
 import { emitOpenrpc } from "./emit/openrpc.ts";
+import { emitReference } from "./emit/reference.ts";
 import { emitRegistry } from "./emit/registry.ts";
 import { emitStubs } from "./emit/stubs.ts";
 import { emitTypes } from "./emit/types.ts";
@@ -28,8 +29,8 @@ export type Emitter = (model: SpecModel, root: string) => GeneratedFile[] | Prom
 
 /**
  * Every emitter by name, in output order. `validators` comes first: it compiles on a worker thread while the
- * others run. `stubs` is the only one that reads existing files (src/services); `authorization` is the only one that
- * writes outside generated/ (docs/authorization.md).
+ * others run. `stubs` is the only one that reads existing files (src/services); `authorization` and `reference` write
+ * outside generated/ (docs/authorization.md, docs/reference/).
  */
 export const EMITTERS: Record<string, Emitter> = {
   validators: emitValidators,
@@ -44,6 +45,7 @@ export const EMITTERS: Record<string, Emitter> = {
   openrpc: emitOpenrpc,
   stubs: emitStubs,
   authorization: emitAuthorization,
+  reference: emitReference,
 };
 
 /** Runs one emitter and formats what it wrote, exactly as `generate` would. */

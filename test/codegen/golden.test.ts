@@ -19,7 +19,7 @@ beforeAll(() => {
 afterAll(() => removeDir(root));
 
 describe("golden output", () => {
-  test("covers all twelve emitters", () => {
+  test("covers all thirteen emitters", () => {
     expect(Object.keys(EMITTERS).sort()).toEqual([
       "authorization",
       "codes",
@@ -29,6 +29,7 @@ describe("golden output", () => {
       "mcp",
       "methods",
       "openrpc",
+      "reference",
       "registry",
       "stubs",
       "types",
