@@ -334,3 +334,14 @@ test("every row of the table reports at least one change of its own kind", () =>
       name,
     ).toBe(true);
 });
+
+test("a malformed nested schema is a change, not a crash", () => {
+  const changes = diffEdit((d) => (d.components.schemas.ResidentResult.properties.balance = null));
+  expect(changes).toEqual([
+    {
+      pointer: "/components/schemas/ResidentResult/properties/balance",
+      kind: "breaking",
+      message: "schema changed (not an object schema)",
+    },
+  ]);
+});

@@ -12,6 +12,16 @@ export const SPEC_USAGE =
  * cannot be read (its diagnostics name the file and JSON pointer).
  */
 export async function specCommand(args: string[], cwd = process.cwd()): Promise<number> {
+  try {
+    return await specDiff(args, cwd);
+  } catch (err) {
+    // Exit 1 means "breaking": an unexpected failure must not look like a verdict.
+    console.error(`spec diff: ${err instanceof Error ? err.message : String(err)}`);
+    return 2;
+  }
+}
+
+async function specDiff(args: string[], cwd: string): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(args);

@@ -225,7 +225,12 @@ function resolve(schemas: Record<string, JsonSchema>, s: JsonSchema): { name: st
  * Compares two schemas at `ptr` for the positions in `ctx`. References to the same named schema on both sides stop
  * here (the named schema is compared once, under /components/schemas); different names are compared structurally.
  */
-export function compareSchema(ctx: SchemaContext, ptr: string, oldSchema: JsonSchema, newSchema: JsonSchema): void {
+export function compareSchema(ctx: SchemaContext, ptr: string, oldSchema: unknown, newSchema: unknown): void {
+  if (!isObject(oldSchema) || !isObject(newSchema)) {
+    // Boolean schemas and malformed values: only equality is known.
+    if (show(oldSchema) !== show(newSchema)) emit(ctx, ptr, "changed", "schema changed (not an object schema)");
+    return;
+  }
   const o = splitNull(oldSchema);
   const n = splitNull(newSchema);
   if (o.nullable !== n.nullable)
