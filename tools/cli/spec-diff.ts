@@ -5,7 +5,7 @@ import { formatJson, formatText, summarize } from "../spec-diff/report.ts";
 import { loadContract } from "../spec-diff/sources.ts";
 
 export const SPEC_USAGE =
-  "spec diff <old> <new> [--json]                   classify API changes (files, spec dirs, git refs, URLs)";
+  "spec diff <old> <new> [--json]                       classify API changes (files, spec dirs, git refs, URLs)";
 
 /**
  * `spec diff <old> <new> [--json]`: exit 1 when any change is breaking, 0 otherwise, 2 on bad usage or a side that
