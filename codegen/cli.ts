@@ -37,7 +37,7 @@ if (check) {
     console.error("run `npm run codegen` and commit the result");
     process.exit(1);
   }
-  console.log(`codegen:check: generated/ and docs/authorization.md match spec/ ${summary(model)}`);
+  console.log(`codegen:check: generated/, docs/authorization.md and docs/reference/ match spec/ ${summary(model)}`);
 } else {
   const { model, files, diagnostics } = await generate(root, { validateOnly });
   if (diagnostics.length > 0) refuse(diagnostics);

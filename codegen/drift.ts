@@ -16,9 +16,9 @@ function listFiles(root: string, dir: string): string[] {
 }
 
 /** Directories codegen owns whole: a file there that codegen no longer produces is stale. */
-const OWNED_DIRS = ["generated", "clients/ts/src"];
+const OWNED_DIRS = ["generated", "clients/ts/src", "docs/reference"];
 
-/** Files under generated/ (and the client's clients/ts/src) that codegen no longer produces. */
+/** Files under generated/, the client's clients/ts/src and docs/reference/ that codegen no longer produces. */
 export function staleFiles(root: string, files: GeneratedFile[]): string[] {
   const produced = new Set(files.map((f) => f.path));
   return OWNED_DIRS.flatMap((dir) => listFiles(root, join(root, dir))).filter((p) => !produced.has(p));

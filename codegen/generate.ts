@@ -8,6 +8,7 @@ import { emitHandlers } from "./emit/handlers.ts";
 import { emitMcp } from "./emit/mcp.ts";
 import { emitMethods } from "./emit/methods.ts";
 import { emitOpenrpc } from "./emit/openrpc.ts";
+import { emitReference } from "./emit/reference.ts";
 import { emitRegistry } from "./emit/registry.ts";
 import { emitSdk } from "./emit/sdk.ts";
 import { emitStubs } from "./emit/stubs.ts";
@@ -29,8 +30,8 @@ export type Emitter = (model: SpecModel, root: string) => GeneratedFile[] | Prom
 
 /**
  * Every emitter by name, in output order. `validators` comes first: it compiles on a worker thread while the
- * others run. `stubs` is the only one that reads existing files (src/services); `authorization` (docs/authorization.md) and
- * `sdk` (clients/ts, formatted on its own) write outside generated/.
+ * others run. `stubs` is the only one that reads existing files (src/services); `authorization` (docs/authorization.md),
+ * `reference` (docs/reference/) and `sdk` (clients/ts, formatted on its own) write outside generated/.
  */
 export const EMITTERS: Record<string, Emitter> = {
   validators: emitValidators,
@@ -45,6 +46,7 @@ export const EMITTERS: Record<string, Emitter> = {
   openrpc: emitOpenrpc,
   stubs: emitStubs,
   authorization: emitAuthorization,
+  reference: emitReference,
   sdk: emitSdk,
 };
 

@@ -3,6 +3,7 @@ import { DataDirInUseError } from "../src/db/database.ts";
 import { withKeyFile } from "../src/db/key-file.ts";
 import { createAdmin } from "./cli/create-admin.ts";
 import { showOutbox } from "./cli/outbox.ts";
+import { SPEC_USAGE, specCommand } from "./cli/spec-diff.ts";
 
 interface Command {
   usage: string;
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
     usage: "outbox [--limit N]                                   show the newest emails in the outbox",
     run: (args, config) => showOutbox(args, config()),
   },
+  spec: { usage: SPEC_USAGE, run: (args) => specCommand(args) },
 };
 
 const USAGE = `usage: npm run cli -- <command> [options]\n\ncommands:\n${Object.values(COMMANDS)

@@ -19,7 +19,7 @@ beforeAll(() => {
 afterAll(() => removeDir(root));
 
 describe("golden output", () => {
-  test("covers all thirteen emitters", () => {
+  test("covers all fourteen emitters", () => {
     expect(Object.keys(EMITTERS).sort()).toEqual([
       "authorization",
       "codes",
@@ -29,6 +29,7 @@ describe("golden output", () => {
       "mcp",
       "methods",
       "openrpc",
+      "reference",
       "registry",
       "sdk",
       "stubs",

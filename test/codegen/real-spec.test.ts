@@ -96,10 +96,6 @@ describe("the real spec", () => {
     expect(files.length).toBeGreaterThan(0);
   });
 
-  test("generates in well under 30 s", () => {
-    expect(seconds).toBeLessThan(30);
-  });
-
   test("every MCP tool name has at most 64 characters and is unique", () => {
     const names = model.methods.map((m) => m.mcp.name);
     expect(names.filter((n) => n.length > 64)).toEqual([]);
