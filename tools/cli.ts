@@ -2,6 +2,7 @@ import { type Config, ConfigError, loadConfig } from "../src/config.ts";
 import { DataDirInUseError } from "../src/db/database.ts";
 import { withKeyFile } from "../src/db/key-file.ts";
 import { createAdmin } from "./cli/create-admin.ts";
+import { runMigrations } from "./cli/migrate.ts";
 import { showOutbox } from "./cli/outbox.ts";
 
 interface Command {
@@ -15,6 +16,10 @@ const COMMANDS: Record<string, Command> = {
   "create-admin": {
     usage: "create-admin --email <email> --password <password>   create the first administrator (when none exists)",
     run: (args, config) => createAdmin(args, config()),
+  },
+  migrate: {
+    usage: "migrate                                              apply pending migrations (with progress)",
+    run: (_args, config) => runMigrations(config()),
   },
   outbox: {
     usage: "outbox [--limit N]                                   show the newest emails in the outbox",
