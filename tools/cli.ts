@@ -4,6 +4,7 @@ import { withKeyFile } from "../src/db/key-file.ts";
 import { createAdmin } from "./cli/create-admin.ts";
 import { runMigrations } from "./cli/migrate.ts";
 import { showOutbox } from "./cli/outbox.ts";
+import { seedDemoCommand } from "./cli/seed-demo.ts";
 
 interface Command {
   usage: string;
@@ -24,6 +25,10 @@ const COMMANDS: Record<string, Command> = {
   outbox: {
     usage: "outbox [--limit N]                                   show the newest emails in the outbox",
     run: (args, config) => showOutbox(args, config()),
+  },
+  "seed-demo": {
+    usage: "seed-demo [--url http://host:port]                   fill a fresh instance with a demo zone (idempotent)",
+    run: (args, config) => seedDemoCommand(args, config),
   },
 };
 
