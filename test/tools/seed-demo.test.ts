@@ -3,6 +3,7 @@ import { seedThrough } from "../../tools/cli/seed-demo.ts";
 import { DEMO_PASSWORD, PEOPLE } from "../../tools/seed-demo/plan.ts";
 import type { SeedLine } from "../../tools/seed-demo/seed.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
+import { sql } from "../support/helpers.ts";
 
 // Issue 19 "Operations": seed-demo fills the zone through the public operations, and a second run creates nothing.
 let t: TestApp;
@@ -58,8 +59,10 @@ test("the first run creates the demo users, residents, keys, drafts and a pendin
 });
 
 test("a second run creates nothing and reports everything as there", async () => {
-  const count = async (table: string) =>
-    Number((await t.app.runtime.orm.em.getConnection().execute(`select count(*) as n from "${table}"`))[0].n);
+  const count = async (table: string) => {
+    const [row] = await sql(t, `select count(*) as n from "${table}"`);
+    return Number(row.n);
+  };
   const tables = ["user", "digital_resident", "api_key", "entity_draft", "entity_invitation", "mcp_approval"];
   const before = await Promise.all(tables.map(count));
   const second = await seedThrough(t.app.fetch, "http://test");
