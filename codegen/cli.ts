@@ -1,8 +1,9 @@
 import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { progress } from "../tools/progress.ts";
 import { type Diagnostic, formatDiagnostic } from "./diagnostics.ts";
 import { checkGenerated, staleFiles } from "./drift.ts";
-import { generate } from "./generate.ts";
+import { EMITTERS, generate } from "./generate.ts";
 import type { SpecModel } from "./model.ts";
 import { writeFiles } from "./write.ts";
 
@@ -39,14 +40,22 @@ if (check) {
   }
   console.log(`codegen:check: generated/, docs/authorization.md and docs/reference/ match spec/ ${summary(model)}`);
 } else {
-  const { model, files, diagnostics } = await generate(root, { validateOnly });
+  // One step per emitter, one for formatting, one for writing (on stderr; FZ_PROGRESS=0 silences it).
+  const bar = validateOnly ? null : progress("codegen", Object.keys(EMITTERS).length + 2);
+  const { model, files, diagnostics } = await generate(root, {
+    validateOnly,
+    onEmitted: (name) => bar?.tick(1, name),
+  });
   if (diagnostics.length > 0) refuse(diagnostics);
+  bar?.tick(1, "formatted");
   if (validateOnly) {
     console.log(`codegen: spec is valid ${summary(model)}`);
   } else {
     const stale = staleFiles(root, files);
     const written = writeFiles(root, files);
     for (const p of stale) rmSync(join(root, p));
+    bar?.tick(1, "written");
+    bar?.done(`${written.length} file(s) written`);
     console.log(`codegen: ${written.length} file(s) written, ${stale.length} removed ${summary(model)}`);
   }
 }

@@ -62,13 +62,21 @@ export async function runEmitter(name: string, model: SpecModel, root: string): 
  * The spec/services documents as written and the served documents under generated/openrpc/ must both pass the
  * OpenRPC meta-schema, like every client's tooling will check; those checks run on a worker meanwhile.
  */
-export async function generate(root: string, options: { validateOnly?: boolean } = {}): Promise<GenerateResult> {
+export async function generate(
+  root: string,
+  options: { validateOnly?: boolean; onEmitted?: (emitter: string) => void } = {},
+): Promise<GenerateResult> {
   const { model, diags, documents } = loadSpec(join(root, "spec"));
   const written = checkOpenrpcDocuments(documents);
   if (!model || diags.items.length > 0 || options.validateOnly) {
     return { model, files: [], diagnostics: [...diags.items, ...(await written)] };
   }
-  const emitted = (await Promise.all(Object.values(EMITTERS).map((emit) => emit(model, root)))).flat();
+  const emit = async ([name, emitter]: [string, Emitter]) => {
+    const out = await emitter(model, root);
+    options.onEmitted?.(name);
+    return out;
+  };
+  const emitted = (await Promise.all(Object.entries(EMITTERS).map(emit))).flat();
   const served = checkOpenrpcDocuments(
     emitted
       .filter((f) => f.path.startsWith("generated/openrpc/"))

@@ -27,6 +27,10 @@ export interface RateLimitConfig {
 export interface Config {
   port: number;
   host: string;
+  /** METRICS_PORT: a port serving only `GET /metrics`, without credentials; null (unset) serves none. */
+  metricsPort: number | null;
+  /** METRICS_HOST: where the metrics port binds (default 127.0.0.1: reachable from this host only). */
+  metricsHost: string;
   databaseUrl: string | null;
   /** PGlite data directory; null keeps the database in memory. */
   pgliteDir: string | null;
@@ -197,6 +201,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   return {
     port: int(env, "PORT", 8080),
     host: env["HOST"] ?? "0.0.0.0",
+    metricsPort: env["METRICS_PORT"] ? int(env, "METRICS_PORT", 0, 1) : null,
+    metricsHost: env["METRICS_HOST"] || "127.0.0.1",
     databaseUrl,
     pgliteDir: databaseUrl ? null : (env["PGLITE_DIR"] ?? "./data"),
     databaseSchema: env["DATABASE_SCHEMA"] || null,

@@ -1,6 +1,7 @@
 import pino from "pino";
 import { createApp } from "./app/create-app.ts";
 import { createLogger } from "./app/logging.ts";
+import { startMetricsServer } from "./app/metrics-http.ts";
 import { createHttpServer, listen } from "./app/server.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { DataDirInUseError } from "./db/database.ts";
@@ -14,9 +15,19 @@ async function main(): Promise<void> {
   const app = await createApp(config, { log });
   const server = createHttpServer(app);
   const port = await listen(server, config.port, config.host);
+  const metricsServer =
+    config.metricsPort === null
+      ? null
+      : await startMetricsServer(app.metrics, app.runtime.log, { port: config.metricsPort, host: config.metricsHost });
   const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.pgliteDir}`;
   const startupMs = Math.round(performance.now()); // since the process started
   app.runtime.log.info({ port, database: where, startupMs }, `freezone registry listening on http://localhost:${port}`);
+  if (metricsServer) {
+    app.runtime.log.info(
+      { metricsPort: metricsServer.port, host: config.metricsHost },
+      "metrics served on their own port",
+    );
+  }
   for (const warning of config.warnings) app.runtime.log.warn(warning);
   app.runtime.log.info(
     {
@@ -28,6 +39,7 @@ async function main(): Promise<void> {
   destination.flush();
   const stop = () => {
     server.close();
+    void metricsServer?.close();
     void app.close().then(() => {
       destination.flushSync();
       process.exit(0);

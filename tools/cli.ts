@@ -2,7 +2,9 @@ import { type Config, ConfigError, loadConfig } from "../src/config.ts";
 import { DataDirInUseError } from "../src/db/database.ts";
 import { withKeyFile } from "../src/db/key-file.ts";
 import { createAdmin } from "./cli/create-admin.ts";
+import { runMigrations } from "./cli/migrate.ts";
 import { showOutbox } from "./cli/outbox.ts";
+import { seedDemoCommand } from "./cli/seed-demo.ts";
 import { SPEC_USAGE, specCommand } from "./cli/spec-diff.ts";
 
 interface Command {
@@ -17,9 +19,17 @@ const COMMANDS: Record<string, Command> = {
     usage: "create-admin --email <email> --password <password>   create the first administrator (when none exists)",
     run: (args, config) => createAdmin(args, config()),
   },
+  migrate: {
+    usage: "migrate                                              apply pending migrations (with progress)",
+    run: (_args, config) => runMigrations(config()),
+  },
   outbox: {
     usage: "outbox [--limit N]                                   show the newest emails in the outbox",
     run: (args, config) => showOutbox(args, config()),
+  },
+  "seed-demo": {
+    usage: "seed-demo [--url http://host:port]                   fill a fresh instance with a demo zone (idempotent)",
+    run: (args, config) => seedDemoCommand(args, config),
   },
   spec: { usage: SPEC_USAGE, run: (args) => specCommand(args) },
 };

@@ -23,6 +23,8 @@ import { startCompanyLapseSweep } from "../services/subscriptions/lapse-sweep.ts
 import { startTreasurySettlementSweep } from "../services/treasury/settlement-sweep.ts";
 import { clientAddress, readCredentials } from "./credentials.ts";
 import { createLogger } from "./logging.ts";
+import { type AppMetrics, startMetrics } from "./metrics.ts";
+import { publicMetrics } from "./metrics-http.ts";
 import { openrpcDocuments, openrpcText } from "./openrpc.ts";
 import { pageResponse, RESET_PASSWORD_PAGE, VERIFY_EMAIL_PAGE } from "./pages.ts";
 import { RpcEndpoint } from "./rpc-endpoint.ts";
@@ -33,6 +35,7 @@ export interface App {
   hono: Hono;
   runtime: Runtime;
   mcp: McpEndpoint;
+  metrics: AppMetrics;
   fetch: (request: Request) => Promise<Response>;
   close(): Promise<void>;
 }
@@ -54,6 +57,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registry: createRegistry(),
     openrpc: openrpcDocuments(config.publicBaseUrl),
   };
+  const metrics = startMetrics(runtime);
   await ensureAdminFromConfig(runtime);
   // API key checks read it through resolveCaller(em): one per ORM, found by the entity manager.
   const keys = await KeyCache.start(orm, log);
@@ -81,6 +85,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.get("/api/v1/:context/:domain/openrpc.json", (c) =>
     serveDocument(c, c.req.param("context") === CONTEXT ? c.req.param("domain") : ""),
   );
+  // Administrators' sessions only on this port; METRICS_PORT serves it without credentials (docs/deploy.md).
+  app.get("/metrics", async (c) => {
+    const answer = await publicMetrics(
+      runtime,
+      metrics,
+      readCredentials((name) => c.req.header(name)),
+    );
+    return c.body(answer.body, answer.status as 200, answer.headers);
+  });
   // Where email links point (src/integrations/email/templates.ts): the page completes the action through /rpc.
   app.get("/verify-email", () => pageResponse(VERIFY_EMAIL_PAGE));
   app.get("/reset-password", () => pageResponse(RESET_PASSWORD_PAGE));
@@ -125,6 +138,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     hono: app,
     runtime,
     mcp,
+    metrics,
     fetch: (request) => Promise.resolve(app.fetch(request)),
     close: async () => {
       for (const sweep of sweeps) sweep.stop();

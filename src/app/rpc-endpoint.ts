@@ -20,6 +20,8 @@ import { andThen, isPromiseLike, type MaybePromise } from "../rpc/maybe-async.ts
 import type { Runtime } from "../rpc/runtime.ts";
 import { type CallerOutcome, type Credentials, resolveCaller, resolveCallerNow } from "./credentials.ts";
 import { type LineBudget, successLines } from "./logging.ts";
+import { metricsOf } from "./metrics.ts";
+import type { CallStats } from "./metrics-calls.ts";
 import { openrpcText } from "./openrpc.ts";
 
 export interface HttpAnswer {
@@ -58,12 +60,15 @@ const SHALLOW_BODY = 2 * (MAX_DEPTH + 1);
 /** One JSON-RPC endpoint: `scope` is "all" (`/rpc`) or a domain (`/{context}/{domain}/rpc`). */
 export class RpcEndpoint {
   private readonly lines: LineBudget;
+  /** Where calls are counted (GET /metrics); null for a runtime without metrics. */
+  private readonly calls: CallStats | null;
 
   constructor(
     private readonly runtime: Runtime,
     private readonly scope: string,
   ) {
     this.lines = successLines(runtime.log);
+    this.calls = metricsOf(runtime)?.calls ?? null;
   }
 
   /**
@@ -77,20 +82,26 @@ export class RpcEndpoint {
     try {
       message = JSON.parse(body);
     } catch {
-      return reply(json(200, errorResponse(null, RpcError.parseError())));
+      return this.refuse(RpcError.parseError(), reply);
     }
     if (body.length >= SHALLOW_BODY && nestingDepth(body) > MAX_DEPTH)
-      return reply(json(200, errorResponse(null, RpcError.invalidRequest(`JSON nesting over ${MAX_DEPTH} levels`))));
+      return this.refuse(RpcError.invalidRequest(`JSON nesting over ${MAX_DEPTH} levels`), reply);
     const caller = new CallerCache(this.runtime, credentials);
     if (Array.isArray(message)) {
-      if (message.length === 0) return reply(json(200, errorResponse(null, RpcError.invalidRequest("empty batch"))));
+      if (message.length === 0) return this.refuse(RpcError.invalidRequest("empty batch"), reply);
       if (message.length > MAX_BATCH_CALLS)
-        return reply(json(200, errorResponse(null, RpcError.invalidRequest(`batch over ${MAX_BATCH_CALLS} calls`))));
+        return this.refuse(RpcError.invalidRequest(`batch over ${MAX_BATCH_CALLS} calls`), reply);
       return andThen(new BatchRun(this, message, caller, request).run(), reply);
     }
     return this.call(message, caller, request, true, ({ response }) =>
       reply(response ? { status: 200, body: this.serialize(response) } : { status: 204, body: null }),
     );
+  }
+
+  /** A whole request refused before any call was read (counted under the `(invalid)` method). */
+  private refuse<T>(error: RpcError, reply: (answer: HttpAnswer) => T): T {
+    this.calls?.invalidRequest(error);
+    return reply(json(200, errorResponse(null, error)));
   }
 
   /** A response as JSON text; the OpenRPC document is serialized once (per base URL) and spliced in. */
@@ -125,11 +136,12 @@ export class RpcEndpoint {
   ): MaybePromise<T> {
     const checked = validateEnvelope(message);
     if ("error" in checked) {
+      this.calls?.invalidRequest(checked.error);
       const response = isNotificationMessage(message) ? null : errorResponse(checked.id, checked.error);
       return next({ response, error: checked.error });
     }
     const req = checked.request;
-    const started = logCall ? performance.now() : 0;
+    const started = performance.now();
     let value: unknown;
     try {
       value = this.run(req, caller, request);
@@ -150,14 +162,18 @@ export class RpcEndpoint {
     result: unknown,
     logCall: boolean,
   ): CallOutcome {
-    if (logCall) this.logSuccess({ requestId: request.requestId, method: req.method, ms: elapsed(started) });
+    const ms = performance.now() - started;
+    this.calls?.ok(req.method, ms);
+    if (logCall) this.logSuccess({ requestId: request.requestId, method: req.method, ms: roundMs(ms) });
     return { response: isNotification(req) ? null : { jsonrpc: "2.0", id: req.id ?? null, result }, error: null };
   }
 
   private failed(req: JsonRpcRequest, request: RequestInfo, started: number, err: unknown, logCall: boolean) {
     const error = this.toRpcError(err, req.method, request.requestId);
+    const ms = performance.now() - started;
+    this.calls?.failed(req.method, error, ms);
     if (logCall) {
-      const fields = { requestId: request.requestId, method: req.method, ms: elapsed(started) };
+      const fields = { requestId: request.requestId, method: req.method, ms: roundMs(ms) };
       this.logFailure({ ...fields, code: error.code, variant: error.data?.variant });
     }
     return { response: isNotification(req) ? null : errorResponse(req.id ?? null, error), error };
@@ -347,6 +363,10 @@ class CallerCache {
   }
 }
 
+function roundMs(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
 function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 1000) / 1000;
+  return roundMs(performance.now() - started);
 }

@@ -223,11 +223,26 @@ export function writeSlots(orm: MikroORM): Slots | null {
  * (umzug and its CLI, each migration module) is never loaded: `orm.getMigrator()` loads @mikro-orm/migrations on
  * first use.
  */
-export async function migrate(orm: MikroORM): Promise<string[]> {
+export async function migrate(orm: MikroORM, watch?: MigrationWatcher): Promise<string[]> {
   if (await everyMigrationApplied(orm)) return [];
-  const applied = await orm.getMigrator().up();
-  return applied.map((m) => m.name);
+  const migrator = orm.getMigrator();
+  const onMigrated = watch ? watch((await migrator.getPendingMigrations()).length) : null;
+  if (!onMigrated) return (await migrator.up()).map((m) => m.name);
+  // One `up` per migration, to report each: each commits on its own (the server's start keeps one transaction for
+  // all). The Migrator's events cannot serve: it rebuilds its umzug instance, listeners and all, on the way.
+  const names = (await migrator.getPendingMigrations()).map((m) => m.name);
+  for (const name of names) {
+    await migrator.up({ migrations: [name] });
+    onMigrated(name);
+  }
+  return names;
 }
+
+/**
+ * Told how many migrations are pending before any runs; returns what to call after each one (command-line tools
+ * show progress with it; the server stays silent), or null for nothing.
+ */
+export type MigrationWatcher = (pending: number) => ((name: string) => void) | null;
 
 /** Migration names as MikroORM records them: the file names of the migrations folder, without extension. */
 function migrationNames(orm: MikroORM): string[] {

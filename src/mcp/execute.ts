@@ -1,5 +1,6 @@
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { metricsOf } from "../app/metrics.ts";
 import { ownConnection, writeSlots } from "../db/orm.ts";
 import { toEur } from "../integrations/fx/index.ts";
 import { createCallContext } from "../rpc/call-context.ts";
@@ -85,8 +86,10 @@ export async function runTool(deps: McpDeps, inv: Invocation): Promise<ToolOutco
       approvalId: approval,
       at: now,
     });
+  const metrics = metricsOf(deps.runtime);
   const fail = async (error: RpcError, status: CallStatus, amount = 0, eur: number | null = null) => {
     await log(status, error.message, amount, eur);
+    metrics?.toolCall(inv.toolName, status === "rejected" ? "refused" : "error");
     if (isProtocolError(error)) throw error;
     return { kind: "error", error } as const;
   };
@@ -130,6 +133,7 @@ export async function runTool(deps: McpDeps, inv: Invocation): Promise<ToolOutco
     if (refused) return fail(refusalError(refused), "rejected", money.amount, money.eur);
     const pending = await createApproval(deps, em, inv, { reason, amount: money.amount, now });
     await log("success", "", money.amount, money.eur, pending.approval_id);
+    metrics?.toolCall(inv.toolName, "approval_required");
     return { kind: "pending", pending };
   }
 
@@ -141,6 +145,7 @@ export async function runTool(deps: McpDeps, inv: Invocation): Promise<ToolOutco
     if (inv.signal?.aborted) throw RpcError.internal();
     const result = await dispatch(inv.entry, ctx, params);
     await log("success", "", money.amount, money.eur);
+    metrics?.toolCall(inv.toolName, "ok");
     return { kind: "result", result };
   } catch (err) {
     await refundAmount(em, keyId, windows);

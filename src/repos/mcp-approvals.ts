@@ -122,3 +122,8 @@ export function rejectPendingOfKey(
     [reason, now, now, keyId],
   );
 }
+
+/** Approvals still waiting for a decision at `now` (pending and not lapsed), for the operations gauge. */
+export function countOpenApprovals(em: EntityManager, now: Date): Promise<number> {
+  return em.count(McpApprovalEntity, { status: "pending", expires_at: { $gt: now } });
+}

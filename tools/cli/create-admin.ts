@@ -3,6 +3,7 @@ import { createFirstAdmin } from "../../src/auth/admin-bootstrap.ts";
 import type { Config } from "../../src/config.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { closeOrm } from "../../src/db/orm.ts";
+import { migrationProgress } from "./migration-progress.ts";
 
 /** `create-admin --email <email> --password <password>`: the first administrator, when none exists. */
 export async function createAdmin(args: string[], config: Config): Promise<number> {
@@ -11,7 +12,7 @@ export async function createAdmin(args: string[], config: Config): Promise<numbe
     console.error("create-admin needs --email and --password");
     return 2;
   }
-  const orm = await openDatabase(config);
+  const orm = await openDatabase(config, migrationProgress);
   try {
     const outcome = await createFirstAdmin(orm.em.fork(), config, values.email, values.password);
     const text = {

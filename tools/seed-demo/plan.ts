@@ -1,0 +1,67 @@
+/**
+ * The demo zone: who and what `seed-demo` creates. Demo accounts only: the password is printed and published here,
+ * so never seed a production instance.
+ */
+export const DEMO_DOMAIN = "demo.freezone.example";
+export const DEMO_PASSWORD = "demo-zone-password-2026";
+
+export interface DemoPerson {
+  key: "alice" | "bob" | "carol" | "dave";
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone: string;
+}
+
+const person = (key: DemoPerson["key"], first: string, last: string, phone: string): DemoPerson => ({
+  key,
+  email: `${key}@${DEMO_DOMAIN}`,
+  first_name: first,
+  last_name: last,
+  phone,
+});
+
+export const PEOPLE: DemoPerson[] = [
+  person("alice", "Alice", "Mwangi", "+255 700 100 001"),
+  person("bob", "Bob", "Okafor", "+255 700 100 002"),
+  person("carol", "Carol", "Haddad", "+255 700 100 003"),
+  person("dave", "Dave", "Lindqvist", "+255 700 100 004"),
+];
+
+export const SCRIPT_KEY_NAME = "demo script key";
+export const AGENT_KEY_NAME = "demo agent key";
+/** The agent key needs its owner's approval for any change of a resident record. */
+export const AGENT_APPROVAL_PATTERN = "freezone_residentservice_update";
+
+export const COMPANY = {
+  entity_type: "company",
+  entity_name: "Harbour Software FZC",
+  company_type: "startup_fzc",
+  template_data: {
+    purpose: "Software consulting",
+    registered_address: "2 Harbour Road",
+    registered_city: "Port Town",
+    registered_country: "AE",
+    industry: "technology",
+    share_capital: 10000,
+    total_shares: 1000,
+    accept_terms: true,
+  },
+} as const;
+
+export const COOPERATIVE = {
+  entity_type: "cooperative",
+  entity_name: "Makers Cooperative",
+  company_type: "coop_standard_fzc",
+  template_data: {
+    purpose: "Shared workshop for makers",
+    registered_address: "1 Harbour Road",
+    registered_city: "Port Town",
+    registered_country: "AE",
+    industry: "other",
+    membership_fee: 50,
+    activities: ["production", "services"],
+    open_membership: true,
+    accept_terms: true,
+  },
+} as const;
