@@ -11,7 +11,7 @@ import { type EntityManager, MikroORM, PostgreSqlDriver } from "@mikro-orm/postg
 import type pg from "pg";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
 import { PGliteDriver } from "./pglite-dialect.ts";
-import { earlyPgliteWasm } from "./pglite-wasm.ts";
+import { earlyPgliteWasm, placeStagedTemplate } from "./pglite-early.ts";
 import { Slots } from "./slots.ts";
 
 /** `src/db/migrations/`, next to this file (independent of the working directory). */
@@ -103,8 +103,10 @@ async function ensureSchema(orm: MikroORM, schema: string | undefined): Promise<
  * template lacks (nothing, when the build is current). Tables in another schema than public are not in the
  * template: that case starts empty as before.
  */
-function seedFromTemplate(dir: string | undefined, schema: string | undefined): void {
-  if (!dir || schema || existsSync(join(dir, "PG_VERSION")) || !existsSync(join(PGLITE_TEMPLATE, "PG_VERSION"))) return;
+async function seedFromTemplate(dir: string | undefined, schema: string | undefined): Promise<void> {
+  const fresh = dir !== undefined && !schema && !existsSync(join(dir, "PG_VERSION"));
+  if ((await placeStagedTemplate(fresh ? dir : undefined)) || !fresh) return;
+  if (!existsSync(join(PGLITE_TEMPLATE, "PG_VERSION"))) return;
   cpSync(PGLITE_TEMPLATE, dir, { recursive: true, mode: constants.COPYFILE_FICLONE });
 }
 
@@ -133,7 +135,7 @@ export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
   let orm: MikroORM | undefined;
   try {
     const dir = options.pgliteDir ? resolve(options.pgliteDir) : undefined;
-    seedFromTemplate(dir, options.schema);
+    await seedFromTemplate(dir, options.schema);
     const pgliteWasmModule = await earlyPgliteWasm();
     pglite = new PGlite(dir, pgliteWasmModule ? { ...PGLITE_SETTINGS, pgliteWasmModule } : PGLITE_SETTINGS);
     await pglite.waitReady;

@@ -1,0 +1,1 @@
+export function beginPgliteStart(template: string, env?: Record<string, string | undefined>): void;
