@@ -146,11 +146,17 @@ export interface Param {
   schema: Schema;
 }
 
-/** The controls of a method's by-name params; `read()` answers the params object. */
-export function paramsForm(params: Param[], doc: Parameters<typeof resolve>[1]): Control {
+/**
+ * The controls of a method's by-name params; `read()` answers the params object. The caller-bound param
+ * (`x-caller-binding`, e.g. `user_id`) is required in the spec but filled by the server from the session when
+ * omitted: its field may stay empty.
+ */
+export function paramsForm(params: Param[], doc: Parameters<typeof resolve>[1], callerBound?: string): Control {
   const controls = params.map((p) => {
     const schema = p.schema.description || !p.description ? p.schema : { ...p.schema, description: p.description };
-    return [p.name, controlFor(p.name, schema, p.required === true, doc)] as const;
+    const bound = p.name === callerBound;
+    const label = bound ? `${p.name} (filled from your session when empty)` : p.name;
+    return [p.name, controlFor(label, schema, p.required === true && !bound, doc)] as const;
   });
   return {
     el: h("div", { class: "params" }, controls.length ? controls.map(([, c]) => c.el) : h("p", {}, "No params.")),

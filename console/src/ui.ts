@@ -10,7 +10,7 @@ export function errorView(err: unknown): HTMLElement {
     "div",
     { class: "error", role: "alert" },
     h("p", {}, h("strong", {}, `Error ${failure.code}`), name ? ` ${name}` : "", `: ${failure.message}`),
-    details ? h("pre", {}, JSON.stringify(details, null, 2)) : null,
+    details ? h("pre", { tabindex: 0 }, JSON.stringify(details, null, 2)) : null,
   );
 }
 

@@ -67,7 +67,7 @@ function pendingCard(a: Approval, after: () => void): HTMLElement {
       h("dd", {}, when(a.expires_at)),
     ),
     h("h4", {}, "Arguments"),
-    h("pre", {}, pretty(a.arguments ?? a.arguments_summary)),
+    h("pre", { tabindex: 0 }, pretty(a.arguments ?? a.arguments_summary)),
     h("div", { class: "decide" }, approveForm, rejectForm),
     status.el,
   );
@@ -113,7 +113,7 @@ export async function approvalsPage(main: HTMLElement): Promise<void> {
             String(a.amount),
             when(a.decided_at),
             a.decision_reason ?? "—",
-            h("pre", { class: "small" }, pretty(a.result_json)),
+            h("pre", { class: "small", tabindex: 0 }, pretty(a.result_json)),
             a.execution_error ?? "—",
           ]),
         ),

@@ -12,6 +12,7 @@ interface Method {
   params: Param[];
   errors?: { code: number; message: string; data?: unknown }[];
   "x-auth"?: string;
+  "x-caller-binding"?: { param: string };
 }
 interface Doc {
   servers?: { url: string }[];
@@ -125,13 +126,13 @@ export async function explorerPage(main: HTMLElement): Promise<void> {
 function showMethod(detail: HTMLElement, doc: Doc, domain: string, m: Method): void {
   let form: Control;
   try {
-    form = paramsForm(m.params, doc);
+    form = paramsForm(m.params, doc, m["x-caller-binding"]?.param);
   } catch (err) {
     put(detail, h("h2", {}, m.name), errorView(err));
     return;
   }
   const status = statusRegion();
-  const curl = h("pre", { class: "curl", hidden: true });
+  const curl = h("pre", { class: "curl", hidden: true, tabindex: 0, "aria-label": "curl command" });
   const read = (): unknown => {
     try {
       return form.read();
@@ -173,7 +174,7 @@ function showMethod(detail: HTMLElement, doc: Doc, domain: string, m: Method): v
     status.busy("Calling…");
     try {
       const result = await call(m.name, params, endpoint(domain));
-      status.done(h("h3", {}, "Result"), h("pre", { class: "result" }, JSON.stringify(result, null, 2)));
+      status.done(h("h3", {}, "Result"), h("pre", { class: "result", tabindex: 0 }, JSON.stringify(result, null, 2)));
     } catch (err) {
       status.fail(err);
     }

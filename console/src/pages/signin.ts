@@ -63,7 +63,7 @@ function totpStep(main: HTMLElement, challenge: string, email: string): void {
   const status = statusRegion();
   const form = h(
     "form",
-    { "aria-label": "Authenticator code" },
+    { "aria-label": "Two-factor sign-in" },
     h("p", {}, "This account has two-factor sign-in on. Enter the 6-digit code from your authenticator app."),
     field("Authenticator code", code),
     h("button", { type: "submit" }, "Verify"),
