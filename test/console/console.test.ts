@@ -14,6 +14,8 @@ import { axeSerious, describeViolations, ensureConsoleBuilt, HAS_CHROMIUM, launc
  * the tests in order on one signed-in page (sign in, keys, an approval over /mcp, the explorer, accessibility).
  */
 const TOOL = "freezone_residentservice_list";
+/** The key's approval-required pattern: every resident tool waits for the owner. */
+const PATTERN = "freezone_residentservice_*";
 let t: TestApp;
 let served: Served;
 let browser: Browser;
@@ -91,7 +93,7 @@ describe.skipIf(!HAS_CHROMIUM)("web console in headless Chromium", () => {
     await form.getByLabel("Key name").fill("bookkeeper agent");
     await form.getByLabel("Agent key (MCP, bound by a tier policy)").check();
     await form.getByLabel("MCP scope").selectOption("read");
-    await form.getByLabel("Approval-required tool patterns").fill(TOOL);
+    await form.getByLabel("Approval-required tool patterns").fill(PATTERN);
     await form.getByLabel("Calls per hour").fill("30");
     await form.getByLabel("Your password").fill("wrong password 1");
     await form.getByRole("button", { name: "Create key" }).click();
@@ -102,7 +104,7 @@ describe.skipIf(!HAS_CHROMIUM)("web console in headless Chromium", () => {
     expect(text).toContain("WrongPassword");
     // Nothing typed is lost.
     expect(await form.getByLabel("Key name").inputValue()).toBe("bookkeeper agent");
-    expect(await form.getByLabel("Approval-required tool patterns").inputValue()).toBe(TOOL);
+    expect(await form.getByLabel("Approval-required tool patterns").inputValue()).toBe(PATTERN);
     expect(await form.getByLabel("Calls per hour").inputValue()).toBe("30");
     expect(await form.getByLabel("Agent key (MCP, bound by a tier policy)").isChecked()).toBe(true);
 
@@ -117,7 +119,7 @@ describe.skipIf(!HAS_CHROMIUM)("web console in headless Chromium", () => {
     expect(keys.items[0]).toMatchObject({
       name: "bookkeeper agent",
       mcp_scope: "read",
-      approval_required_tools: TOOL,
+      approval_required_tools: PATTERN,
       max_calls_per_hour: 30,
     });
     await page.getByRole("region", { name: "Your keys" }).getByText("agent (read)").waitFor();
@@ -147,7 +149,6 @@ describe.skipIf(!HAS_CHROMIUM)("web console in headless Chromium", () => {
     expect(await page.getByRole("region", { name: "Pending approvals" }).textContent()).toContain(
       "Nothing waits for your approval.",
     );
-    await shot("approvals-history");
   });
 
   test("the key's call log lists the parked call and its approved replay", async () => {
@@ -158,6 +159,63 @@ describe.skipIf(!HAS_CHROMIUM)("web console in headless Chromium", () => {
     const rows = log.locator("tbody tr");
     expect(await rows.count()).toBe(2);
     expect(await rows.first().textContent()).toContain(TOOL);
+  });
+
+  test("reject with a reason; a failing replay shows its execution error; rotate and revoke the key", async () => {
+    const client = clients[0]!;
+    const ask = async (name: string, args: Record<string, unknown>) => {
+      const r = await client.callTool({ name, arguments: args });
+      return (r.structuredContent as { approval_id: string }).approval_id;
+    };
+    const first = await ask(TOOL, { page: 1, page_size: 5 });
+    const second = await ask("freezone_residentservice_get", { resident_id: "FZ-2026-RA999999" });
+
+    await page.getByRole("link", { name: "Approvals" }).click();
+    const refused = page.getByRole("article", { name: `Approval ${first}` });
+    await refused.getByLabel("Reason for rejecting").fill("not today");
+    await refused.getByRole("button", { name: "Reject" }).click();
+    const history = page.getByRole("region", { name: "History" });
+    await history.getByText("not today").waitFor();
+    expect((await owner.callOk("mcpapprovalservice.get", { approval_id: first })).status).toBe("rejected");
+
+    await page
+      .getByRole("article", { name: `Approval ${second}` })
+      .getByRole("button", { name: "Approve" })
+      .click();
+    await history.getByText(/^NotFound: /).waitFor();
+    const failed = await owner.callOk("mcpapprovalservice.get", { approval_id: second });
+    expect(failed.status).toBe("approved");
+    expect(failed.execution_error).toMatch(/^NotFound: /);
+    // Retry runs the stored call again without a second decision: it fails the same way, and says so in place.
+    const retried = page.waitForResponse(
+      (r) => r.url().endsWith("/rpc") && r.request().postData()?.includes("mcpapprovalservice.approve") === true,
+    );
+    await history.getByRole("button", { name: "Retry" }).click();
+    expect(JSON.parse(await (await retried).text()).result.execution_error).toMatch(/^NotFound: /);
+    await history.getByText(/^NotFound: /).waitFor();
+    expect((await owner.callOk("mcpapprovalservice.get", { approval_id: second })).status).toBe("approved");
+    await shot("approvals-history");
+
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("button", { name: "Rotate" }).click();
+    const rotate = page.getByRole("form", { name: "Rotate bookkeeper agent" });
+    await rotate.getByLabel("Your password").fill(PASSWORD);
+    await rotate.getByRole("button", { name: "Rotate key" }).click();
+    const rotated = await rotate.getByLabel("Your new API key").inputValue();
+    expect(rotated).toMatch(/^fz_u_/);
+    expect(rotated).not.toBe(agentKey);
+
+    await page.getByRole("button", { name: "Revoke", exact: true }).click();
+    const revoke = page.getByRole("form", { name: "Revoke bookkeeper agent" });
+    await revoke.getByLabel("Your password").fill(PASSWORD);
+    await revoke.getByRole("button", { name: "Revoke key" }).click();
+    await revoke.getByText("Revoked.").waitFor();
+    const keys = await owner.callOk("apikeyservice.list_personal");
+    expect(keys.items.map((k) => k.is_active)).toEqual([false, false]);
+    await page
+      .getByRole("region", { name: "Your keys" })
+      .getByRole("button", { name: "Revoke", exact: true })
+      .waitFor({ state: "detached" });
   });
 
   test("API explorer: a method's form from its schema, an error in place with the input kept, copy as curl", async () => {

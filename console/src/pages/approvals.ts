@@ -73,6 +73,22 @@ function pendingCard(a: Approval, after: () => void): HTMLElement {
   );
 }
 
+/** An approved call whose replay failed: approving again retries it (no second decision). */
+function retryForm(a: Approval, after: () => Promise<void>): HTMLElement {
+  const status = statusRegion();
+  const form = h("form", { "aria-label": `Retry ${a.tool_name}` }, h("button", { type: "submit" }, "Retry"), status.el);
+  onSubmit(form, async () => {
+    status.busy("Retrying…");
+    try {
+      await call<Approval>("mcpapprovalservice.approve", { approval_id: a.sid });
+      await after();
+    } catch (err) {
+      status.fail(err);
+    }
+  });
+  return form;
+}
+
 /**
  * History: the approvals named by the caller's call log (a parked call is logged with its approval_id), each read
  * with `mcpapprovalservice.get` for its current state, result and execution error.
@@ -113,8 +129,8 @@ export async function approvalsPage(main: HTMLElement): Promise<void> {
             String(a.amount),
             when(a.decided_at),
             a.decision_reason ?? "—",
-            h("pre", { class: "small", tabindex: 0 }, pretty(a.result_json)),
-            a.execution_error ?? "—",
+            a.result_json ? h("pre", { class: "small", tabindex: 0 }, pretty(a.result_json)) : "—",
+            a.execution_error ? [a.execution_error, a.status === "approved" ? retryForm(a, refresh) : null] : "—",
           ]),
         ),
       );
