@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { CONSOLE_DIR } from "../../src/app/console.ts";
@@ -17,15 +17,36 @@ function newest(path: string): number {
   return latest;
 }
 
+const isFresh = (): boolean => {
+  const index = join(CONSOLE_DIR, "index.html");
+  return existsSync(index) && statSync(index).mtimeMs > newest(join(PROJECT_ROOT, "console"));
+};
+
 /**
  * Builds dist/console/ with Vite (about 2 s) when it is missing or older than console/ (sources, config); the
- * build `npm ci` runs is reused otherwise. The app under test serves it from there, as `npm start` does.
+ * build `npm ci` runs is reused otherwise. The app under test serves it from there, as `npm start` does. Two test
+ * files may ask at once (two workers): a lock folder lets one build while the other waits, then finds it fresh.
  */
 export async function ensureConsoleBuilt(): Promise<void> {
-  const index = join(CONSOLE_DIR, "index.html");
-  const built = existsSync(index) ? statSync(index).mtimeMs : 0;
-  if (built > newest(join(PROJECT_ROOT, "console"))) return;
-  await buildConsole();
+  const lock = join(PROJECT_ROOT, "dist", ".console-build.lock");
+  mkdirSync(join(PROJECT_ROOT, "dist"), { recursive: true });
+  while (!isFresh()) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      // Another worker is building; a lock older than a minute is a crashed build's and is taken over.
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+      if (age > 60_000) rmSync(lock, { recursive: true, force: true });
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
+    try {
+      if (!isFresh()) await buildConsole();
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+    return;
+  }
 }
 
 /** Chromium headless from Debian, with the sandbox off (the tests run as root). */
