@@ -93,6 +93,12 @@ describe.skipIf(!HAS_CHROMIUM)("web console in headless Chromium", () => {
     await form.getByLabel("Key name").fill("bookkeeper agent");
     await form.getByLabel("Agent key (MCP, bound by a tier policy)").check();
     await form.getByLabel("MCP scope").selectOption("read");
+    // A ready-made toolset fills the allowed patterns (and can be cleared again).
+    await form.getByLabel("Toolset").selectOption("invoicing");
+    expect(await form.getByLabel("Allowed tool patterns").inputValue()).toBe(
+      "freezone_invoiceservice_*,freezone_expenseservice_*,freezone_paymentservice_*",
+    );
+    await form.getByLabel("Allowed tool patterns").fill("");
     await form.getByLabel("Approval-required tool patterns").fill(PATTERN);
     await form.getByLabel("Calls per hour").fill("30");
     await form.getByLabel("Your password").fill("wrong password 1");
@@ -253,6 +259,22 @@ describe.skipIf(!HAS_CHROMIUM)("web console in headless Chromium", () => {
       .waitFor();
     expect(await page.locator("pre.result").textContent()).toContain('"total": 1');
     await shot("explorer");
+
+    // A nested object param (data) is a fieldset of its own fields, enums as selects; a refusal keeps them all.
+    await page.getByRole("button", { name: "residentservice.create", exact: true }).click();
+    const create = page.getByRole("form", { name: "Call residentservice.create" });
+    const data = create.getByRole("group", { name: "data (required)" });
+    await data.getByLabel("first_name (required)").fill("Ada");
+    await data.getByLabel("last_name (required)").fill("Byron");
+    await data.getByLabel("email (required)").fill("ada@example.org");
+    await data.getByLabel("phone (required)").fill("+255 700 000 002");
+    await data.getByLabel("subscription_plan").selectOption({ label: "1_year" });
+    await create.getByRole("button", { name: "Call" }).click();
+    const refusal = page.getByRole("region", { name: "Method" }).getByRole("alert");
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(/Error -32005 ResidentError\.AlreadyExists/);
+    expect(await data.getByLabel("last_name (required)").inputValue()).toBe("Byron");
+    expect(await data.getByLabel("subscription_plan").inputValue()).not.toBe("");
   });
 
   test("accessibility: no serious or critical axe violations on the main pages; focus is visible", async () => {
