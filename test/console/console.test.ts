@@ -324,4 +324,18 @@ describe.skipIf(!HAS_CHROMIUM)("web console in headless Chromium", () => {
     await page.getByRole("region", { name: "Account" }).getByText("bob@example.org").waitFor();
     expect(problems).toEqual([]);
   });
+
+  test("an expired access token is refreshed once and the page loads; an expired refresh token signs out", async () => {
+    const token = () => page.evaluate("JSON.parse(sessionStorage.getItem('fz-console-session')).access_token");
+    const before = await token();
+    t.clock.advance(8 * 24 * 3600); // past the 7-day access token of this app, within the 30-day refresh token
+    await page.goto(`${served.url}/console/#/keys`);
+    await heading("API keys").waitFor();
+    await page.getByText("Your personal keys: none.").waitFor();
+    expect(await token()).not.toBe(before);
+    t.clock.advance(40 * 24 * 3600);
+    await page.goto(`${served.url}/console/#/approvals`);
+    await heading("Sign in").waitFor();
+    expect(await page.evaluate("sessionStorage.getItem('fz-console-session')")).toBeNull();
+  });
 });
