@@ -36,6 +36,10 @@ function renderNav(current: string): void {
   );
 }
 
+/**
+ * Each navigation renders into a view of its own that replaces the previous one at once: a page still loading
+ * when the person moves on (or the session ends under it) finishes into its detached view, never over the new page.
+ */
 async function route(): Promise<void> {
   const name = location.hash.replace(/^#\/?/, "").split("?")[0] || "home";
   const session = loadSession();
@@ -44,6 +48,8 @@ async function route(): Promise<void> {
     return;
   }
   const target = ROUTES[name];
+  const view = h("div", { class: "view" });
+  main.replaceChildren(view);
   if (name === "signin" || !target) {
     renderNav("");
     if (session) {
@@ -51,20 +57,25 @@ async function route(): Promise<void> {
       return;
     }
     document.title = "Sign in · Freezone console";
-    await signInPage(main);
+    await signInPage(view);
   } else {
     renderNav(name);
     document.title = `${target.title} · Freezone console`;
-    put(main, h("p", { class: "muted" }, "Loading…"));
+    put(view, h("p", { class: "muted" }, "Loading…"));
     try {
-      await target.render(main);
+      await target.render(view);
     } catch (err) {
-      put(main, h("h1", {}, target.title), errorView(err));
+      put(view, h("h1", {}, target.title), errorView(err));
     }
   }
-  main.querySelector<HTMLElement>("h1")?.focus();
+  if (view.isConnected) view.querySelector<HTMLElement>("h1")?.focus();
 }
 
+// The skip link moves focus to the content; followed as a link it would change the hash, i.e. the route.
+document.querySelector(".skip")?.addEventListener("click", (event) => {
+  event.preventDefault();
+  main.focus();
+});
 whenSignedOut(() => location.replace("#/signin"));
 window.addEventListener("hashchange", () => void route());
 void route();

@@ -301,6 +301,10 @@ describe.skipIf(!HAS_CHROMIUM)("web console in headless Chromium", () => {
       "(() => { const s = getComputedStyle(document.activeElement); return [document.activeElement.tagName, s.outlineStyle, s.outlineWidth]; })()",
     );
     expect(outline).toEqual(["A", "solid", "3px"]);
+    // The skip link takes focus to the content and stays on the page (the hash is the route).
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate("[document.activeElement.id, location.hash]")).toEqual(["main", "#/home"]);
     expect(problems).toEqual([]);
   });
 
