@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { CONSOLE_DIR } from "../../src/app/console.ts";
@@ -7,7 +8,14 @@ import { buildConsole } from "../../tools/build.mjs";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const HAS_CHROMIUM = existsSync(CHROMIUM);
-export const SCREENSHOTS = join(PROJECT_ROOT, "docs", "screenshots");
+/**
+ * Where the browser test writes its PNGs: docs/screenshots/ (linked from the README) when FZ_SCREENSHOTS=1, a
+ * temporary folder otherwise, so that a test run leaves the working tree as it was.
+ */
+export const SCREENSHOTS =
+  process.env["FZ_SCREENSHOTS"] === "1"
+    ? join(PROJECT_ROOT, "docs", "screenshots")
+    : join(tmpdir(), "fz-console-screenshots");
 
 function newest(path: string): number {
   const info = statSync(path);
