@@ -3,3 +3,4 @@ export const ROOT: string;
 export const DIST: string;
 export function isStale(root?: string): boolean;
 export function build(options?: { log?: (line: string) => void }): Promise<number>;
+export function buildConsole(options?: { outDir?: string }): Promise<void>;

@@ -7,6 +7,8 @@
 //                                (src/db/orm.ts resolves `./migrations` from its own module, i.e. dist/ once bundled)
 //   dist/pglite-template/        a PGlite data directory with every migration applied: a fresh data directory
 //                                starts as a copy of it instead of running initdb and the migrations (src/db/orm.ts)
+//   dist/console/                the web console (console/, built by Vite: index.html and hashed assets), served at
+//                                /console by src/app/console.ts
 //   dist/.build-stamp            written last; a build is stale when any input is newer than it
 //
 // Files read at run time (generated/openrpc, generated/mcp-tools.json, contracts/templates) are not copied: they are
@@ -21,7 +23,7 @@ const STAMP = join(DIST, ".build-stamp");
 const MIGRATIONS = join(ROOT, "src", "db", "migrations");
 
 /** What the build reads: a file under these newer than the stamp makes the build stale. */
-const INPUTS = ["src", "generated", "contracts", "package.json", "package-lock.json", "tools/build.mjs"];
+const INPUTS = ["src", "generated", "contracts", "console", "package.json", "package-lock.json", "tools/build.mjs"];
 
 /** Whether any input is newer than `since` (ms); stops at the first one. */
 function newerThan(path, since) {
@@ -41,6 +43,19 @@ export function isStale(root = ROOT) {
   const stamp = statSync(join(root, "dist", ".build-stamp"), { throwIfNoEntry: false });
   if (!stamp) return true;
   return INPUTS.some((input) => newerThan(join(root, input), stamp.mtimeMs));
+}
+
+/**
+ * Builds the web console with Vite (console/vite.config.ts) into `outDir` (dist/console/ unless told): about 2 s.
+ * Tests call it when dist/console/ is missing or older than console/ (test/console/support.ts).
+ */
+export async function buildConsole({ outDir = join(DIST, "console") } = {}) {
+  const { build: vite } = await import("vite");
+  await vite({
+    configFile: join(ROOT, "console", "vite.config.ts"),
+    logLevel: "warn",
+    build: { outDir, emptyOutDir: true },
+  });
 }
 
 /** Builds dist/ from scratch; returns the milliseconds it took. */
@@ -75,11 +90,14 @@ export async function build({ log = console.error } = {}) {
   });
   const { writePgliteTemplate } = await import(pathToFileURL(join(DIST, "pglite-template.js")).href);
   await writePgliteTemplate();
+  await buildConsole();
   mkdirSync(dirname(STAMP), { recursive: true });
   writeFileSync(STAMP, `${startedAt.toISOString()}\n`);
   utimesSync(STAMP, startedAt, startedAt);
   const ms = Math.round(performance.now() - started);
-  log(`build: ${relative(ROOT, DIST)}/ written in ${ms} ms (${migrations.length} migrations, PGlite template)`);
+  log(
+    `build: ${relative(ROOT, DIST)}/ written in ${ms} ms (${migrations.length} migrations, PGlite template, console)`,
+  );
   return ms;
 }
 

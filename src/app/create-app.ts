@@ -21,6 +21,7 @@ import { startResidentExpirySweep } from "../services/resident-service/expiry-sw
 import { startRenewalSweep } from "../services/subscriptions/auto-renewal-sweep.ts";
 import { startCompanyLapseSweep } from "../services/subscriptions/lapse-sweep.ts";
 import { startTreasurySettlementSweep } from "../services/treasury/settlement-sweep.ts";
+import { mountConsole } from "./console.ts";
 import { clientAddress, readCredentials } from "./credentials.ts";
 import { createLogger } from "./logging.ts";
 import { type AppMetrics, startMetrics } from "./metrics.ts";
@@ -97,6 +98,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Where email links point (src/integrations/email/templates.ts): the page completes the action through /rpc.
   app.get("/verify-email", () => pageResponse(VERIFY_EMAIL_PAGE));
   app.get("/reset-password", () => pageResponse(RESET_PASSWORD_PAGE));
+  mountConsole(app);
 
   const endpoint = (scope: string) => {
     const rpc = new RpcEndpoint(runtime, scope);

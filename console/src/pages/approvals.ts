@@ -1,0 +1,156 @@
+import { call } from "../api.ts";
+import { field, h, put, when } from "../dom.ts";
+import { errorView, onSubmit, page, pretty, statusRegion, table } from "../ui.ts";
+import { callLog } from "./keys.ts";
+
+interface Approval {
+  sid: string;
+  tool_name: string;
+  arguments: string | null;
+  arguments_summary: string;
+  amount: number;
+  reason: string;
+  status: string;
+  requested_at: string;
+  decided_at: string | null;
+  expires_at: string;
+  result_json: string | null;
+  decision_reason: string | null;
+  execution_error: string | null;
+}
+
+/** One pending approval: what the agent asked, and the two decisions (reject needs a reason). */
+function pendingCard(a: Approval, after: () => void): HTMLElement {
+  const status = statusRegion();
+  const approveForm = h("form", { "aria-label": `Approve ${a.tool_name}` }, h("button", { type: "submit" }, "Approve"));
+  onSubmit(approveForm, async () => {
+    status.busy("Approving and running the call…");
+    try {
+      const r = await call<Approval>("mcpapprovalservice.approve", { approval_id: a.sid });
+      status.done(h("p", {}, `Approved: ${r.status}`), r.execution_error ? h("p", {}, r.execution_error) : null);
+      after();
+    } catch (err) {
+      status.fail(err);
+    }
+  });
+  const reason = h("textarea", { name: "reason", rows: 2, required: true });
+  const rejectForm = h(
+    "form",
+    { "aria-label": `Reject ${a.tool_name}` },
+    field("Reason for rejecting", reason),
+    h("button", { type: "submit", class: "danger" }, "Reject"),
+  );
+  onSubmit(rejectForm, async () => {
+    status.busy("Rejecting…");
+    try {
+      const r = await call<Approval>("mcpapprovalservice.reject", { approval_id: a.sid, reason: reason.value });
+      status.done(h("p", {}, `Rejected: ${r.status}`));
+      after();
+    } catch (err) {
+      status.fail(err);
+    }
+  });
+  return h(
+    "article",
+    { class: "card approval", "aria-label": `Approval ${a.sid}` },
+    h("h3", {}, a.tool_name),
+    h(
+      "dl",
+      { class: "facts" },
+      h("dt", {}, "Amount"),
+      h("dd", {}, String(a.amount)),
+      h("dt", {}, "Reason"),
+      h("dd", {}, a.reason),
+      h("dt", {}, "Requested"),
+      h("dd", {}, when(a.requested_at)),
+      h("dt", {}, "Expires"),
+      h("dd", {}, when(a.expires_at)),
+    ),
+    h("h4", {}, "Arguments"),
+    h("pre", { tabindex: 0 }, pretty(a.arguments ?? a.arguments_summary)),
+    h("div", { class: "decide" }, approveForm, rejectForm),
+    status.el,
+  );
+}
+
+/** An approved call whose replay failed: approving again retries it (no second decision). */
+function retryForm(a: Approval, after: () => Promise<void>): HTMLElement {
+  const status = statusRegion();
+  const form = h("form", { "aria-label": `Retry ${a.tool_name}` }, h("button", { type: "submit" }, "Retry"), status.el);
+  onSubmit(form, async () => {
+    status.busy("Retrying…");
+    try {
+      await call<Approval>("mcpapprovalservice.approve", { approval_id: a.sid });
+      await after();
+    } catch (err) {
+      status.fail(err);
+    }
+  });
+  return form;
+}
+
+/**
+ * History: the approvals named by the caller's call log (a parked call is logged with its approval_id), each read
+ * with `mcpapprovalservice.get` for its current state, result and execution error.
+ */
+async function history(): Promise<Approval[]> {
+  const ids = [...new Set((await callLog()).map((e) => e.approval_id).filter((id): id is string => !!id))];
+  const all = await Promise.all(
+    ids.slice(0, 50).map((id) => call<Approval>("mcpapprovalservice.get", { approval_id: id })),
+  );
+  return all.filter((a) => a.status !== "pending");
+}
+
+export async function approvalsPage(main: HTMLElement): Promise<void> {
+  const pendingEl = h("div", {});
+  const historyEl = h("div", {});
+  const refresh = async () => {
+    try {
+      const r = await call<{ items: Approval[] }>("mcpapprovalservice.list_pending", { limit: 100 });
+      put(
+        pendingEl,
+        r.items.length
+          ? r.items.map((a) => pendingCard(a, () => void refresh()))
+          : h("p", { class: "muted" }, "Nothing waits for your approval."),
+      );
+    } catch (err) {
+      put(pendingEl, errorView(err));
+    }
+    try {
+      const items = await history();
+      put(
+        historyEl,
+        table(
+          "Decided approvals",
+          ["Tool", "Status", "Amount", "Decided", "Decision reason", "Result", "Execution error"],
+          items.map((a) => [
+            a.tool_name,
+            h("span", { class: `badge ${a.status}` }, a.status),
+            String(a.amount),
+            when(a.decided_at),
+            a.decision_reason ?? "—",
+            a.result_json ? h("pre", { class: "small", tabindex: 0 }, pretty(a.result_json)) : "—",
+            a.execution_error ? [a.execution_error, a.status === "approved" ? retryForm(a, refresh) : null] : "—",
+          ]),
+        ),
+      );
+    } catch (err) {
+      put(historyEl, errorView(err));
+    }
+  };
+  await refresh();
+  put(
+    main,
+    ...page(
+      "Approvals",
+      h(
+        "section",
+        { class: "card", "aria-label": "Pending approvals" },
+        h("h2", {}, "Pending"),
+        h("button", { type: "button", onclick: () => void refresh() }, "Refresh"),
+        pendingEl,
+      ),
+      h("section", { class: "card", "aria-label": "History" }, h("h2", {}, "History"), historyEl),
+    ),
+  );
+}
