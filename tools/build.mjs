@@ -16,6 +16,7 @@
 import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
+import { requireCommonJs } from "./build-require.mjs";
 
 export const ROOT = join(import.meta.dirname, "..");
 export const DIST = join(ROOT, "dist");
@@ -86,6 +87,7 @@ export async function build({ log = console.error } = {}) {
     banner: {
       js: 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);',
     },
+    plugins: [requireCommonJs(ROOT)],
     logLevel: "warning",
   });
   const { writePgliteTemplate } = await import(pathToFileURL(join(DIST, "pglite-template.js")).href);
