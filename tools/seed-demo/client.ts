@@ -41,6 +41,18 @@ export class RpcClient {
     return body;
   }
 
+  /** A raw JSON-RPC body (a provider's signed webhook) posted to /rpc. */
+  async post(body: string, headers: Record<string, string>): Promise<Reply<MethodName>> {
+    const res = await this.send(
+      new Request(`${this.base}/rpc`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body,
+      }),
+    );
+    return (await res.json()) as Reply<MethodName>;
+  }
+
   /** The result; a DemoError naming the method and the error otherwise. */
   async ok<M extends MethodName>(
     method: M,
