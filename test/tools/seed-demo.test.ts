@@ -131,7 +131,7 @@ test("a second run creates nothing and reports everything as there", async () =>
   expect(await Promise.all(tables.map(count))).toEqual(before);
 });
 
-test("without an administrator or the webhook secret, residents stay pending and the report says why", async () => {
+test("without an administrator or the webhook secret residents stay pending; a later run with them finishes", async () => {
   t = await startFinanceApp();
   const lines = await seedThrough(t.app.fetch, "http://test", { admin: null, sandbox: null });
   expect(lines[0]?.text).toBe("administrator: none signs in; email verification skipped");
@@ -139,6 +139,25 @@ test("without an administrator or the webhook secret, residents stay pending and
   expect(pending).toHaveLength(PEOPLE.length);
   expect(pending[0]?.text).toContain("email not verified (no administrator session to read the sandbox outbox)");
   expect(lines.at(-1)?.text).toBe("skipped: company, cooperative, invoices and proposal (residents not active)");
-  const [row] = await sql(t, `select count(*) as n from "zone_company"`);
-  expect(Number(row.n)).toBe(0);
+  const companies = async () => Number((await sql(t, `select count(*) as n from "zone_company"`))[0].n);
+  expect(await companies()).toBe(0);
+
+  // A wrong webhook secret: the server refuses the sandbox's verdict, and the report says so.
+  await t.admin("admin@example.org");
+  const admin = { email: "admin@example.org", password: PASSWORD };
+  const wrong = { secret: "not-the-server-secret", now: t.clock.now };
+  const refused = await seedThrough(t.app.fetch, "http://test", { admin, sandbox: wrong });
+  expect(refused.filter((l) => l.text.includes("stays pending: KYC verdict refused: WEBHOOK_SECRET"))).toHaveLength(
+    PEOPLE.length,
+  );
+
+  // With both, the drafts signed while the residents were pending are paid and the rest is made.
+  const sandbox = { secret: t.config.webhookSecret, now: t.clock.now };
+  const resumed = await seedThrough(t.app.fetch, "http://test", { admin, sandbox });
+  expect(resumed.filter((l) => l.text.includes("pending") && !l.text.includes("approval"))).toEqual([]);
+  expect(resumed.filter((l) => l.created)).toHaveLength(PEOPLE.length + 2 + 3 + 1 + 3);
+  expect(await sql(t, `select name, status from "zone_company" order by name`)).toEqual([
+    { name: "Harbour Software FZC", status: "active" },
+    { name: "Makers Cooperative", status: "active" },
+  ]);
 });

@@ -87,7 +87,11 @@ export async function seedDemoCommand(args: string[], config: () => Config): Pro
   const { values } = parseArgs({ args, options: { url: { type: "string" } } });
   if (values.url) {
     const base = values.url.replace(/\/+$/, "");
-    const lines = await seedThrough((request) => fetch(request), base, remoteOptions(process.env));
+    const options = remoteOptions(process.env);
+    const lines = await seedThrough((request) => fetch(request), base, options);
+    if (options.admin && !lines[0]?.text.startsWith("administrator")) {
+      lines.unshift({ created: false, text: `administrator ${options.admin.email} (from ADMIN_EMAIL)` });
+    }
     report(lines);
     return 0;
   }

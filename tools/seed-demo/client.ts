@@ -14,6 +14,9 @@ export type Send = (request: Request) => Promise<Response>;
 
 export class DemoError extends Error {}
 
+/** A skipped step: the report says why, and a later run with what was missing finishes it. */
+export class Skipped extends Error {}
+
 let nextId = 1;
 
 /** JSON-RPC over the public endpoint, as any client calls it. */

@@ -1,7 +1,7 @@
 import { DemoError, type Session } from "./client.ts";
 import { openPrivateKey, signHash } from "./keys.ts";
 import { type COMPANY, COMPANY_PLAN, type COOPERATIVE, DEMO_PASSWORD, type DemoPerson } from "./plan.ts";
-import { ensureFunds, type SeedContext, Skipped } from "./residents.ts";
+import { ensureFunds, type SeedContext } from "./residents.ts";
 
 export interface Member {
   person: DemoPerson;
@@ -89,5 +89,3 @@ export async function ensureFormed(ctx: SeedContext, creator: Member, plan: Enti
   const text = `${plan.entity_type} "${plan.entity_name}" ${companyId} (active; ${COMPANY_PLAN} plan paid by ${creator.person.email})`;
   return { companyId, line: { created: true, text } };
 }
-
-export { Skipped };

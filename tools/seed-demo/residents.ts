@@ -1,4 +1,4 @@
-import { DemoError, type RpcClient, type Session } from "./client.ts";
+import { DemoError, type RpcClient, type Session, Skipped } from "./client.ts";
 import { residentKeypair } from "./keys.ts";
 import { DEMO_PASSWORD, type DemoPerson, RESIDENT_FUNDS, RESIDENT_PLAN } from "./plan.ts";
 import { postKycVerdict, postPaymentSucceeded, type Sandbox } from "./sandbox.ts";
@@ -11,9 +11,6 @@ export interface SeedContext {
   /** Null when the webhook secret is not known (then KYC verdicts and payments are skipped and say so). */
   sandbox: Sandbox | null;
 }
-
-/** A skipped step: the report says why, and a later run with what was missing finishes it. */
-export class Skipped extends Error {}
 
 export async function signIn(rpc: RpcClient, person: DemoPerson) {
   const credentials = { email: person.email, password: DEMO_PASSWORD };

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sandboxKycCallback, sandboxKycVerdict } from "../../src/integrations/identity/sandbox-kyc.ts";
 import { sandboxPaymentCallback } from "../../src/integrations/payments/sandbox-callbacks.ts";
-import { DemoError, type RpcClient } from "./client.ts";
+import { DemoError, type RpcClient, Skipped } from "./client.ts";
 
 /**
  * The sandbox providers' part of the demo: the verdicts the sandbox KYC and mobile-money providers would post, signed
@@ -18,6 +18,9 @@ const eventId = (prefix: string) => `${prefix}-demo-${randomBytes(8).toString("h
 
 async function post(rpc: RpcClient, body: string, headers: Record<string, string>, what: string) {
   const res = await rpc.post(body, headers);
+  if ("error" in res && res.error.data?.["variant"] === "InvalidWebhookSignature") {
+    throw new Skipped(`${what} refused: WEBHOOK_SECRET here is not the server's`);
+  }
   if ("error" in res) throw new DemoError(`${what}: ${res.error.message} ${JSON.stringify(res.error.data ?? {})}`);
 }
 

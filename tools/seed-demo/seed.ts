@@ -1,6 +1,6 @@
 import type { Progress } from "../progress.ts";
 import { ensureInvoices, ensureProposal } from "./business.ts";
-import { DemoError, type RpcClient, type Session } from "./client.ts";
+import { DemoError, type RpcClient, type Session, Skipped } from "./client.ts";
 import { ensureDraft, ensureFormed, type Member } from "./formation.ts";
 import {
   AGENT_APPROVAL_PATTERN,
@@ -13,7 +13,7 @@ import {
   RESIDENT_PLAN,
   SCRIPT_KEY_NAME,
 } from "./plan.ts";
-import { activate, ensureResident, type SeedContext, Skipped, signIn } from "./residents.ts";
+import { activate, ensureResident, type SeedContext, signIn } from "./residents.ts";
 
 export type { Member } from "./formation.ts";
 export type { SeedContext } from "./residents.ts";
