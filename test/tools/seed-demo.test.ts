@@ -44,6 +44,17 @@ test("the first run makes active residents, keys, a company, a cooperative, invo
   // users, residents and activations (4 each), 2 keys, 2 drafts, the approval, 2 entities, 3 invoices, a
   // proposal and 3 votes
   expect(first).toHaveLength(PEOPLE.length * 3 + 2 + 2 + 1 + 2 + 3 + 1 + 3);
+  const texts = first.map((l) => l.text);
+  expect(texts).toContainEqual(
+    expect.stringMatching(
+      /^resident FZ-\d{4}-RA\d{6} of bob@demo\.freezone\.example active: email verified, KYC approved by the sandbox, 1_year paid from the wallet after a sandbox top-up of 150 USD$/,
+    ),
+  );
+  expect(texts).toContainEqual(
+    expect.stringMatching(
+      /^company "Harbour Software FZC" FZ-\d{4}-Y\d{6} active: monthly plan paid by alice@demo\.freezone\.example after a sandbox top-up of \d+ USD$/,
+    ),
+  );
   for (const person of PEOPLE) {
     const as = await signIn(person.email);
     expect((await as("authservice.me")).result.email_verified).toBe(true);

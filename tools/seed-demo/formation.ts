@@ -79,13 +79,15 @@ export async function ensureFormed(ctx: SeedContext, creator: Member, plan: Enti
       subscription_plan: COMPANY_PLAN,
     });
   let paid = await pay();
+  let topup = 0;
   if ("error" in paid && paid.error.data?.["variant"] === "InsufficientFunds") {
-    await ensureFunds(ctx, creator.session, Number(paid.error.data["required"]));
+    topup = await ensureFunds(ctx, creator.session, Number(paid.error.data["required"]));
     paid = await pay();
   }
   if ("error" in paid) throw new DemoError(`pay_and_activate ${plan.entity_name}: ${paid.error.message}`);
   const companyId = paid.result.company_id;
   if (!companyId) throw new DemoError(`${plan.entity_name} was paid but names no company`);
-  const text = `${plan.entity_type} "${plan.entity_name}" ${companyId} (active; ${COMPANY_PLAN} plan paid by ${creator.person.email})`;
+  const after = topup > 0 ? ` after a sandbox top-up of ${topup} USD` : "";
+  const text = `${plan.entity_type} "${plan.entity_name}" ${companyId} active: ${COMPANY_PLAN} plan paid by ${creator.person.email}${after}`;
   return { companyId, line: { created: true, text } };
 }

@@ -105,7 +105,8 @@ async function ensureActive(ctx: SeedContext, m: Member): Promise<SeedLine & { a
   if (status !== "pending") return { created: false, active: false, text: `${label} is ${status}: left as it is` };
   try {
     const paid = await activate(ctx, m.session, m.person, m.residentId);
-    const text = `${label} active: email verified, KYC approved by the sandbox, ${RESIDENT_PLAN} paid from the wallet (sandbox top-up ${paid.topup} USD)`;
+    const topup = paid.topup > 0 ? ` after a sandbox top-up of ${paid.topup} USD` : "";
+    const text = `${label} active: email verified, KYC approved by the sandbox, ${RESIDENT_PLAN} paid from the wallet${topup}`;
     return { created: true, active: true, text };
   } catch (e) {
     if (!(e instanceof Skipped)) throw e;
