@@ -2,12 +2,13 @@ import { parseArgs } from "node:util";
 import pino from "pino";
 import { createApp } from "../../src/app/create-app.ts";
 import { createFirstAdmin } from "../../src/auth/admin-bootstrap.ts";
-import type { Config } from "../../src/config.ts";
+import { type Config, DEFAULT_WEBHOOK_SECRET } from "../../src/config.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { closeOrm } from "../../src/db/orm.ts";
 import { progress } from "../progress.ts";
-import { RpcClient, type Send } from "../seed-demo/client.ts";
+import { RpcClient, type Send, Session } from "../seed-demo/client.ts";
 import { DEMO_DOMAIN, DEMO_PASSWORD } from "../seed-demo/plan.ts";
+import type { Sandbox } from "../seed-demo/sandbox.ts";
 import { SEED_STEPS, type SeedLine, seedDemo } from "../seed-demo/seed.ts";
 import { migrationProgress } from "./migration-progress.ts";
 
@@ -25,20 +26,57 @@ function report(lines: SeedLine[]): number {
   return created;
 }
 
+export interface SeedOptions {
+  /** The administrator who signs in (to read the sandbox outbox); null: none, the steps needing one are skipped. */
+  admin: { email: string; password: string } | null;
+  /** The sandbox providers' webhook secret and the server's clock; null: KYC and payments are skipped. */
+  sandbox: Sandbox | null;
+}
+
+/** The administrator's session, or a line saying why there is none. */
+async function adminSession(rpc: RpcClient, admin: SeedOptions["admin"]): Promise<Session | SeedLine> {
+  if (!admin) return { created: false, text: "administrator: none signs in; email verification skipped" };
+  const login = await rpc.call("authservice.login", admin);
+  if ("result" in login && "access_token" in login.result) return rpc.as(login.result.access_token);
+  return { created: false, text: `administrator ${admin.email} does not sign in (password, or a second factor)` };
+}
+
 /** Seeds through `send` (an in-process app or a running server); returns the report's lines. */
-export async function seedThrough(send: Send, base: string): Promise<SeedLine[]> {
+export async function seedThrough(send: Send, base: string, options: SeedOptions): Promise<SeedLine[]> {
   const bar = progress("seed-demo", SEED_STEPS);
-  const lines = await seedDemo(new RpcClient(send, base), bar);
+  const rpc = new RpcClient(send, base);
+  const admin = await adminSession(rpc, options.admin);
+  const lines = await seedDemo({ rpc, admin: admin instanceof Session ? admin : null, sandbox: options.sandbox }, bar);
+  if (!(admin instanceof Session)) lines.unshift(admin);
   bar.done(`${lines.filter((l) => l.created).length} created`);
   return lines;
 }
 
-/** The administrator: ADMIN_EMAIL's (made at start), else the demo administrator when no administrator exists. */
-async function ensureAdmin(config: Config, app: Awaited<ReturnType<typeof createApp>>): Promise<SeedLine> {
-  if (config.adminEmail) return { created: false, text: `administrator ${config.adminEmail} (from ADMIN_EMAIL)` };
+type Admin = { line: SeedLine; credentials: SeedOptions["admin"] };
+
+/** The administrator: ADMIN_EMAIL's (made at start), else the demo administrator, made when no administrator exists. */
+async function ensureAdmin(config: Config, app: Awaited<ReturnType<typeof createApp>>): Promise<Admin> {
+  if (config.adminEmail && config.adminPassword) {
+    const credentials = { email: config.adminEmail, password: config.adminPassword };
+    return { line: { created: false, text: `administrator ${config.adminEmail} (from ADMIN_EMAIL)` }, credentials };
+  }
+  const credentials = { email: DEMO_ADMIN, password: DEMO_PASSWORD };
   const outcome = await createFirstAdmin(app.runtime.orm.em.fork(), config, DEMO_ADMIN, DEMO_PASSWORD);
-  if (outcome === "created") return { created: true, text: `administrator ${DEMO_ADMIN} (password ${DEMO_PASSWORD})` };
-  return { created: false, text: "administrator: one exists already (create-admin or ADMIN_EMAIL)" };
+  if (outcome === "created") {
+    return { line: { created: true, text: `administrator ${DEMO_ADMIN} (password ${DEMO_PASSWORD})` }, credentials };
+  }
+  const text = "administrator: one exists already (the demo's, or ADMIN_EMAIL's / create-admin's)";
+  return { line: { created: false, text }, credentials };
+}
+
+/** With --url: the administrator of ADMIN_EMAIL / ADMIN_PASSWORD, and the server's WEBHOOK_SECRET (else the sandbox default). */
+export function remoteOptions(env: NodeJS.ProcessEnv): SeedOptions {
+  const email = env["ADMIN_EMAIL"];
+  const password = env["ADMIN_PASSWORD"];
+  return {
+    admin: email && password ? { email, password } : null,
+    sandbox: { secret: env["WEBHOOK_SECRET"] || DEFAULT_WEBHOOK_SECRET, now: () => new Date() },
+  };
 }
 
 /**
@@ -49,8 +87,11 @@ export async function seedDemoCommand(args: string[], config: () => Config): Pro
   const { values } = parseArgs({ args, options: { url: { type: "string" } } });
   if (values.url) {
     const base = values.url.replace(/\/+$/, "");
-    const lines = await seedThrough((request) => fetch(request), base);
-    lines.unshift({ created: false, text: "administrator: not managed with --url (ADMIN_EMAIL or create-admin)" });
+    const options = remoteOptions(process.env);
+    const lines = await seedThrough((request) => fetch(request), base, options);
+    if (options.admin && !lines[0]?.text.startsWith("administrator")) {
+      lines.unshift({ created: false, text: `administrator ${options.admin.email} (from ADMIN_EMAIL)` });
+    }
     report(lines);
     return 0;
   }
@@ -60,7 +101,9 @@ export async function seedDemoCommand(args: string[], config: () => Config): Pro
     const app = await createApp(settings, { orm, log: pino({ level: "silent" }) });
     try {
       const admin = await ensureAdmin(settings, app);
-      report([admin, ...(await seedThrough(app.fetch, "http://seed-demo"))]);
+      const sandbox = { secret: settings.webhookSecret, now: settings.clock };
+      const options = { admin: admin.credentials, sandbox };
+      report([admin.line, ...(await seedThrough(app.fetch, "http://seed-demo", options))]);
       return 0;
     } finally {
       await app.close();

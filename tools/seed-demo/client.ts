@@ -14,6 +14,9 @@ export type Send = (request: Request) => Promise<Response>;
 
 export class DemoError extends Error {}
 
+/** A skipped step: the report says why, and a later run with what was missing finishes it. */
+export class Skipped extends Error {}
+
 let nextId = 1;
 
 /** JSON-RPC over the public endpoint, as any client calls it. */
@@ -39,6 +42,18 @@ export class RpcClient {
     if (!("result" in body) && !("error" in body))
       throw new DemoError(`${method}: HTTP ${res.status}, no JSON-RPC reply`);
     return body;
+  }
+
+  /** A raw JSON-RPC body (a provider's signed webhook) posted to /rpc. */
+  async post(body: string, headers: Record<string, string>): Promise<Reply<MethodName>> {
+    const res = await this.send(
+      new Request(`${this.base}/rpc`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body,
+      }),
+    );
+    return (await res.json()) as Reply<MethodName>;
   }
 
   /** The result; a DemoError naming the method and the error otherwise. */

@@ -65,3 +65,55 @@ export const COOPERATIVE = {
     accept_terms: true,
   },
 } as const;
+
+/** Residents pay one year from their wallet (creditservice.activate_resident), funded by a sandbox top-up. */
+export const RESIDENT_PLAN = "1_year";
+/** What a resident's wallet is topped up to before activation: the default one-year price and a margin. */
+export const RESIDENT_FUNDS = 150;
+/** The company and the cooperative are registered on the monthly plan. */
+export const COMPANY_PLAN = "monthly";
+
+/** Invoices of the company, by description; `status` is where the demo leaves each. */
+export const INVOICES = [
+  {
+    status: "paid",
+    data: {
+      description: "Website build, phase 1",
+      currency: "USD",
+      due_date: "2027-01-15T00:00:00.000Z",
+      recipient_email: "accounts@northwind.example",
+      line_items: [{ description: "Design and build", quantity: 10, unit_price: 120, amount: 1200, tax_rate: null }],
+    },
+  },
+  {
+    status: "sent",
+    data: {
+      description: "Support retainer, December",
+      currency: "USD",
+      due_date: "2027-01-31T00:00:00.000Z",
+      recipient_email: "accounts@northwind.example",
+      line_items: [{ description: "Support hours", quantity: 8, unit_price: 90, amount: 720, tax_rate: null }],
+    },
+  },
+  {
+    status: "draft",
+    data: {
+      description: "Hosting, first quarter",
+      currency: "USD",
+      due_date: "2027-03-31T00:00:00.000Z",
+      recipient_email: "ops@contoso.example",
+      line_items: [{ description: "Managed hosting", quantity: 3, unit_price: 45, amount: 135, tax_rate: null }],
+    },
+  },
+] as const;
+
+/** A proposal of the cooperative, left open with the founding members' votes. */
+export const PROPOSAL = {
+  title: "Buy a shared laser cutter",
+  description: "The cooperative buys a laser cutter for the workshop, paid from the membership fees.",
+  category: "operational",
+  kind: "ordinary",
+  voting_days: 14,
+  allow_abstention: true,
+} as const;
+export const VOTES = { carol: "for", dave: "for", alice: "abstain" } as const;

@@ -1,5 +1,7 @@
 import type { Progress } from "../progress.ts";
-import { DemoError, type RpcClient, type Session } from "./client.ts";
+import { ensureInvoices, ensureProposal } from "./business.ts";
+import { DemoError, type RpcClient, type Session, Skipped } from "./client.ts";
+import { ensureDraft, ensureFormed, type Member } from "./formation.ts";
 import {
   AGENT_APPROVAL_PATTERN,
   AGENT_KEY_NAME,
@@ -8,8 +10,13 @@ import {
   DEMO_PASSWORD,
   type DemoPerson,
   PEOPLE,
+  RESIDENT_PLAN,
   SCRIPT_KEY_NAME,
 } from "./plan.ts";
+import { activate, ensureResident, type SeedContext, signIn } from "./residents.ts";
+
+export type { Member } from "./formation.ts";
+export type { SeedContext } from "./residents.ts";
 
 /** One line of the report: what a step found or made. */
 export interface SeedLine {
@@ -17,38 +24,35 @@ export interface SeedLine {
   text: string;
 }
 
-export interface Member {
-  person: DemoPerson;
-  session: Session;
-  userId: string;
-  residentId: string;
-}
-
 /** The number of progress steps `seedDemo` ticks. */
-export const SEED_STEPS = PEOPLE.length * 2 + 2 + 2 + 1;
+export const SEED_STEPS = PEOPLE.length * 3 + 2 + 2 + 1 + 2 + 2;
 
 /**
- * Fills the demo zone through the public JSON-RPC operations only, each step first looking for what it would make
- * (by the demo emails, key names and entity names), so a second run creates nothing.
+ * Fills the demo zone through the public operations only (JSON-RPC, and the sandbox providers' signed webhooks),
+ * each step first looking for what it would make (by the demo emails, key names, entity names, invoice descriptions
+ * and proposal title), so a second run creates nothing.
  */
-export async function seedDemo(rpc: RpcClient, bar: Progress): Promise<SeedLine[]> {
+export async function seedDemo(ctx: SeedContext, bar: Progress): Promise<SeedLine[]> {
   const lines: SeedLine[] = [];
   const members = new Map<DemoPerson["key"], Member>();
   for (const person of PEOPLE) {
-    const { session, userId, created } = await signIn(rpc, person);
+    const { session, userId, created } = await signIn(ctx.rpc, person);
     lines.push({ created, text: `user ${person.email} (password ${DEMO_PASSWORD})` });
     bar.tick(1, person.email);
     const resident = await ensureResident(session, person);
-    lines.push({ created: resident.created, text: `resident ${resident.residentId} of ${person.email} (pending)` });
+    lines.push({ created: resident.created, text: `resident ${resident.residentId} of ${person.email}` });
     members.set(person.key, { person, session, userId, residentId: resident.residentId });
     bar.tick(1, resident.residentId);
   }
-  const member = (key: DemoPerson["key"]): Member => {
-    const found = members.get(key);
-    if (!found) throw new DemoError(`demo member ${key} missing`);
-    return found;
-  };
-  const alice = member("alice");
+  let allActive = true;
+  for (const person of PEOPLE) {
+    const m = member(members, person.key);
+    const line = await ensureActive(ctx, m);
+    allActive &&= line.active;
+    lines.push(line);
+    bar.tick(1, `${m.residentId} active`);
+  }
+  const alice = member(members, "alice");
   lines.push(await ensureKey(alice.session, SCRIPT_KEY_NAME, {}));
   bar.tick(1, SCRIPT_KEY_NAME);
   const agent = await ensureKey(alice.session, AGENT_KEY_NAME, {
@@ -57,38 +61,57 @@ export async function seedDemo(rpc: RpcClient, bar: Progress): Promise<SeedLine[
   });
   lines.push(agent);
   bar.tick(1, AGENT_KEY_NAME);
-  lines.push(await ensureDraft(alice, [member("bob")], COMPANY, (m) => (m === alice ? 500 : 100)));
+  const [bob, carol, dave] = [member(members, "bob"), member(members, "carol"), member(members, "dave")];
+  lines.push(await ensureDraft(alice, [bob], COMPANY, (m) => (m === alice ? 500 : 100)));
   bar.tick(1, COMPANY.entity_name);
-  lines.push(await ensureDraft(member("carol"), [member("dave"), alice], COOPERATIVE, () => 0));
+  lines.push(await ensureDraft(carol, [dave, alice], COOPERATIVE, () => 0));
   bar.tick(1, COOPERATIVE.entity_name);
-  lines.push(await ensurePendingApproval(rpc, alice, agent.key));
+  lines.push(await ensurePendingApproval(ctx.rpc, alice, agent.key));
   bar.tick(1, "approval");
+  if (!allActive) {
+    lines.push({ created: false, text: "skipped: company, cooperative, invoices and proposal (residents not active)" });
+    bar.tick(4, "skipped");
+    return lines;
+  }
+  try {
+    const company = await ensureFormed(ctx, alice, COMPANY);
+    lines.push(company.line);
+    bar.tick(1, COMPANY.entity_name);
+    const coop = await ensureFormed(ctx, carol, COOPERATIVE);
+    lines.push(coop.line);
+    bar.tick(1, COOPERATIVE.entity_name);
+    lines.push(...(await ensureInvoices(alice, company.companyId)));
+    bar.tick(1, "invoices");
+    lines.push(...(await ensureProposal([carol, dave, alice], coop.companyId)));
+    bar.tick(1, "proposal");
+  } catch (e) {
+    if (!(e instanceof Skipped)) throw e;
+    lines.push({ created: false, text: `skipped: ${e.message}` });
+  }
   return lines;
 }
 
-async function signIn(rpc: RpcClient, person: DemoPerson) {
-  const credentials = { email: person.email, password: DEMO_PASSWORD };
-  const login = await rpc.call("authservice.login", credentials);
-  const existing = "result" in login ? login.result : null;
-  if (existing && "access_token" in existing) {
-    return { session: rpc.as(existing.access_token), userId: existing.user_id, created: false };
-  }
-  const registered = await rpc.call("authservice.register", credentials);
-  const made = "result" in registered ? registered.result : null;
-  if (!made || !("access_token" in made)) {
-    const why = "error" in registered ? registered.error.message : "a second factor is asked";
-    throw new DemoError(`${person.email} exists but does not sign in with the demo password: ${why}`);
-  }
-  return { session: rpc.as(made.access_token), userId: made.user_id, created: true };
+function member(members: Map<DemoPerson["key"], Member>, key: DemoPerson["key"]): Member {
+  const found = members.get(key);
+  if (!found) throw new DemoError(`demo member ${key} missing`);
+  return found;
 }
 
-async function ensureResident(session: Session, person: DemoPerson) {
-  const mine = await session.ok("residentservice.list", { page: 1, page_size: 10 });
-  const existing = mine.items[0];
-  if (existing) return { residentId: existing.resident_id, created: false };
-  const { email, first_name, last_name, phone } = person;
-  const made = await session.ok("residentservice.create", { data: { email, first_name, last_name, phone } });
-  return { residentId: made.resident_id, created: true };
+/** The member's resident made active (residents.ts `activate`), or a line saying what kept it pending. */
+async function ensureActive(ctx: SeedContext, m: Member): Promise<SeedLine & { active: boolean }> {
+  const { status } = await m.session.ok("residentservice.get", { resident_id: m.residentId });
+  const label = `resident ${m.residentId} of ${m.person.email}`;
+  if (status === "active") return { created: false, active: true, text: `${label} active` };
+  if (status !== "pending") return { created: false, active: false, text: `${label} is ${status}: left as it is` };
+  try {
+    const paid = await activate(ctx, m.session, m.person, m.residentId);
+    const topup = paid.topup > 0 ? ` after a sandbox top-up of ${paid.topup} USD` : "";
+    const text = `${label} active: email verified, KYC approved by the sandbox, ${RESIDENT_PLAN} paid from the wallet${topup}`;
+    return { created: true, active: true, text };
+  } catch (e) {
+    if (!(e instanceof Skipped)) throw e;
+    return { created: false, active: false, text: `${label} stays pending: ${e.message}` };
+  }
 }
 
 async function ensureKey(session: Session, name: string, policy: Record<string, unknown>) {
@@ -98,36 +121,6 @@ async function ensureKey(session: Session, name: string, policy: Record<string, 
   const made = await session.ok("apikeyservice.generate_personal", { name, password: DEMO_PASSWORD, ...policy });
   const key = made.api_key;
   return { created: true, key, text: `${name} ${made.key_id}: ${key} (shown once)` };
-}
-
-type EntityPlan = typeof COMPANY | typeof COOPERATIVE;
-
-/** A draft of `creator` with `invitees`, finalized, and every invitation accepted by its invitee. */
-async function ensureDraft(creator: Member, invitees: Member[], plan: EntityPlan, units: (m: Member) => number) {
-  const drafts = (await creator.session.ok("entitydraftservice.list_drafts")).items;
-  const label = `${plan.entity_type} draft "${plan.entity_name}" of ${creator.person.email}`;
-  if (drafts.some((d) => d.entity_name === plan.entity_name)) return { created: false, text: label };
-  const role = plan.entity_type === "cooperative" ? "founding_member" : "shareholder";
-  const row = (m: Member) => ({
-    name: `${m.person.first_name} ${m.person.last_name}`,
-    email: m.person.email,
-    resident_id: null,
-    units: units(m),
-    role,
-  });
-  const draft = await creator.session.ok("entitydraftservice.create_draft", {
-    ...plan,
-    template_data: JSON.stringify(plan.template_data),
-    shareholders: [row(creator), ...invitees.map(row)],
-  });
-  await creator.session.ok("entitydraftservice.finalize_draft", { draft_id: draft.sid });
-  for (const invitee of invitees) {
-    const mine = (await invitee.session.ok("entitydraftservice.get_my_invitations")).items;
-    const invitation = mine.find((i) => i.draft_id === draft.sid);
-    if (!invitation) throw new DemoError(`${invitee.person.email} got no invitation to ${plan.entity_name}`);
-    await invitee.session.ok("entitydraftservice.accept_invitation", { invitation_id: invitation.sid });
-  }
-  return { created: true, text: `${label}, signed by ${invitees.map((m) => m.person.email).join(", ")}` };
 }
 
 /** The agent key asks to change Alice's phone: its approval pattern makes that wait in her approvals inbox. */
