@@ -3,3 +3,4 @@ export function withBuildLock<T>(
   work: () => Promise<T>,
   options?: { pollMs?: number; log?: (line: string) => void },
 ): Promise<T>;
+export function alive(pid: number): boolean;

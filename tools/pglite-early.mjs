@@ -7,6 +7,7 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
+import { alive } from "./build-lock.mjs";
 
 const EARLY = Symbol.for("freezone.pgliteEarly");
 
@@ -58,14 +59,5 @@ function removeAbandoned(target) {
     const pid = Number(name.slice(prefix.length));
     if (Number.isInteger(pid) && pid !== process.pid && !alive(pid))
       rmSync(join(dirname(target), name), { recursive: true, force: true });
-  }
-}
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === "EPERM";
   }
 }
