@@ -5,8 +5,8 @@ import { isAdminSession } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import type { Runtime } from "../rpc/runtime.ts";
 import type { Credentials } from "./credentials.ts";
+import { listen } from "./listen.ts";
 import type { AppMetrics } from "./metrics.ts";
-import { listen } from "./server.ts";
 
 export interface MetricsAnswer {
   status: number;

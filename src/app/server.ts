@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import type { Logger } from "pino";
 import { CONTEXT, DOMAINS } from "../../generated/policy.ts";
@@ -10,6 +9,9 @@ import type { App } from "./create-app.ts";
 import { type Credentials, clientAddress, type HeaderLookup, readCredentials } from "./credentials.ts";
 import { onBody, readBody } from "./read-body.ts";
 import { RpcEndpoint } from "./rpc-endpoint.ts";
+
+export { listen } from "./listen.ts";
+
 import { answerBody, type RpcHttpRequest, type RpcHttpResponse, refuseEarly } from "./rpc-http.ts";
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -104,13 +106,5 @@ export function createHttpServer(app: App): Server {
     const endpoint = endpoints.get(path);
     if (endpoint) serveLean(endpoint, config, log, req, res);
     else void hono(req, res);
-  });
-}
-
-/** Starts listening; resolves with the bound port (use port 0 in tests). */
-export function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
   });
 }
