@@ -42,7 +42,8 @@ export interface ColdStartResult {
   rssAfterLoadMiB?: number;
 }
 
-function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1 (closed again before it is returned). */
+export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const probe = createServer();
     probe.once("error", fail);

@@ -5,9 +5,9 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { setPriority } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../../tools/cold-start.ts";
 import type { ChildCommand, ChildEvent } from "../servers/child.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -144,18 +144,6 @@ export async function startChild(name: string, file: string, options: StartOptio
   }
 }
 
-/** A free TCP port on 127.0.0.1 (closed again before it is returned). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * Our server exactly as `npm start` runs it (tools/start.mjs: the compiled build in dist/, rebuilt first when
  * stale), on a free port, with bench/servers/preload.ts loaded for profiling (through tsx's loader, which leaves
@@ -213,3 +201,5 @@ export function setAutogroupNice(value: number | null): number | null {
     return null;
   }
 }
+
+export { freePort };

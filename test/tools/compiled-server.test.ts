@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isStale, ROOT } from "../../tools/build.mjs";
+import { freePort } from "../../tools/cold-start.ts";
 
 // `npm start` as a newcomer runs it: the compiled bundle (dist/main.js, with CommonJS packages required, see
 // tools/build-require.mjs), a fresh embedded data directory staged beside module loading and PGlite's WebAssembly
@@ -12,15 +12,6 @@ import { isStale, ROOT } from "../../tools/build.mjs";
 // stale build is not rebuilt here (a rebuild empties dist/ under other test files), the test says so instead.
 const stale = isStale();
 const PASSWORD = "a long passphrase 2026";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const address = server.address();
-  await new Promise((done) => server.close(done));
-  if (typeof address !== "object" || address === null) throw new Error("no port");
-  return address.port;
-}
 
 async function rpc(base: string, method: string, params: unknown, token?: string) {
   const response = await fetch(`${base}/rpc`, {
