@@ -11,7 +11,8 @@ import type { GeneratedFile } from "../write.ts";
 
 export const AUTHORIZATION_DOC = "docs/authorization.md";
 
-const WHO: Record<string, string> = {
+/** Who each `x-auth` value admits, in words (also the reference pages' wording). */
+export const WHO: Record<string, string> = {
   anonymous: "anyone, no credentials",
   user: "a signed-in user or an API key",
   session: "a signed-in session (no API key)",
