@@ -3,6 +3,7 @@ import type { JsonSchema } from "../model.ts";
 import { pascalCase, REF_PREFIX, refName, tsTypeName } from "../naming.ts";
 import { mapRefs, stripExtensions } from "../schema-walk.ts";
 import type { SdkMethod, SdkModel } from "./sdk-model.ts";
+import { COMPILE_OPTIONS } from "./types.ts";
 
 /** A TypeScript identifier for a schema or method name, as json-schema-to-typescript would keep it. */
 export function typeIdentifier(raw: string): string {
@@ -103,15 +104,7 @@ export async function sdkTypes(model: SdkModel, reserved: Set<string>): Promise<
     const name = refName(ref);
     return name && names.has(name) ? `#/definitions/${names.get(name)}` : ref.replace(REF_PREFIX, "#/definitions/");
   }) as JsonSchema;
-  const compiled = await compile(root as never, "SdkTypes", {
-    bannerComment: "",
-    unreachableDefinitions: true,
-    additionalProperties: false,
-    declareExternallyReferenced: true,
-    format: false,
-    strictIndexSignatures: true,
-    enableConstEnums: false,
-  });
+  const compiled = await compile(root as never, "SdkTypes", COMPILE_OPTIONS);
   const code = compiled
     .replace(/export interface SdkTypes \{[^}]*\}\n?/, "")
     .replace(REFERENCED_NOTE, "")

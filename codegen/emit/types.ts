@@ -5,6 +5,17 @@ import { refName, tsTypeName } from "../naming.ts";
 import { mapRefs, stripExtensions } from "../schema-walk.ts";
 import type { GeneratedFile } from "../write.ts";
 
+/** json-schema-to-typescript settings shared by generated/types.ts and the client's types (sdk-types.ts). */
+export const COMPILE_OPTIONS = {
+  bannerComment: "",
+  unreachableDefinitions: true,
+  additionalProperties: false,
+  declareExternallyReferenced: true,
+  format: false,
+  strictIndexSignatures: true,
+  enableConstEnums: false,
+};
+
 /**
  * `{ $ref, default, description }`: draft-07 ignores a ref's siblings, but json-schema-to-typescript turns such
  * a schema into a copy of the target named `Target1`, `Target2`... Name the target directly instead; a
@@ -40,15 +51,7 @@ export async function emitTypes(model: SpecModel): Promise<GeneratedFile[]> {
   for (const [name, schema] of distinctParams(model)) definitions[name] = schema;
   const wrapper = refsByName(stripExtensions({ title: "SpecTypes", type: "object", definitions }));
   const root = mapRefs(wrapper, (ref) => ref.replace("#/components/schemas/", "#/definitions/")) as JsonSchema;
-  const code = await compile(root as never, "SpecTypes", {
-    bannerComment: "",
-    unreachableDefinitions: true,
-    additionalProperties: false,
-    declareExternallyReferenced: true,
-    format: false,
-    strictIndexSignatures: true,
-    enableConstEnums: false,
-  });
+  const code = await compile(root as never, "SpecTypes", COMPILE_OPTIONS);
   const body = withoutReferencedNotes(code.replace(/export interface SpecTypes \{[^}]*\}\n?/, ""));
   return [{ path: "generated/types.ts", content: `${HEADER}\n${body}` }];
 }
