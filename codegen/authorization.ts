@@ -1,8 +1,8 @@
-import type { IssuerRole, MethodModel, SpecModel } from "./model.ts";
+import type { SpecModel, Target } from "./model.ts";
 
 /**
- * The company role model behind `x-auth: company:<role>` and `x-issuer-role`, as the dispatcher applies it
- * (src/rpc/dispatcher.ts checkCompanyRole, src/auth/access.ts): one source for docs/authorization.md and for the
+ * The company role model behind `x-target`'s `role`, as the dispatcher applies it (src/rpc/target.ts,
+ * src/auth/access.ts): one source for docs/authorization.md and for the
  * row-by-row test in test/authorization/, which checks the server against it.
  */
 
@@ -17,7 +17,7 @@ export function companyRoleKinds(model: Pick<SpecModel, "schemas">): string[] {
   return Array.isArray(kinds) ? kinds.filter((k): k is string => typeof k === "string") : [];
 }
 
-/** The roles `company:<role>` and `x-issuer-role` may name: `member` and every CompanyRoleKind. */
+/** The roles `x-target.role` may name: `member` and every CompanyRoleKind. */
 export function knownCompanyRoles(model: Pick<SpecModel, "schemas">): string[] {
   return [MEMBER, ...companyRoleKinds(model)];
 }
@@ -34,46 +34,40 @@ export function passesCompanyRole(required: string, held: readonly string[]): bo
   return required === "director" && roles.has("founder");
 }
 
-/** Where the company of a company-scoped method comes from, and who checks the role. */
-export type CompanySource =
-  /** The dispatcher, before the handler: `param` is `company_id` or `fzc_id`. */
-  | { by: "dispatcher"; param: string }
-  /** The handler, from the record `param` names (the method takes no company id). */
-  | { by: "record"; param: string }
-  /** The handler, from `x-issuer-role`: a company or cooperative, or a resident the caller must own. */
-  | { by: "issuer"; param: string; foreignResident: "NotOwner" | "NotFound" };
-
+/** A company-scoped method: the role its `x-target` needs and how the dispatcher finds the company. */
 export interface CompanyRule {
   method: string;
   /** `member` or a CompanyRoleKind. */
   role: string;
-  source: CompanySource;
+  /** The target record, the param naming it and the record field it matches. */
+  record: string;
+  param: string;
+  field: string;
+  /** The record's company field (`x-company`). */
+  companyField: string;
+  /** The company field may name a resident the caller must own instead (else this variant). */
+  foreignResident: "NotOwner" | "NotFound" | null;
+  operable: boolean;
 }
 
 /** What the rule needs of a method: a registry entry (generated/policy.ts) has exactly these. */
 export interface RuleInput {
   name: string;
-  auth: string;
-  issuerRole?: IssuerRole | null;
-  paramNames: string[];
+  target?: Pick<Target, "record" | "param" | "field" | "role" | "operable" | "foreignResident" | "company"> | null;
 }
 
-/** A spec model method as a `RuleInput`. */
-export function ruleInput(m: MethodModel): RuleInput {
-  return { name: m.name, auth: m.auth, issuerRole: m.issuerRole, paramNames: m.params.map((p) => p.name) };
-}
-
-/** The company rule of a method (from the spec model or a registry entry), or null when it is not company-scoped. */
+/** The company rule of a method (from the spec model or a registry entry), or null when it needs no company role. */
 export function companyRule(m: RuleInput): CompanyRule | null {
-  const names = m.paramNames;
-  if (m.issuerRole) {
-    const { param, role, foreignResident } = m.issuerRole;
-    return { method: m.name, role, source: { by: "issuer", param, foreignResident } };
-  }
-  if (!m.auth.startsWith("company:")) return null;
-  const role = m.auth.slice("company:".length);
-  const param = ["company_id", "fzc_id"].find((p) => names.includes(p));
-  if (param) return { method: m.name, role, source: { by: "dispatcher", param } };
-  const record = names.find((p) => p.endsWith("_id")) ?? names[0] ?? "";
-  return { method: m.name, role, source: { by: "record", param: record } };
+  const t = m.target;
+  if (!t?.role || !t.company) return null;
+  return {
+    method: m.name,
+    role: t.role,
+    record: t.record,
+    param: t.param,
+    field: t.field,
+    companyField: t.company.field,
+    foreignResident: t.foreignResident,
+    operable: t.operable,
+  };
 }

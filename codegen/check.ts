@@ -1,9 +1,9 @@
-import { companyRoleKinds, knownCompanyRoles, MEMBER } from "./authorization.ts";
 import { type Diagnostics, pointer } from "./diagnostics.ts";
 import type { JsonSchema, MethodModel, SpecModel } from "./model.ts";
 import { refName } from "./naming.ts";
 import { nonNull } from "./records.ts";
 import { forEachRef } from "./schema-walk.ts";
+import { checkTargets } from "./targets.ts";
 
 const MAX_TOOL_NAME = 64;
 
@@ -70,8 +70,6 @@ function checkMethod(m: MethodModel, model: SpecModel, diags: Diagnostics): void
   paramNamed(m.password, "x-password", "x-password");
   paramNamed(m.audit?.targetParam ?? null, "x-audit.targetParam", "x-audit/targetParam");
   paramNamed(m.mcp.amountParam, "x-mcp.amountParam", "x-mcp/amountParam");
-  paramNamed(m.issuerRole?.param ?? null, "x-issuer-role.param", "x-issuer-role/param");
-  checkCompanyRoles(m, model, diags);
   const auditActions = (model.schemas["AuditAction"]?.["enum"] ?? []) as string[];
   if (m.audit && auditActions.length > 0 && !auditActions.includes(m.audit.action)) {
     diags.add("unknown-audit-action", file, `${m.pointer}/x-audit`, `"${m.audit.action}" is not an AuditAction`);
@@ -104,48 +102,6 @@ function checkMethod(m: MethodModel, model: SpecModel, diags: Diagnostics): void
       m.kind === "crud" ? "/title" : `${m.pointer}/x-mcp`,
       `tool name ${m.mcp.name} has ${m.mcp.name.length} characters (max ${MAX_TOOL_NAME}); declare a shorter x-mcp.name`,
     );
-  }
-}
-
-/**
- * `company:<role>` and `x-issuer-role` name `member` or a CompanyRoleKind (when the spec defines that enumeration);
- * an issuer rule goes with `x-auth: user` or `session` (the handler checks it) and its refusals are declared.
- */
-function checkCompanyRoles(m: MethodModel, model: SpecModel, diags: Diagnostics): void {
-  const known = knownCompanyRoles(model);
-  const checkRole = (role: string, key: string) => {
-    if (companyRoleKinds(model).length > 0 && !known.includes(role)) {
-      diags.add(
-        "unknown-company-role",
-        m.file,
-        `${m.pointer}/${key}`,
-        `company role "${role}" of ${m.name} is not one of ${known.join(", ")}`,
-      );
-    }
-  };
-  if (m.auth.startsWith("company:")) checkRole(m.auth.slice("company:".length), "x-auth");
-  const issuer = m.issuerRole;
-  if (!issuer) return;
-  checkRole(issuer.role, "x-issuer-role/role");
-  if (m.auth !== "user" && m.auth !== "session") {
-    diags.add(
-      "issuer-role-auth",
-      m.file,
-      `${m.pointer}/x-auth`,
-      `${m.name} has x-issuer-role, so its x-auth must be user or session (the handler checks the role), not ${m.auth}`,
-    );
-  }
-  const declared = new Set(Object.values(m.errors).flat());
-  const needed = ["NotFound", issuer.foreignResident, ...(issuer.role === MEMBER ? [] : ["Forbidden"])];
-  for (const variant of new Set(needed)) {
-    if (!declared.has(variant)) {
-      diags.add(
-        "issuer-role-variant",
-        m.file,
-        `${m.pointer}/x-errors`,
-        `${m.name} has x-issuer-role, which refuses with ${variant}: declare it in x-errors`,
-      );
-    }
   }
 }
 
@@ -182,6 +138,7 @@ export function checkModel(model: SpecModel, diags: Diagnostics): void {
       );
     }
   }
+  checkTargets(model, diags);
   for (const [name, schema] of Object.entries(model.schemas)) {
     checkRefs(schema, model.schemaFiles[name] ?? "spec", "", model, diags);
   }

@@ -1,6 +1,6 @@
 export type JsonSchema = { [key: string]: unknown };
 
-export type AuthMode = "anonymous" | "user" | "session" | "admin" | "partner" | "webhook" | `company:${string}`;
+export type AuthMode = "anonymous" | "user" | "session" | "admin" | "partner" | "webhook";
 export type CrudMode = "none" | "read" | "owner" | "admin";
 export type CrudOp = "new" | "get" | "set" | "delete" | "list" | "find";
 
@@ -17,15 +17,37 @@ export interface AuditPolicy {
   targetParam: string | null;
 }
 
+/** `x-company` on a record: the field holding the formatted id of the company that owns it. */
+export interface CompanyLink {
+  field: string;
+  /** Where the field is empty, this field names the resident the record belongs to instead (a resident issuer). */
+  resident: string | null;
+}
+
 /**
- * `x-issuer-role`: the param names an issuer that is a company or cooperative (the caller's current role must
- * satisfy `role`, as `x-auth: company:<role>` would) or, person to person, a resident the caller must own (else
- * `foreignResident`). The handler enforces it from `ctx.method` (x-auth stays `user`).
+ * `x-target`: the record a method acts on, found by `param` (matched against `field`), checked by the dispatcher
+ * before the handler: NotFound when absent, the company rule for `role` (NotFound to outsiders, Forbidden short of
+ * the role), the company's status when `operable`; a resident instead of a company (`company.resident`) must be the
+ * caller's own, else `foreignResident`.
  */
-export interface IssuerRole {
+export interface Target {
+  record: string;
   param: string;
-  role: string;
-  foreignResident: "NotOwner" | "NotFound";
+  field: string;
+  role: string | null;
+  operable: boolean;
+  foreignResident: "NotOwner" | "NotFound" | null;
+  /** The record's `x-company`, filled in when the model is checked. */
+  company: CompanyLink | null;
+}
+
+/** `x-acts-as`: the resident whose status must allow `action` (docs/decisions.md "Resident status"). */
+export interface ActsAs {
+  /** The param naming the resident; null with `caller`. */
+  param: string | null;
+  /** The caller's own residents (the pair user_id, partner_id): one of them must allow the action. */
+  caller: boolean;
+  action: "act" | "register" | "renew" | "update_profile" | "update_subscription";
 }
 
 export interface McpPolicy {
@@ -60,8 +82,10 @@ export interface MethodModel {
   /** Name of the named result schema. */
   result: string;
   auth: AuthMode;
-  /** `x-issuer-role`, or null. */
-  issuerRole: IssuerRole | null;
+  /** `x-target`, or null. */
+  target: Target | null;
+  /** `x-acts-as`, or null. */
+  actsAs: ActsAs | null;
   internal: boolean;
   callerBinding: CallerBinding | null;
   password: string | null;
@@ -133,6 +157,8 @@ export interface RecordModel {
   secret: string[];
   private: string[];
   appendOnly: boolean;
+  /** `x-company`: how the record reaches its company, or null. */
+  company: CompanyLink | null;
   /** False for server bookkeeping the seeds do not name (`x-served: false`): left out of the served components. */
   served: boolean;
 }

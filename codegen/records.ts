@@ -12,6 +12,7 @@ import type {
   RecordModel,
 } from "./model.ts";
 import { refName, snakeCase } from "./naming.ts";
+import { parseCompanyLink } from "./targets.ts";
 
 const CRUD_MODES: CrudMode[] = ["none", "read", "owner", "admin"];
 export const AUTOMATIC_FIELDS: Record<string, JsonSchema> = {
@@ -119,6 +120,7 @@ export function buildRecord(json: JsonSchema, file: string, diags: Diagnostics):
     secret: stringList(json["x-secret"]),
     private: stringList(json["x-private"]),
     appendOnly: json["x-append-only"] === true,
+    company: parseCompanyLink(json["x-company"], file, diags),
     served: json["x-served"] !== false,
   };
   for (const key of ["x-indexed", "x-managed", "x-secret", "x-private"] as const) {
@@ -407,7 +409,8 @@ export function buildCrudMethods(
         params: crudParams(op),
         result: crudResult(record, op),
         auth: record.crud === "admin" ? "admin" : "user",
-        issuerRole: null,
+        target: null,
+        actsAs: null,
         internal: false,
         callerBinding: null,
         password: null,

@@ -3,7 +3,6 @@ import type {
   AuditPolicy,
   AuthMode,
   CallerBinding,
-  IssuerRole,
   JsonSchema,
   McpPolicy,
   MethodModel,
@@ -11,6 +10,7 @@ import type {
   ServiceModel,
 } from "./model.ts";
 import { camelCase, refName } from "./naming.ts";
+import { parseActsAs, parseTarget } from "./targets.ts";
 
 const AUTH_MODES = ["anonymous", "user", "session", "admin", "partner", "webhook"];
 
@@ -27,8 +27,9 @@ function str(value: unknown, fallback = ""): string {
 
 function parseAuth(value: unknown, file: string, ptr: string, diags: Diagnostics): AuthMode {
   const auth = str(value, "user");
-  if (AUTH_MODES.includes(auth) || /^company:[a-z_]+$/.test(auth)) return auth as AuthMode;
-  diags.add("invalid-auth", file, ptr, `x-auth "${auth}" is not one of ${AUTH_MODES.join(", ")} or company:<role>`);
+  if (AUTH_MODES.includes(auth)) return auth as AuthMode;
+  const hint = auth.startsWith("company:") ? ` (a company role is x-target's "role")` : "";
+  diags.add("invalid-auth", file, ptr, `x-auth "${auth}" is not one of ${AUTH_MODES.join(", ")}${hint}`);
   return "user";
 }
 
@@ -57,26 +58,6 @@ function parseAudit(value: unknown): AuditPolicy | null {
     };
   }
   return null;
-}
-
-/** `x-issuer-role` as written; its names and variants are checked with the whole model (check.ts). */
-function parseIssuerRole(value: unknown, file: string, ptr: string, diags: Diagnostics): IssuerRole | null {
-  if (value === undefined) return null;
-  const v = (value && typeof value === "object" && !Array.isArray(value) ? value : {}) as JsonSchema;
-  const param = str(v["param"]);
-  const role = str(v["role"]);
-  const foreignResident = str(v["foreignResident"], "NotOwner");
-  const known = Object.keys(v).every((k) => ["param", "role", "foreignResident"].includes(k));
-  if (!param || !role || !known || (foreignResident !== "NotOwner" && foreignResident !== "NotFound")) {
-    diags.add(
-      "invalid-issuer-role",
-      file,
-      ptr,
-      'x-issuer-role must be { "param": "<param>", "role": "<role>", "foreignResident": "NotOwner" | "NotFound" }',
-    );
-    return null;
-  }
-  return { param, role, foreignResident };
 }
 
 function parseMcp(value: unknown, defaultName: string): McpPolicy {
@@ -197,7 +178,8 @@ function buildMethod(
     params,
     result: result ?? "",
     auth: parseAuth(m["x-auth"], file, `${ptr}/x-auth`, diags),
-    issuerRole: parseIssuerRole(m["x-issuer-role"], file, `${ptr}/x-issuer-role`, diags),
+    target: parseTarget(m["x-target"], file, `${ptr}/x-target`, diags),
+    actsAs: parseActsAs(m["x-acts-as"], file, `${ptr}/x-acts-as`, diags),
     internal: m["x-internal"] === true,
     callerBinding: parseBinding(m["x-caller-binding"]),
     password: str(m["x-password"]) || null,

@@ -82,8 +82,8 @@ export const SERVICE_ERRORS = {
       "NotFound",
       "InvalidInput",
       "Forbidden",
-      "NotOwner",
       "InvalidState",
+      "NotOwner",
       "Expired",
       "ProviderUnavailable",
       "VersionMismatch",
@@ -123,7 +123,10 @@ export const SERVICE_ERRORS = {
       "ProviderRejected",
     ],
   },
-  KeypairService: { KeypairError: ["NotFound", "NotOwner", "InvalidInput"], VerifyError: ["NotFound", "InvalidInput"] },
+  KeypairService: {
+    KeypairError: ["NotFound", "NotOwner", "InvalidInput", "InvalidState"],
+    VerifyError: ["NotFound", "InvalidInput"],
+  },
   KybService: {
     KybError: ["AlreadyExists", "InvalidInput", "InvalidState", "NotFound", "ProviderUnavailable", "AdminOnly"],
     WebhookError: ["InvalidWebhookSignature", "Replayed"],
@@ -179,7 +182,7 @@ export const SERVICE_ERRORS = {
     RegistrationError: ["Forbidden", "NotFound", "AdminOnly", "Internal", "InvalidState"],
     KycError: ["NotFound", "AdminOnly", "Internal", "InvalidState", "InvalidInput"],
   },
-  ReportService: { ReportError: ["NotFound", "Forbidden", "InvalidInput"] },
+  ReportService: { ReportError: ["NotFound", "Forbidden", "InvalidInput", "InvalidState"] },
   ResidentService: {
     ResidentError: ["Forbidden", "InvalidInput", "AlreadyExists", "NotFound", "NotOwner", "InvalidState", "AdminOnly"],
   },

@@ -2,6 +2,35 @@
 import type { AuditAction, AuditTargetType } from "./types.ts";
 
 export type CallerBindingKind = "user" | "resident" | "partner";
+export type ResidentActionName = "act" | "register" | "renew" | "update_profile" | "update_subscription";
+
+export interface TargetPolicy {
+  record: string;
+  param: string;
+  field: string;
+  role: string | null;
+  operable: boolean;
+  foreignResident: "NotOwner" | "NotFound" | null;
+  /** The record's `x-company`: the field naming its company and, where that is empty, the one naming a resident. */
+  company: { field: string; resident: string | null } | null;
+}
+
+/** What the dispatcher hands a handler of a method with `x-target`: the loaded row and where it belongs. */
+export interface TargetOf<Row> {
+  row: Row;
+  /** The formatted id of the company the record belongs to; null when it belongs to a resident. */
+  companyId: string | null;
+  /** The resident the record belongs to instead (a person-to-person issuer). */
+  residentId: string | null;
+}
+
+export type Targeted<Ctx, Row> = Ctx & { target: TargetOf<Row> };
+
+export interface ActsAsPolicy {
+  param: string | null;
+  caller: boolean;
+  action: ResidentActionName;
+}
 
 /** What the spec's `x-` extensions say about one method; enforced by the dispatcher. */
 export interface MethodPolicy {
@@ -11,8 +40,10 @@ export interface MethodPolicy {
   op: string;
   domain: string;
   auth: string;
-  /** `x-issuer-role`: checked by the handler (x-auth stays `user`); absent on every other method. */
-  issuerRole?: { param: string; role: string; foreignResident: "NotOwner" | "NotFound" };
+  /** `x-target`: the record the dispatcher loads and authorizes before the handler (src/rpc/target.ts). */
+  target: TargetPolicy | null;
+  /** `x-acts-as`: the resident whose status must allow the call. */
+  actsAs: ActsAsPolicy | null;
   internal: boolean;
   callerBinding: { param: string; kind: CallerBindingKind; adminMayOverride: boolean } | null;
   password: string | null;

@@ -1,12 +1,6 @@
-import {
-  type CompanyRule,
-  companyRoleKinds,
-  companyRule,
-  OWNER,
-  passesCompanyRole,
-  ruleInput,
-} from "../authorization.ts";
+import { type CompanyRule, companyRoleKinds, companyRule, OWNER, passesCompanyRole } from "../authorization.ts";
 import type { CallerBinding, MethodModel, RecordModel, ServiceModel, SpecModel } from "../model.ts";
+import { actsThroughTarget } from "../targets.ts";
 import type { GeneratedFile } from "../write.ts";
 
 export const AUTHORIZATION_DOC = "docs/authorization.md";
@@ -37,10 +31,23 @@ function binding(b: CallerBinding | null): string {
 }
 
 function source(rule: CompanyRule): string {
-  const s = rule.source;
-  if (s.by === "dispatcher") return `dispatcher, ${code(s.param)}`;
-  if (s.by === "record") return `handler, from the record ${code(s.param)} names`;
-  return `handler, issuer ${code(s.param)}: a company, or a resident the caller owns (else ${s.foreignResident})`;
+  const where =
+    rule.record === "ZoneCompany"
+      ? code(rule.param)
+      : `${rule.record} \`${rule.param}\` (its ${code(rule.companyField)})`;
+  const resident = rule.foreignResident ? `; or a resident the caller owns (else ${rule.foreignResident})` : "";
+  return `${where}${resident}`;
+}
+
+/** The resident status rule of a method (docs/decisions.md "Resident status"), or "" when none applies. */
+export function statusRule(m: MethodModel): string {
+  const parts: string[] = [];
+  if (m.actsAs?.param) parts.push(`${code(m.actsAs.param)} may ${m.actsAs.action}`);
+  if (m.actsAs?.caller) parts.push(`the caller's resident may ${m.actsAs.action}`);
+  if (actsThroughTarget(m)) {
+    parts.push(m.target?.role ? "the role is held by an active resident" : "the issuing resident is active");
+  }
+  return parts.join("; ");
 }
 
 function companySection(model: SpecModel): string[] {
@@ -49,19 +56,30 @@ function companySection(model: SpecModel): string[] {
   const kinds = companyRoleKinds(model).sort((a, b) => rank(a) - rank(b));
   const holders = [...kinds, OWNER];
   const rows = model.methods
-    .map((m) => ({ m, rule: companyRule(ruleInput(m)) }))
+    .map((m) => ({ m, rule: companyRule(m) }))
     .filter((r): r is { m: MethodModel; rule: CompanyRule } => r.rule !== null)
     .sort((a, b) => a.m.name.localeCompare(b.m.name));
-  const header = ["Operation", "Needs", ...holders, "admin", "Checked by", "Caller binding", "Password"];
+  const header = [
+    "Operation",
+    "Role",
+    ...holders,
+    "admin",
+    "Company from",
+    "Operating",
+    "Resident status",
+    "Caller binding",
+    "Password",
+  ];
   const lines = rows.map(({ m, rule }) => {
-    const needs = m.issuerRole ? `x-issuer-role: ${rule.role}` : m.auth;
     const cells = holders.map((h) => mark(passesCompanyRole(rule.role, [h])));
     return [
       code(m.name),
-      code(needs),
+      code(rule.role),
       ...cells,
       "yes",
       source(rule),
+      rule.operable ? "yes" : "",
+      statusRule(m),
       binding(m.callerBinding),
       m.password ? "yes" : "",
     ];
@@ -75,9 +93,12 @@ function companySection(model: SpecModel): string[] {
     "may act as director; `admin` is an administrator's signed-in session (not an administrator's API key).",
     "Refusals (API.md): a caller with no current role in the company (a stranger, a past holder whose window closed,",
     "a holder whose window has not started, an unknown company) gets `-32003 NotFound`, without learning whether the",
-    "company exists; a caller with another current role gets `-32002 Forbidden`. The dispatcher checks before the",
-    "handler runs (after x-auth, params and caller binding; before password re-entry); `handler` rows are checked by",
-    "the handler with the same rule (src/auth/access.ts).",
+    "company exists; a caller with another current role gets `-32002 Forbidden`. The dispatcher checks every row",
+    "before the handler runs (src/rpc/target.ts; after x-auth, params and caller binding, before password re-entry):",
+    "it loads the target record (`x-target`; `-32003 NotFound` when absent), reads its company (`Company from`), applies",
+    "the role, refuses a company that does not operate (`Operating`: `-32005 InvalidState`) and applies the resident",
+    "status rule (`Resident status`: a write counts only roles held by a resident whose status allows acting; roles",
+    "held only by a suspended, expired or pending resident answer `-32005 InvalidState`).",
     "",
     lines.length > 0 ? table(header, lines) : "The spec has no company-scoped operation.",
     "",
@@ -86,15 +107,18 @@ function companySection(model: SpecModel): string[] {
 
 function serviceSection(service: ServiceModel): string[] {
   const rows = service.methods
-    .filter((m) => companyRule(ruleInput(m)) === null)
+    .filter((m) => companyRule(m) === null)
     .map((m) => [
       code(m.name),
       m.internal ? `nobody from outside (internal; ${m.auth})` : (WHO[m.auth] ?? m.auth),
+      m.target ? `${m.target.record} ${code(m.target.param)}` : "",
+      statusRule(m),
       binding(m.callerBinding),
       m.password ? code(m.password) : "",
     ]);
   if (rows.length === 0) return [];
-  return [`### ${service.name}`, "", table(["Operation", "Who may call", "Caller binding", "Password"], rows), ""];
+  const header = ["Operation", "Who may call", "Target", "Resident status", "Caller binding", "Password"];
+  return [`### ${service.name}`, "", table(header, rows), ""];
 }
 
 function crudSection(records: RecordModel[]): string[] {
@@ -118,7 +142,7 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
 }
 
-/** docs/authorization.md: who may call every operation, from x-auth, x-issuer-role, x-caller-binding, x-password. */
+/** docs/authorization.md: who may call every operation, from x-auth, x-target, x-acts-as, x-caller-binding, x-password. */
 export function emitAuthorization(model: SpecModel): GeneratedFile[] {
   const services = [...model.services].sort((a, b) => a.name.localeCompare(b.name));
   const content = [
@@ -126,18 +150,19 @@ export function emitAuthorization(model: SpecModel): GeneratedFile[] {
     "",
     "# Authorization",
     "",
-    "Who may call each operation, generated from the spec (`x-auth`, `x-issuer-role`, `x-caller-binding`,",
+    "Who may call each operation, generated from the spec (`x-auth`, `x-target`, `x-acts-as`, `x-caller-binding`,",
     "`x-password`, `x-internal`; see [spec-format.md](spec-format.md)). `npm run codegen:check` fails when this file",
-    "is stale, and test/authorization/ calls every company row with each role, on both databases.",
+    "is stale, and test/authorization/ checks the dispatcher against these rules on both databases.",
     "A caller-bound param is filled from the caller when omitted and refused (`-32002 NotOwner`) when it names",
     "someone else; a password param is re-entry of the account password, checked before the handler.",
     "",
     ...companySection(model),
     "## Other operations",
     "",
-    "Who passes the dispatcher. Past it, handlers scope what they read and change to the caller (owner pairs, a",
-    "record's company or issuer, as each method's description says); a record the caller may not see is",
-    "`-32003 NotFound`.",
+    "Who passes the dispatcher. `Target` is the record the dispatcher loads first (`-32003 NotFound` when absent);",
+    '`Resident status` the rule of docs/decisions.md "Resident status" the dispatcher applies (`-32005 InvalidState`).',
+    "Past it, handlers scope what they read and change to the caller (owner pairs, as each method's description",
+    "says); a record the caller may not see is `-32003 NotFound`.",
     "",
     ...services.flatMap(serviceSection),
     ...crudSection(model.records),

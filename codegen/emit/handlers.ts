@@ -10,22 +10,28 @@ export function handlersInterfaceName(service: ServiceModel): string {
 function docComment(m: MethodModel): string {
   const text = [
     `\`${m.name}\`${m.summary ? `: ${m.summary}` : ""}`,
-    `x-auth: ${m.auth}${m.internal ? " (internal)" : ""}`,
+    `x-auth: ${m.auth}${m.internal ? " (internal)" : ""}${m.target ? `, target ${m.target.record}` : ""}`,
   ];
   return `  /** ${text.join(" — ").replaceAll("*/", "* /")} */`;
 }
 
 function emitService(service: ServiceModel): GeneratedFile {
   const types = new Set<string>();
+  const targeted = service.methods.some((m) => m.target);
   const lines = service.methods.map((m) => {
     const params = tsTypeName(paramsTypeName(m));
     const result = tsTypeName(m.result);
     types.add(params);
     types.add(result);
-    return `${docComment(m)}\n  ${m.handlerName}(ctx: Ctx, params: ${params}): ${result} | Promise<${result}>;`;
+    // The dispatcher loaded and authorized the target: the handler reads it as `ctx.target.row`.
+    const ctx = m.target ? `Targeted<Ctx, RowOf[${JSON.stringify(m.target.record)}]>` : "Ctx";
+    return `${docComment(m)}\n  ${m.handlerName}(ctx: ${ctx}, params: ${params}): ${result} | Promise<${result}>;`;
   });
   const content = [
     HEADER,
+    ...(targeted
+      ? ['import type { RowOf } from "../entities.ts";', 'import type { Targeted } from "../policy.ts";']
+      : []),
     `import type { ${[...types].sort().join(", ")} } from "../types.ts";`,
     "",
     `/** ${service.name} ${service.version}: one method per operation; \`Ctx\` is the runtime's request context. */`,

@@ -16,6 +16,12 @@ function errorsOf(m: MethodModel, model: SpecModel): JsonSchema[] {
 function methodObject(m: MethodModel, model: SpecModel): JsonSchema {
   const policy: JsonSchema = { "x-auth": m.auth };
   if (m.internal) policy["x-internal"] = true;
+  if (m.target) {
+    const { company: _company, ...target } = m.target;
+    policy["x-target"] = Object.fromEntries(Object.entries(target).filter(([, v]) => v !== null && v !== false));
+  }
+  if (m.actsAs)
+    policy["x-acts-as"] = Object.fromEntries(Object.entries(m.actsAs).filter(([, v]) => v !== null && v !== false));
   if (m.callerBinding) policy["x-caller-binding"] = m.callerBinding;
   if (m.password) policy["x-password"] = m.password;
   if (m.audit) policy["x-audit"] = m.audit;

@@ -11,8 +11,8 @@ function policy(m: MethodModel): string {
     op: m.op,
     domain: m.domain,
     auth: m.auth,
-    // Only on the few methods that declare it, so every other entry stays as it was.
-    issuerRole: m.issuerRole ?? undefined,
+    target: m.target,
+    actsAs: m.actsAs,
     internal: m.internal,
     callerBinding: m.callerBinding,
     password: m.password,
@@ -29,7 +29,9 @@ function policy(m: MethodModel): string {
 function bind(m: MethodModel, services: Map<string, string>): string {
   const params = `p as ${tsTypeName(paramsTypeName(m))}`;
   if (m.kind === "crud") return `(ctx, p) => crud.${m.op}(ctx, RECORDS.${m.owner}, ${params})`;
-  return `(ctx, p) => handlers.${services.get(m.owner)}.${m.handlerName}(ctx, ${params})`;
+  // The dispatcher set `ctx.target` (src/rpc/target.ts) before it invokes a method with x-target.
+  const ctx = m.target ? `ctx as Targeted<Ctx, RowOf[${JSON.stringify(m.target.record)}]>` : "ctx";
+  return `(ctx, p) => handlers.${services.get(m.owner)}.${m.handlerName}(${ctx}, ${params})`;
 }
 
 /** Method name -> policy from the spec, validators, and the binding to hand-written handlers. */
@@ -44,7 +46,8 @@ export function emitRegistry(model: SpecModel): GeneratedFile[] {
     'import type { ValidateFunction } from "ajv";',
     'import { type CrudHandlers, RECORDS } from "./crud.ts";',
     'import type { ServiceHandlers } from "./handlers/index.ts";',
-    'import type { MethodPolicy } from "./policy.ts";',
+    'import type { RowOf } from "./entities.ts";',
+    'import type { MethodPolicy, Targeted } from "./policy.ts";',
     `import type { ${paramTypes.join(", ")} } from "./types.ts";`,
     'import * as v from "./validators.cjs";',
     "",
@@ -77,6 +80,35 @@ export function emitRegistry(model: SpecModel): GeneratedFile[] {
     'import type { AuditAction, AuditTargetType } from "./types.ts";',
     "",
     'export type CallerBindingKind = "user" | "resident" | "partner";',
+    'export type ResidentActionName = "act" | "register" | "renew" | "update_profile" | "update_subscription";',
+    "",
+    "export interface TargetPolicy {",
+    "  record: string;",
+    "  param: string;",
+    "  field: string;",
+    "  role: string | null;",
+    "  operable: boolean;",
+    '  foreignResident: "NotOwner" | "NotFound" | null;',
+    "  /** The record's `x-company`: the field naming its company and, where that is empty, the one naming a resident. */",
+    "  company: { field: string; resident: string | null } | null;",
+    "}",
+    "",
+    "/** What the dispatcher hands a handler of a method with `x-target`: the loaded row and where it belongs. */",
+    "export interface TargetOf<Row> {",
+    "  row: Row;",
+    "  /** The formatted id of the company the record belongs to; null when it belongs to a resident. */",
+    "  companyId: string | null;",
+    "  /** The resident the record belongs to instead (a person-to-person issuer). */",
+    "  residentId: string | null;",
+    "}",
+    "",
+    "export type Targeted<Ctx, Row> = Ctx & { target: TargetOf<Row> };",
+    "",
+    "export interface ActsAsPolicy {",
+    "  param: string | null;",
+    "  caller: boolean;",
+    "  action: ResidentActionName;",
+    "}",
     "",
     "/** What the spec's `x-` extensions say about one method; enforced by the dispatcher. */",
     "export interface MethodPolicy {",
@@ -86,8 +118,10 @@ export function emitRegistry(model: SpecModel): GeneratedFile[] {
     "  op: string;",
     "  domain: string;",
     "  auth: string;",
-    "  /** `x-issuer-role`: checked by the handler (x-auth stays `user`); absent on every other method. */",
-    '  issuerRole?: { param: string; role: string; foreignResident: "NotOwner" | "NotFound" };',
+    "  /** `x-target`: the record the dispatcher loads and authorizes before the handler (src/rpc/target.ts). */",
+    "  target: TargetPolicy | null;",
+    "  /** `x-acts-as`: the resident whose status must allow the call. */",
+    "  actsAs: ActsAsPolicy | null;",
     "  internal: boolean;",
     "  callerBinding: { param: string; kind: CallerBindingKind; adminMayOverride: boolean } | null;",
     "  password: string | null;",

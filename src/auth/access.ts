@@ -1,4 +1,5 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { satisfiesCompanyRole } from "../domain/target-access.ts";
 import { companyOwner, currentCompanyRoles, holdsActiveProxy } from "../repos/company-access.ts";
 import * as residents from "../repos/digital-residents.ts";
 import { type Caller, isAdminSession } from "../rpc/context.ts";
@@ -40,12 +41,7 @@ export async function companyRoles(
   return [...roles];
 }
 
-/** `company:member` is any current role; other roles must be held (a founder may act as director). */
-export function satisfiesCompanyRole(held: string[], required: string): boolean {
-  if (required === "member") return held.length > 0;
-  if (held.includes(required)) return true;
-  return required === "director" && held.includes("founder");
-}
+export { satisfiesCompanyRole } from "../domain/target-access.ts";
 
 /**
  * The dispatcher's `company:<role>` rule, for handlers that read the company from a record or from a param the

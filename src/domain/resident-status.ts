@@ -22,16 +22,18 @@ export type ResidentAction =
   | "delete"
   | "activate"
   | "renew"
+  | "register"
   | "act";
 
 /**
  * What each status allows its owner. `act` is business as the resident elsewhere (sign documents, vote, hold company
- * roles, invoice); registration steps (KYC, registration contracts, keypair, first payment) belong to `pending`.
+ * roles, invoice); `register` the registration steps (KYC, registration contracts, the keypair), which a pending
+ * resident takes and an active or expired one may repeat, never a suspended one.
  */
 export const RESIDENT_STATUS_ALLOWS: Record<ResidentStatus, readonly ResidentAction[]> = {
-  pending: ["read", "update_profile", "update_subscription", "set_anonymity", "delete", "activate"],
-  active: ["read", "update_profile", "update_subscription", "set_anonymity", "renew", "act"],
-  expired: ["read", "update_profile", "update_subscription", "set_anonymity", "renew"],
+  pending: ["read", "update_profile", "update_subscription", "set_anonymity", "delete", "activate", "register"],
+  active: ["read", "update_profile", "update_subscription", "set_anonymity", "renew", "register", "act"],
+  expired: ["read", "update_profile", "update_subscription", "set_anonymity", "renew", "register"],
   suspended: ["read", "set_anonymity"],
 };
 

@@ -145,3 +145,22 @@ export function flipAnonymity(em: EntityManager, residentId: string, enabled: bo
     { anonymity_enabled: enabled, anonymity_changed_at: now, updated_at: now },
   );
 }
+
+export type ResidentStanding = Pick<
+  DigitalResidentRow,
+  "resident_id" | "user_id" | "partner_id" | "status" | "subscription_end_date"
+>;
+
+/** What access decisions read of residents: the owner pair and the status (with its end date, for `effectiveStatus`). */
+export function residentStandings(em: EntityManager, residentIds: string[]): Promise<ResidentStanding[]> {
+  if (residentIds.length === 0) return Promise.resolve([]);
+  return em.find(
+    DigitalResidentEntity,
+    { resident_id: { $in: residentIds } },
+    {
+      fields: ["resident_id", "user_id", "partner_id", "status", "subscription_end_date"],
+      orderBy: { resident_id: "asc" },
+      disableIdentityMap: true,
+    },
+  );
+}

@@ -1,6 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { Logger } from "pino";
-import type { MethodPolicy } from "../../generated/policy.ts";
+import type { MethodPolicy, TargetOf } from "../../generated/policy.ts";
 import type { Config } from "../config.ts";
 
 /** The verified caller of a request: from a session token or an API key, never from params. */
@@ -41,6 +41,11 @@ export interface RpcContext {
   request: RequestInfo;
   method: MethodPolicy;
   log: Logger;
+  /**
+   * The record `x-target` names, loaded and authorized by the dispatcher before the handler (src/rpc/target.ts);
+   * absent for methods without one. Handlers of such methods are typed `Targeted<Ctx, Row>` (generated/policy.ts).
+   */
+  target?: TargetOf<unknown>;
   /**
    * Registers a write made inside the transaction that must survive its rollback (a rate-limit hit, the sandbox's
    * record of a refused email): after a rollback the dispatcher runs it again, outside any transaction.

@@ -1,6 +1,6 @@
 import type { ErrorObject } from "ajv";
 import type { MethodEntry } from "../../generated/registry.ts";
-import { companyRoles, mayActAsResident, satisfiesCompanyRole } from "../auth/access.ts";
+import { mayActAsResident } from "../auth/access.ts";
 import { reserveAttempt } from "../auth/limits.ts";
 import { verifyPassword } from "../auth/passwords.ts";
 import { SIGNATURE_HEADER, verifyWebhookSignature } from "../auth/webhook-signature.ts";
@@ -15,6 +15,7 @@ import { declaredError, invokeDeclared } from "./declared-errors.ts";
 import { RpcError } from "./errors.ts";
 import { refuseNul } from "./jsonrpc.ts";
 import { isPromiseLike } from "./maybe-async.ts";
+import { checkActsAs, checkTarget } from "./target.ts";
 
 export type Entry = MethodEntry<RpcContext>;
 
@@ -87,18 +88,6 @@ function checkCallerBinding(entry: Entry, ctx: RpcContext, params: Record<string
     });
   }
   if (value !== (binding.kind === "user" ? caller.userId : caller.partnerId)) throw notOwner();
-}
-
-async function checkCompanyRole(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): Promise<void> {
-  if (!entry.auth.startsWith("company:") || !ctx.caller || isAdminSession(ctx.caller)) return;
-  const required = entry.auth.slice("company:".length);
-  const companyId = params["company_id"] ?? params["fzc_id"];
-  const type = errorType(entry) as never;
-  if (typeof companyId !== "string") return;
-  const held = await companyRoles(ctx.em, ctx.caller, companyId, ctx.now());
-  if (held === null || held.length === 0) throw RpcError.notFound(type, "company");
-  if (!satisfiesCompanyRole(held, required))
-    throw RpcError.forbidden(type, "Forbidden", `needs the ${required} role in ${companyId}`);
 }
 
 async function checkPassword(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): Promise<void> {
@@ -192,7 +181,7 @@ function runHandler(entry: Entry, ctx: RpcContext, params: Record<string, unknow
 
 /**
  * Whether a call runs without waiting for anything but its handler: a read-only method (no transaction) for which
- * no policy check reads the database (caller binding to a resident, company role, password re-entry) and no audit
+ * no policy check reads the database (caller binding to a resident, target, acting resident, password re-entry) and no audit
  * row is written (no x-audit, or no known caller).
  */
 function waitsOnlyForHandler(entry: Entry, ctx: RpcContext): boolean {
@@ -203,7 +192,8 @@ function waitsOnlyForHandler(entry: Entry, ctx: RpcContext): boolean {
     entry.audit === null &&
     entry.password === null &&
     entry.callerBinding?.kind !== "resident" &&
-    (!entry.auth.startsWith("company:") || isAdminSession(caller))
+    entry.target === null &&
+    entry.actsAs === null
   );
 }
 
@@ -242,7 +232,8 @@ function finishReadOnly(entry: Entry, ctx: RpcContext, result: unknown): unknown
 
 /**
  * Runs one call through the spec's policy, in order: x-auth, x-internal, caller binding (fill), params schema,
- * caller binding (check), company role, password re-entry, then the handler in the call's transaction (see
+ * caller binding (check), target (x-target: load, company role, company status; src/rpc/target.ts), acting
+ * resident (x-acts-as), password re-entry, then the handler in the call's transaction (see
  * `inCallTransaction`). An audited method writes its row with the call's writes on success, and after the
  * rollback on every refusal of a known caller (allowed: false), so the denial survives it.
  */
@@ -266,7 +257,8 @@ async function dispatchAsync(entry: Entry, ctx: RpcContext, params: Record<strin
     refuseNul(params, "params");
     checkParams(entry, params);
     await checkCallerBinding(entry, ctx, params);
-    await checkCompanyRole(entry, ctx, params);
+    await checkTarget(entry, ctx, params);
+    await checkActsAs(entry, ctx, params);
     await checkPassword(entry, ctx, params);
     return await runHandler(entry, ctx, params);
   } catch (err) {

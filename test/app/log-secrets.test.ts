@@ -21,6 +21,8 @@ beforeAll(async () => {
     domain: "platform",
     auth: "anonymous",
     internal: false,
+    target: null,
+    actsAs: null,
     callerBinding: null,
     password: null,
     audit: null,

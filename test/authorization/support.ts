@@ -149,7 +149,7 @@ export function expected(role: string, cast: CastSpec): "allowed" | "NotFound" |
  */
 export function paramsFor(row: Row, issuer: string, caller: Caller): Record<string, unknown> {
   const params = validSample(row.entry);
-  params[row.rule.source.param] = issuer;
+  params[row.rule.param] = issuer;
   const binding = row.entry.callerBinding;
   if (binding?.kind === "resident") params[binding.param] = caller.resident;
   else if (binding) delete params[binding.param];

@@ -150,37 +150,87 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
     [["invalid-auth", NOTES, "/methods/0/x-auth"]],
   ],
   [
-    "an x-issuer-role that is not { param, role, foreignResident }",
-    json(NOTES, (d) => (d.methods[0]["x-issuer-role"] = "user_id")),
-    [["invalid-issuer-role", NOTES, "/methods/0/x-issuer-role"]],
+    "an x-target that is not { record, param, ... }",
+    json(NOTES, (d) => (d.methods[2]["x-target"] = "note_id")),
+    [["invalid-target", NOTES, "/methods/2/x-target"]],
   ],
   [
-    "an x-issuer-role naming a param the method does not take",
-    json(NOTES, (d) => (d.methods[2]["x-issuer-role"] = { param: "company_id", role: "member" })),
-    [["unknown-param", NOTES, "/methods/2/x-issuer-role/param"]],
+    "an x-target naming a record the spec lacks",
+    json(NOTES, (d) => (d.methods[2]["x-target"] = { record: "Memo", param: "note_id" })),
+    [["unknown-target-record", NOTES, "/methods/2/x-target/record"]],
   ],
   [
-    "an x-issuer-role on a method whose x-auth is not user or session",
+    "an x-target naming a param the method does not take",
+    json(NOTES, (d) => (d.methods[2]["x-target"] = { record: "Note", param: "memo_id" })),
+    [["unknown-param", NOTES, "/methods/2/x-target/param"]],
+  ],
+  [
+    "an x-target matching a field that is not indexed",
+    json(NOTES, (d) => (d.methods[2]["x-target"] = { record: "Note", param: "note_id", field: "title" })),
+    [["invalid-target-field", NOTES, "/methods/2/x-target/field"]],
+  ],
+  [
+    "an x-target with a role on a record that declares no x-company",
+    json(NOTES, (d) => (d.methods[1]["x-target"] = { record: "Note", param: "user_id", field: "user_id", role: "member" })),
+    [
+      ["target-without-company", NOTES, "/methods/1/x-target"],
+      ["target-variant", NOTES, "/methods/1/x-errors"],
+    ],
+  ],
+  [
+    "an x-target on a method whose x-auth is not user or session",
     json(NOTES, (d) => {
       d.methods[2]["x-auth"] = "admin";
-      d.methods[2]["x-issuer-role"] = { param: "note_id", role: "member", foreignResident: "NotFound" };
+      d.methods[2]["x-target"] = { record: "Note", param: "note_id" };
     }),
-    [["issuer-role-auth", NOTES, "/methods/2/x-auth"]],
+    [["target-auth", NOTES, "/methods/2/x-auth"]],
   ],
   [
-    "an x-issuer-role whose Forbidden refusal is not in x-errors",
-    json(NOTES, (d) => (d.methods[2]["x-issuer-role"] = { param: "note_id", role: "director" })),
-    [["issuer-role-variant", NOTES, "/methods/2/x-errors"]],
+    "an x-target whose NotFound refusal is not in x-errors",
+    json(NOTES, (d) => (d.methods[0]["x-target"] = { record: "Note", param: "user_id", field: "user_id" })),
+    [["target-variant", NOTES, "/methods/0/x-errors"]],
   ],
   [
-    "a company role that is not member or a CompanyRoleKind",
+    "an x-target role that is not member or a CompanyRoleKind",
     (root) => {
       editJson(root, "spec/enums.json", (e) => {
         e.schemas.CompanyRoleKind = { type: "string", enum: ["founder", "director"], description: "Roles." };
       });
-      editJson(root, NOTES, (d) => (d.methods[2]["x-auth"] = "company:directr"));
+      editJson(root, NOTE, (d) => (d["x-company"] = "user_id"));
+      editJson(root, NOTES, (d) => {
+        d.methods[1]["x-target"] = { record: "Note", param: "user_id", field: "user_id", role: "directr" };
+        d.methods[1]["x-errors"].NoteError.push("NotFound", "Forbidden");
+      });
     },
-    [["unknown-company-role", NOTES, "/methods/2/x-auth"]],
+    [["unknown-company-role", NOTES, "/methods/1/x-target/role"]],
+  ],
+  [
+    "an x-acts-as that is neither a param nor { param | caller, action }",
+    json(NOTES, (d) => (d.methods[2]["x-acts-as"] = { caller: true, action: "dance" })),
+    [["invalid-acts-as", NOTES, "/methods/2/x-acts-as"]],
+  ],
+  [
+    "an x-acts-as naming a param the method does not take, without the InvalidState it refuses with",
+    json(NOTES, (d) => (d.methods[2]["x-acts-as"] = "resident_id")),
+    [
+      ["unknown-param", NOTES, "/methods/2/x-acts-as"],
+      ["target-variant", NOTES, "/methods/2/x-errors"],
+    ],
+  ],
+  [
+    "an x-company that is neither a field nor { field, resident }",
+    json(NOTE, (d) => (d["x-company"] = { field: "user_id", resident: true })),
+    [["invalid-company-link", NOTE, "/x-company"]],
+  ],
+  [
+    "an x-company naming a field the record lacks",
+    json(NOTE, (d) => (d["x-company"] = "company_id")),
+    [["unknown-field", NOTE, "/x-company"]],
+  ],
+  [
+    "an x-auth naming a company role (x-target's role says that now)",
+    json(NOTES, (d) => (d.methods[2]["x-auth"] = "company:director")),
+    [["invalid-auth", NOTES, "/methods/2/x-auth"]],
   ],
   [
     "a service platform.json does not list",

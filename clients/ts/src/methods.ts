@@ -1190,7 +1190,7 @@ export interface MethodMap {
   "companyservice.create": {
     args: [params: CompanyServiceCreateParams, options?: CallOptions];
     result: CompanyResult;
-    variant: "AlreadyExists" | "Forbidden" | "InsufficientFunds" | "InvalidInput" | "NotFound";
+    variant: "AlreadyExists" | "Forbidden" | "InsufficientFunds" | "InvalidInput" | "InvalidState" | "NotFound";
   };
   "companyservice.get": {
     args: [params: CompanyServiceGetParams, options?: CallOptions];
@@ -1215,7 +1215,7 @@ export interface MethodMap {
   "companyservice.set_anonymity": {
     args: [params: CompanyServiceSetAnonymityParams, options?: CallOptions];
     result: CompanyResult;
-    variant: "Forbidden" | "NotFound";
+    variant: "Forbidden" | "InvalidState" | "NotFound";
   };
   "companyservice.get_key_status": {
     args: [params: CompanyServiceGetKeyStatusParams, options?: CallOptions];
@@ -1395,7 +1395,7 @@ export interface MethodMap {
   "entitydraftservice.create_draft": {
     args: [params: EntityDraftServiceCreateDraftParams, options?: CallOptions];
     result: DraftResult;
-    variant: "Forbidden" | "InvalidInput";
+    variant: "Forbidden" | "InvalidInput" | "InvalidState";
   };
   "entitydraftservice.preview_documents": {
     args: [params: EntityDraftServicePreviewDocumentsParams, options?: CallOptions];
@@ -1710,7 +1710,7 @@ export interface MethodMap {
   "keypairservice.store_client_keypair": {
     args: [params: KeypairServiceStoreClientKeypairParams, options?: CallOptions];
     result: KeypairResult;
-    variant: "InvalidInput" | "NotFound" | "NotOwner";
+    variant: "InvalidInput" | "InvalidState" | "NotFound" | "NotOwner";
   };
   "keypairservice.get_encrypted_private_key": {
     args: [params: KeypairServiceGetEncryptedPrivateKeyParams, options?: CallOptions];
@@ -1920,22 +1920,22 @@ export interface MethodMap {
   "messageservice.mark_company_read": {
     args: [params: MessageServiceMarkCompanyReadParams, options?: CallOptions];
     result: MarkReadResult;
-    variant: "NotFound";
+    variant: "InvalidState" | "NotFound";
   };
   "messageservice.mark_company_unread": {
     args: [params: MessageServiceMarkCompanyUnreadParams, options?: CallOptions];
     result: MarkReadResult;
-    variant: "NotFound";
+    variant: "InvalidState" | "NotFound";
   };
   "messageservice.mark_all_company_read": {
     args: [params: MessageServiceMarkAllCompanyReadParams, options?: CallOptions];
     result: MarkReadResult;
-    variant: "NotFound";
+    variant: "InvalidState" | "NotFound";
   };
   "messageservice.mark_all_company_unread": {
     args: [params: MessageServiceMarkAllCompanyUnreadParams, options?: CallOptions];
     result: MarkReadResult;
-    variant: "NotFound";
+    variant: "InvalidState" | "NotFound";
   };
   "partnerservice.create_partner": {
     args: [params: PartnerServiceCreatePartnerParams, options?: CallOptions];
@@ -2120,22 +2120,22 @@ export interface MethodMap {
   "reportservice.generate_balance_sheet": {
     args: [params: ReportServiceGenerateBalanceSheetParams, options?: CallOptions];
     result: FinancialReportResult;
-    variant: "Forbidden" | "InvalidInput" | "NotFound";
+    variant: "Forbidden" | "InvalidInput" | "InvalidState" | "NotFound";
   };
   "reportservice.generate_income_statement": {
     args: [params: ReportServiceGenerateIncomeStatementParams, options?: CallOptions];
     result: FinancialReportResult;
-    variant: "Forbidden" | "InvalidInput" | "NotFound";
+    variant: "Forbidden" | "InvalidInput" | "InvalidState" | "NotFound";
   };
   "reportservice.generate_cash_flow": {
     args: [params: ReportServiceGenerateCashFlowParams, options?: CallOptions];
     result: FinancialReportResult;
-    variant: "Forbidden" | "InvalidInput" | "NotFound";
+    variant: "Forbidden" | "InvalidInput" | "InvalidState" | "NotFound";
   };
   "reportservice.generate_trial_balance": {
     args: [params: ReportServiceGenerateTrialBalanceParams, options?: CallOptions];
     result: FinancialReportResult;
-    variant: "Forbidden" | "InvalidInput" | "NotFound";
+    variant: "Forbidden" | "InvalidInput" | "InvalidState" | "NotFound";
   };
   "reportservice.get_report": {
     args: [params: ReportServiceGetReportParams, options?: CallOptions];

@@ -1,5 +1,6 @@
-import type { ZoneInvoiceRow } from "../../../generated/entities.ts";
-import { companyRoles, companyStanding, satisfiesCompanyRole } from "../../auth/access.ts";
+import type { ZoneCompanyRow, ZoneInvoiceRow } from "../../../generated/entities.ts";
+import type { Targeted } from "../../../generated/policy.ts";
+import { companyRoles, satisfiesCompanyRole } from "../../auth/access.ts";
 import type { Refusal } from "../../domain/refusal.ts";
 import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { requireCompanyOperable } from "../../repos/companies.ts";
@@ -39,33 +40,16 @@ export async function ownsResident(ctx: RpcContext, residentId: string): Promise
 }
 
 /**
- * The issuer `fzc_id` names, by the method's `x-issuer-role` (the spec declares the rule, docs/authorization.md
- * tables it; x-auth is `user`, so the handler checks what `company:<role>` would). A company or cooperative: the
- * caller's current role must satisfy the rule's role (none NotFound, another Forbidden). Otherwise a resident,
- * person to person: one the caller owns, else the rule's `foreignResident` refusal (NotOwner where the caller issues,
- * NotFound on reads and deletes). Administrators in a session pass, as the dispatcher lets them.
+ * The issuer `fzc_id` names, as the dispatcher resolved it (`x-target` ZoneCompany with `foreignResident`,
+ * docs/authorization.md): a company or cooperative whose role rule and status the dispatcher checked, or, person
+ * to person, a resident the caller owns.
  */
-export async function resolveIssuer(ctx: RpcContext, issuerId: string): Promise<Issuer> {
-  const rule = ctx.method.issuerRole;
-  if (!rule) throw new Error(`${ctx.method.name} declares no x-issuer-role`);
-  const caller = requireCaller(ctx);
-  const admin = isAdminSession(caller);
-  const [company] = await invoices.companiesById(ctx.em, [issuerId]);
-  if (company) {
-    const standing = await companyStanding(ctx.em, caller, issuerId, rule.role, ctx.now());
-    if (standing === "none") throw invoiceError.notFound("company");
-    if (standing === "short") throw invoiceError("Forbidden", `needs the ${rule.role} role in ${issuerId}`);
-    // `director` is asked by the writes (create, delete, send_invoice): only an active company issues.
-    if (rule.role === "director") await requireOperableIssuer(ctx, issuerId);
-    return { fzcId: issuerId, entityType: entityTypeOf(company.company_type), entityId: issuerId };
-  }
-  const [resident] = await invoices.residentsById(ctx.em, [issuerId]);
-  if (!resident) throw invoiceError.notFound("issuer");
-  if (!admin && !(resident.user_id === caller.userId && resident.partner_id === caller.partnerId)) {
-    throw rule.foreignResident === "NotOwner"
-      ? invoiceError("NotOwner", `${rule.param} names a resident the caller does not own`)
-      : invoiceError.notFound("issuer");
-  }
+export async function resolveIssuer(
+  ctx: Targeted<RpcContext, ZoneCompanyRow | null>,
+  issuerId: string,
+): Promise<Issuer> {
+  const company = ctx.target.row;
+  if (company) return { fzcId: issuerId, entityType: entityTypeOf(company.company_type), entityId: issuerId };
   return { fzcId: "", entityType: null, entityId: issuerId };
 }
 

@@ -1,0 +1,168 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { type AnyRow, ENTITY_BY_RECORD } from "../../generated/entities.ts";
+import type { ActsAsPolicy, TargetOf, TargetPolicy } from "../../generated/policy.ts";
+import { companyStatusRefusal } from "../domain/company-status.ts";
+import { ownsResident } from "../domain/resident-access.ts";
+import { effectiveStatus } from "../domain/resident-status.ts";
+import { actingRefusal, companyStanding, type HeldRole } from "../domain/target-access.ts";
+import { findCompanyHead } from "../repos/companies.ts";
+import { companyOwnership, currentRoleHolders } from "../repos/company-access.ts";
+import { ownedResidentIds, residentStandings } from "../repos/digital-residents.ts";
+import { type Caller, isAdminSession, type RpcContext } from "./context.ts";
+import { RpcError } from "./errors.ts";
+
+/**
+ * Target-first dispatch (`x-target`, `x-acts-as`; docs/authorization.md): after the params are validated and the
+ * caller binding checked, the dispatcher loads the record the method acts on, finds the company it belongs to,
+ * applies the company role rule, the company's status and the resident status gate, and hands the handler the row
+ * as `ctx.target`. A handler never loads its own target to authorize it.
+ */
+
+export interface TargetEntry {
+  name: string;
+  errors: Record<string, string[]>;
+  target: TargetPolicy | null;
+  actsAs: ActsAsPolicy | null;
+  mcp: { readOnly: boolean };
+}
+
+type Type = Parameters<typeof RpcError.app>[0];
+
+const errorType = (entry: TargetEntry) => (Object.keys(entry.errors)[0] ?? "RpcError") as Type;
+
+/** "GovernanceAction" -> "governance action", for NotFound messages. */
+const words = (record: string) => record.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+
+const label = (record: string) => (record === "ZoneCompany" ? "company" : words(record.replace(/^Zone/, "")));
+
+/** Whether the call acts (a write): only then does a role held by a resident who may not act stop counting. */
+const acts = (entry: TargetEntry) => !entry.mcp.readOnly;
+
+async function loadRow(em: EntityManager, t: TargetPolicy, value: string): Promise<AnyRow | null> {
+  const entity = ENTITY_BY_RECORD[t.record as keyof typeof ENTITY_BY_RECORD];
+  if (!entity) throw new Error(`x-target names unknown record ${t.record}`);
+  return (await em.findOne(entity as never, { [t.field]: value } as never)) as AnyRow | null;
+}
+
+/** Where the target belongs: a company (by formatted id) or, for an issuer, a resident. */
+function ownerOf(
+  t: TargetPolicy,
+  row: AnyRow | null,
+  value: string,
+): { companyId: string | null; residentId: string | null } {
+  const link = t.company;
+  if (!link) return { companyId: null, residentId: null };
+  // The param names the company itself (ZoneCompany): absent, it may name a resident issuer instead.
+  if (!row) return { companyId: null, residentId: t.foreignResident && t.field === link.field ? value : null };
+  const company = row[link.field];
+  if (typeof company === "string" && company.length > 0) return { companyId: company, residentId: null };
+  const resident = link.resident ? row[link.resident] : null;
+  return { companyId: null, residentId: typeof resident === "string" && resident.length > 0 ? resident : null };
+}
+
+/** The caller's current roles in the company with each holder's status; the owner counts as founder. */
+async function heldRoles(em: EntityManager, caller: Caller, companyId: string, now: Date): Promise<HeldRole[] | null> {
+  const company = await companyOwnership(em, companyId);
+  if (!company) return null;
+  const owned = await ownedResidentIds(em, caller.userId, caller.partnerId);
+  const holders = owned.length > 0 ? await currentRoleHolders(em, companyId, owned, now) : [];
+  const isOwner = company.user_id === caller.userId && company.partner_id === caller.partnerId;
+  const ids = [
+    ...new Set([
+      ...holders.map((h) => h.subject_id),
+      ...(isOwner && company.owner_resident_id ? [company.owner_resident_id] : []),
+    ]),
+  ];
+  const statuses = new Map((await residentStandings(em, ids)).map((r) => [r.resident_id, effectiveStatus(r, now)]));
+  const held: HeldRole[] = holders.map((h) => ({ role: h.role, status: statuses.get(h.subject_id) ?? null }));
+  if (isOwner) {
+    held.push({
+      role: "founder",
+      status: company.owner_resident_id ? (statuses.get(company.owner_resident_id) ?? null) : null,
+    });
+  }
+  return held;
+}
+
+async function checkCompany(entry: TargetEntry, ctx: RpcContext, caller: Caller, companyId: string): Promise<void> {
+  const t = entry.target as TargetPolicy;
+  const type = errorType(entry);
+  if (t.role && !isAdminSession(caller)) {
+    const held = await heldRoles(ctx.em, caller, companyId, ctx.now());
+    const standing = companyStanding(held ?? [], t.role, acts(entry));
+    if (standing.kind === "none") throw RpcError.notFound(type, label(t.record));
+    if (standing.kind === "short")
+      throw RpcError.forbidden(type, "Forbidden", `needs the ${t.role} role in ${companyId}`);
+    if (standing.kind === "inactive") {
+      const r = standing.refusal;
+      throw RpcError.app(
+        type,
+        r.refusal,
+        `the ${t.role} role is held by a resident who may not act: ${r.message}`,
+        r.details,
+      );
+    }
+  }
+  if (t.operable) {
+    const head = await findCompanyHead(ctx.em, companyId);
+    if (!head) throw RpcError.notFound(type, label(t.record));
+    const refusal = companyStatusRefusal(head.status, "operate");
+    if (refusal) throw RpcError.app(type, refusal.refusal, refusal.message, refusal.details);
+  }
+}
+
+async function checkResident(entry: TargetEntry, ctx: RpcContext, caller: Caller, residentId: string): Promise<void> {
+  const t = entry.target as TargetPolicy;
+  const type = errorType(entry);
+  const [resident] = await residentStandings(ctx.em, [residentId]);
+  if (!resident) throw RpcError.notFound(type, t.record === "ZoneCompany" ? "issuer" : label(t.record));
+  if (!isAdminSession(caller) && !ownsResident(caller, resident)) {
+    if (t.foreignResident === "NotOwner") {
+      throw RpcError.forbidden(type, "NotOwner", `${t.param} names a resident the caller does not own`);
+    }
+    throw RpcError.notFound(type, t.record === "ZoneCompany" ? "issuer" : label(t.record));
+  }
+  if (!acts(entry)) return;
+  const refusal = actingRefusal([effectiveStatus(resident, ctx.now())], "act");
+  if (refusal) throw RpcError.app(type, refusal.refusal, refusal.message, refusal.details);
+}
+
+/**
+ * `x-target`: loads the record (`NotFound` when absent), then its company's role rule (`NotFound` to outsiders,
+ * `Forbidden` short of the role, `InvalidState` when only residents who may not act hold it) and status
+ * (`operable`), or for a resident issuer the caller's ownership; sets `ctx.target`.
+ */
+export async function checkTarget(entry: TargetEntry, ctx: RpcContext, params: Record<string, unknown>): Promise<void> {
+  const t = entry.target;
+  const caller = ctx.caller;
+  if (!t || !caller) return;
+  const value = params[t.param];
+  const type = errorType(entry);
+  if (typeof value !== "string") throw RpcError.notFound(type, label(t.record));
+  const row = await loadRow(ctx.em, t, value);
+  const owner = ownerOf(t, row, value);
+  if (!row && owner.residentId === null) throw RpcError.notFound(type, label(t.record));
+  if (owner.companyId !== null) await checkCompany(entry, ctx, caller, owner.companyId);
+  else if (owner.residentId !== null && t.foreignResident) await checkResident(entry, ctx, caller, owner.residentId);
+  else if (t.role && !isAdminSession(caller)) throw RpcError.notFound(type, label(t.record));
+  const target: TargetOf<AnyRow | null> = { row, ...owner };
+  (ctx as RpcContext & { target?: TargetOf<AnyRow | null> }).target = target;
+}
+
+/** `x-acts-as`: the resident the param names, or one of the caller's own, must be in a status that allows the action. */
+export async function checkActsAs(entry: TargetEntry, ctx: RpcContext, params: Record<string, unknown>): Promise<void> {
+  const a = entry.actsAs;
+  const caller = ctx.caller;
+  if (!a || !caller) return;
+  let ids: string[];
+  if (a.param) {
+    const value = params[a.param];
+    ids = typeof value === "string" ? [value] : [];
+  } else {
+    ids = await ownedResidentIds(ctx.em, caller.userId, caller.partnerId);
+  }
+  const now = ctx.now();
+  const statuses = (await residentStandings(ctx.em, ids)).map((r) => effectiveStatus(r, now));
+  const refusal = actingRefusal(statuses, a.action);
+  if (refusal) throw RpcError.app(errorType(entry), refusal.refusal, refusal.message, refusal.details);
+}
