@@ -171,7 +171,10 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
   ],
   [
     "an x-target with a role on a record that declares no x-company",
-    json(NOTES, (d) => (d.methods[1]["x-target"] = { record: "Note", param: "user_id", field: "user_id", role: "member" })),
+    json(
+      NOTES,
+      (d) => (d.methods[1]["x-target"] = { record: "Note", param: "user_id", field: "user_id", role: "member" }),
+    ),
     [
       ["target-without-company", NOTES, "/methods/1/x-target"],
       ["target-variant", NOTES, "/methods/1/x-errors"],
