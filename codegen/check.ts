@@ -73,7 +73,7 @@ function checkMethod(m: MethodModel, model: SpecModel, diags: Diagnostics): void
   paramNamed(m.issuerRole?.param ?? null, "x-issuer-role.param", "x-issuer-role/param");
   checkCompanyRoles(m, model, diags);
   const auditActions = (model.schemas["AuditAction"]?.["enum"] ?? []) as string[];
-  if (m.audit && auditActions.length > 0 && !auditActions.includes(m.audit.action)) {
+  if (m.audit?.action && auditActions.length > 0 && !auditActions.includes(m.audit.action)) {
     diags.add("unknown-audit-action", file, `${m.pointer}/x-audit`, `"${m.audit.action}" is not an AuditAction`);
   }
   const variants = new Set(model.errorCodes.flatMap((c) => c.variants));

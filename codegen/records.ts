@@ -111,7 +111,9 @@ export function buildRecord(json: JsonSchema, file: string, diags: Diagnostics):
     schema,
     fields: [],
     indexed: stringList(json["x-indexed"]),
-    unique: ((json["x-unique"] ?? []) as unknown[]).map((u) => (typeof u === "string" ? [u] : stringList(u))),
+    unique: (Array.isArray(json["x-unique"]) ? json["x-unique"] : []).map((u: unknown) =>
+      typeof u === "string" ? [u] : stringList(u),
+    ),
     uniqueWhere: partialUniques(json["x-unique-where"], file, diags),
     owner,
     crud,

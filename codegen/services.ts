@@ -1,4 +1,5 @@
 import { type Diagnostics, pointer } from "./diagnostics.ts";
+import { CALLER_BINDING_KINDS } from "./extensions.ts";
 import type {
   AuditPolicy,
   AuthMode,
@@ -32,14 +33,15 @@ function parseAuth(value: unknown, file: string, ptr: string, diags: Diagnostics
   return "user";
 }
 
+/** `x-caller-binding` as written; its shape and kind are checked with the other extensions (extensions.ts). */
 function parseBinding(value: unknown): CallerBinding | null {
   if (typeof value === "string") return { param: value, kind: "user", adminMayOverride: false };
   if (value && typeof value === "object") {
     const v = value as JsonSchema;
-    const kind = str(v["kind"], "user");
+    const kind = CALLER_BINDING_KINDS.find((k) => k === v["kind"]) ?? "user";
     return {
       param: str(v["param"]),
-      kind: kind === "resident" || kind === "partner" ? kind : "user",
+      kind,
       adminMayOverride: v["adminMayOverride"] === true,
     };
   }
@@ -59,6 +61,8 @@ function parseAudit(value: unknown): AuditPolicy | null {
   return null;
 }
 
+const ISSUER_ROLE_KEYS = ["param", "role", "foreignResident"];
+
 /** `x-issuer-role` as written; its names and variants are checked with the whole model (check.ts). */
 function parseIssuerRole(value: unknown, file: string, ptr: string, diags: Diagnostics): IssuerRole | null {
   if (value === undefined) return null;
@@ -66,7 +70,7 @@ function parseIssuerRole(value: unknown, file: string, ptr: string, diags: Diagn
   const param = str(v["param"]);
   const role = str(v["role"]);
   const foreignResident = str(v["foreignResident"], "NotOwner");
-  const known = Object.keys(v).every((k) => ["param", "role", "foreignResident"].includes(k));
+  const known = Object.keys(v).every((k) => ISSUER_ROLE_KEYS.includes(k));
   if (!param || !role || !known || (foreignResident !== "NotOwner" && foreignResident !== "NotFound")) {
     diags.add(
       "invalid-issuer-role",
@@ -88,6 +92,17 @@ function parseMcp(value: unknown, defaultName: string): McpPolicy {
     idempotent: v["idempotent"] === true,
     amountParam: str(v["amountParam"]) || null,
   };
+}
+
+/** `x-errors` as written, keeping only lists of strings (extensions.ts reports any other shape). */
+function errorMap(value: unknown): Record<string, string[]> {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value).map(([type, list]) => [
+      type,
+      Array.isArray(list) ? list.filter((v): v is string => typeof v === "string") : [],
+    ]),
+  );
 }
 
 export function buildService(
@@ -138,7 +153,9 @@ export function buildService(
     version,
     domain: domain ?? "platform",
     description: str(info["description"]),
-    errorTypes: (json["x-error-types"] ?? []) as string[],
+    errorTypes: Array.isArray(json["x-error-types"])
+      ? json["x-error-types"].filter((t): t is string => typeof t === "string")
+      : [],
     alias,
     methods: [],
   };
@@ -203,7 +220,7 @@ function buildMethod(
     password: str(m["x-password"]) || null,
     audit: parseAudit(m["x-audit"]),
     mcp: parseMcp(m["x-mcp"], `${at.context}_${service.lower}_${op}`),
-    errors: (m["x-errors"] ?? {}) as Record<string, string[]>,
+    errors: errorMap(m["x-errors"]),
     aliases: service.alias ? [`${service.alias}.${op}`] : [],
     file,
     pointer: ptr,
