@@ -1,5 +1,5 @@
 import { type Diagnostics, pointer } from "./diagnostics.ts";
-import { CALLER_BINDING_KINDS } from "./extensions.ts";
+import { CALLER_BINDING_KINDS, didYouMean } from "./extensions.ts";
 import type {
   AuditPolicy,
   AuthMode,
@@ -26,11 +26,29 @@ function str(value: unknown, fallback = ""): string {
   return typeof value === "string" ? value : fallback;
 }
 
+/**
+ * `x-auth` is required: no default, a missing or unknown mode is a diagnostic. The mode returned then is `admin`
+ * (the strictest), never used since the diagnostic stops codegen.
+ */
 function parseAuth(value: unknown, file: string, ptr: string, diags: Diagnostics): AuthMode {
-  const auth = str(value, "user");
-  if (AUTH_MODES.includes(auth) || /^company:[a-z_]+$/.test(auth)) return auth as AuthMode;
-  diags.add("invalid-auth", file, ptr, `x-auth "${auth}" is not one of ${AUTH_MODES.join(", ")} or company:<role>`);
-  return "user";
+  if (value === undefined) {
+    diags.add("missing-auth", file, ptr, `x-auth is required: one of ${AUTH_MODES.join(", ")} or company:<role>`);
+    return "admin";
+  }
+  if (typeof value === "string" && (AUTH_MODES.includes(value) || /^company:[a-z_]+$/.test(value)))
+    return value as AuthMode;
+  const shown = typeof value === "string" ? `"${value}"` : JSON.stringify(value);
+  const hint =
+    typeof value === "string"
+      ? didYouMean(value, value.includes(":") ? [`company:${value.slice(value.indexOf(":") + 1)}`] : AUTH_MODES)
+      : "";
+  diags.add(
+    "invalid-auth",
+    file,
+    ptr,
+    `x-auth ${shown} is not one of ${AUTH_MODES.join(", ")} or company:<role>${hint}`,
+  );
+  return "admin";
 }
 
 /** `x-caller-binding` as written; its shape and kind are checked with the other extensions (extensions.ts). */

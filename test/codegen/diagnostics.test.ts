@@ -279,6 +279,7 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
   ],
 ];
 
+const AUTH_MODES = "anonymous, user, session, admin, partner, webhook or company:<role>";
 const METHOD_KEYS =
   "x-auth, x-mcp, x-errors, x-audit, x-password, x-caller-binding, x-internal, x-issuer-role, x-target, x-acts-as, x-spends";
 const at = (code: string, file: string, pointer: string, message: string): Diagnostic => ({
@@ -291,8 +292,11 @@ const at = (code: string, file: string, pointer: string, message: string): Diagn
 // Strict extensions (issue 27): an unknown `x-` key or value is refused, with the message asserted too.
 const EXTENSION_CASES: [name: string, edit: Edit, expected: Diagnostic[]][] = [
   [
-    "a misspelt method key (did you mean)",
-    json(NOTES, (d) => (d.methods[2]["x-auht"] = "admin")),
+    "a misspelt method key (did you mean), whose method then has no x-auth",
+    json(NOTES, (d) => {
+      d.methods[2]["x-auht"] = d.methods[2]["x-auth"];
+      delete d.methods[2]["x-auth"];
+    }),
     [
       at(
         "unknown-extension",
@@ -300,6 +304,7 @@ const EXTENSION_CASES: [name: string, edit: Edit, expected: Diagnostic[]][] = [
         "/methods/2/x-auht",
         'unknown extension "x-auht" on a method; did you mean "x-auth"?',
       ),
+      at("missing-auth", NOTES, "/methods/2/x-auth", `x-auth is required: one of ${AUTH_MODES}`),
     ],
   ],
   [
@@ -363,6 +368,11 @@ const EXTENSION_CASES: [name: string, edit: Edit, expected: Diagnostic[]][] = [
     ],
   ],
   [
+    "an x-auth that is a near miss of a mode",
+    json(NOTES, (d) => (d.methods[0]["x-auth"] = "usr")),
+    [at("invalid-auth", NOTES, "/methods/0/x-auth", `x-auth "usr" is not one of ${AUTH_MODES}; did you mean "user"?`)],
+  ],
+  [
     "a caller binding of an unknown kind",
     json(WALLETS, (d) => (d.methods[1]["x-caller-binding"].kind = "residnt")),
     [
@@ -412,6 +422,11 @@ const EXTENSION_CASES: [name: string, edit: Edit, expected: Diagnostic[]][] = [
         'unknown extension "x-money": no x- key is known here (only on services, methods, records and record properties); x-money belongs on a record\'s property',
       ),
     ],
+  ],
+  [
+    "a method without x-auth",
+    json(NOTES, (d) => delete d.methods[0]["x-auth"]),
+    [at("missing-auth", NOTES, "/methods/0/x-auth", `x-auth is required: one of ${AUTH_MODES}`)],
   ],
 ];
 
