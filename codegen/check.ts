@@ -1,5 +1,6 @@
 import { companyRoleKinds, knownCompanyRoles, MEMBER } from "./authorization.ts";
 import { type Diagnostics, pointer } from "./diagnostics.ts";
+import { didYouMean } from "./extensions.ts";
 import type { JsonSchema, MethodModel, SpecModel } from "./model.ts";
 import { refName } from "./naming.ts";
 import { nonNull } from "./records.ts";
@@ -74,7 +75,22 @@ function checkMethod(m: MethodModel, model: SpecModel, diags: Diagnostics): void
   checkCompanyRoles(m, model, diags);
   const auditActions = (model.schemas["AuditAction"]?.["enum"] ?? []) as string[];
   if (m.audit?.action && auditActions.length > 0 && !auditActions.includes(m.audit.action)) {
-    diags.add("unknown-audit-action", file, `${m.pointer}/x-audit`, `"${m.audit.action}" is not an AuditAction`);
+    diags.add(
+      "unknown-audit-action",
+      file,
+      `${m.pointer}/x-audit`,
+      `"${m.audit.action}" is not an AuditAction${didYouMean(m.audit.action, auditActions)}`,
+    );
+  }
+  const targetTypes = (model.schemas["AuditTargetType"]?.["enum"] ?? []) as string[];
+  const targetType = m.audit?.targetType;
+  if (targetType && targetTypes.length > 0 && !targetTypes.includes(targetType)) {
+    diags.add(
+      "unknown-audit-target-type",
+      file,
+      `${m.pointer}/x-audit/targetType`,
+      `"${targetType}" is not an AuditTargetType${didYouMean(targetType, targetTypes)}`,
+    );
   }
   const variants = new Set(model.errorCodes.flatMap((c) => c.variants));
   for (const [type, list] of Object.entries(m.errors)) {
@@ -119,7 +135,7 @@ function checkCompanyRoles(m: MethodModel, model: SpecModel, diags: Diagnostics)
         "unknown-company-role",
         m.file,
         `${m.pointer}/${key}`,
-        `company role "${role}" of ${m.name} is not one of ${known.join(", ")}`,
+        `company role "${role}" of ${m.name} is not one of ${known.join(", ")}${didYouMean(role, known)}`,
       );
     }
   };
@@ -178,7 +194,7 @@ export function checkModel(model: SpecModel, diags: Diagnostics): void {
         "unknown-domain",
         record.file,
         pointer("x-domain"),
-        `x-domain "${record.domain}" is not a domain of spec/platform.json; its CRUD methods would have no endpoint`,
+        `x-domain "${record.domain}" is not a domain of spec/platform.json; its CRUD methods would have no endpoint${didYouMean(record.domain, [...domains])}`,
       );
     }
   }

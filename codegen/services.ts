@@ -90,11 +90,15 @@ function parseIssuerRole(value: unknown, file: string, ptr: string, diags: Diagn
   const foreignResident = str(v["foreignResident"], "NotOwner");
   const known = Object.keys(v).every((k) => ISSUER_ROLE_KEYS.includes(k));
   if (!param || !role || !known || (foreignResident !== "NotOwner" && foreignResident !== "NotFound")) {
+    const unknownKey = Object.keys(v).find((k) => !ISSUER_ROLE_KEYS.includes(k));
+    const hint = unknownKey
+      ? didYouMean(unknownKey, ISSUER_ROLE_KEYS)
+      : didYouMean(foreignResident, ["NotOwner", "NotFound"]);
     diags.add(
       "invalid-issuer-role",
       file,
       ptr,
-      'x-issuer-role must be { "param": "<param>", "role": "<role>", "foreignResident": "NotOwner" | "NotFound" }',
+      `x-issuer-role must be { "param": "<param>", "role": "<role>", "foreignResident": "NotOwner" | "NotFound" }${hint}`,
     );
     return null;
   }

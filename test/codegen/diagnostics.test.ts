@@ -385,6 +385,30 @@ const EXTENSION_CASES: [name: string, edit: Edit, expected: Diagnostic[]][] = [
     ],
   ],
   [
+    "an x-crud that is a near miss of a mode",
+    json(NOTE, (d) => (d["x-crud"] = "onwer")),
+    [
+      at(
+        "invalid-crud-mode",
+        NOTE,
+        "/x-crud",
+        'x-crud "onwer" is not one of none, read, owner, admin; did you mean "owner"?',
+      ),
+    ],
+  ],
+  [
+    "an audit target type that is not an AuditTargetType",
+    json(NOTES, (d) => (d.methods[2]["x-audit"].targetType = "notes")),
+    [
+      at(
+        "unknown-audit-target-type",
+        NOTES,
+        "/methods/2/x-audit/targetType",
+        '"notes" is not an AuditTargetType; did you mean "note"?',
+      ),
+    ],
+  ],
+  [
     "an unknown record key",
     json(NOTE, (d) => (d["x-uniqe"] = [["user_id", "title"]])),
     [
