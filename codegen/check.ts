@@ -1,4 +1,5 @@
 import { type Diagnostics, pointer } from "./diagnostics.ts";
+import { didYouMean } from "./extensions.ts";
 import type { JsonSchema, MethodModel, SpecModel } from "./model.ts";
 import { refName } from "./naming.ts";
 import { nonNull } from "./records.ts";
@@ -71,8 +72,23 @@ function checkMethod(m: MethodModel, model: SpecModel, diags: Diagnostics): void
   paramNamed(m.audit?.targetParam ?? null, "x-audit.targetParam", "x-audit/targetParam");
   paramNamed(m.mcp.amountParam, "x-mcp.amountParam", "x-mcp/amountParam");
   const auditActions = (model.schemas["AuditAction"]?.["enum"] ?? []) as string[];
-  if (m.audit && auditActions.length > 0 && !auditActions.includes(m.audit.action)) {
-    diags.add("unknown-audit-action", file, `${m.pointer}/x-audit`, `"${m.audit.action}" is not an AuditAction`);
+  if (m.audit?.action && auditActions.length > 0 && !auditActions.includes(m.audit.action)) {
+    diags.add(
+      "unknown-audit-action",
+      file,
+      `${m.pointer}/x-audit`,
+      `"${m.audit.action}" is not an AuditAction${didYouMean(m.audit.action, auditActions)}`,
+    );
+  }
+  const targetTypes = (model.schemas["AuditTargetType"]?.["enum"] ?? []) as string[];
+  const targetType = m.audit?.targetType;
+  if (targetType && targetTypes.length > 0 && !targetTypes.includes(targetType)) {
+    diags.add(
+      "unknown-audit-target-type",
+      file,
+      `${m.pointer}/x-audit/targetType`,
+      `"${targetType}" is not an AuditTargetType${didYouMean(targetType, targetTypes)}`,
+    );
   }
   const variants = new Set(model.errorCodes.flatMap((c) => c.variants));
   for (const [type, list] of Object.entries(m.errors)) {
@@ -134,7 +150,7 @@ export function checkModel(model: SpecModel, diags: Diagnostics): void {
         "unknown-domain",
         record.file,
         pointer("x-domain"),
-        `x-domain "${record.domain}" is not a domain of spec/platform.json; its CRUD methods would have no endpoint`,
+        `x-domain "${record.domain}" is not a domain of spec/platform.json; its CRUD methods would have no endpoint${didYouMean(record.domain, [...domains])}`,
       );
     }
   }

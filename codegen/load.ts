@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { checkModel } from "./check.ts";
 import { Diagnostics, pointer } from "./diagnostics.ts";
+import { checkExtensions, type SpecFileKind } from "./extensions.ts";
 import type { DomainModel, ErrorCodeModel, JsonSchema, RecordModel, ServiceModel, SpecModel } from "./model.ts";
 import type { OpenrpcDocument } from "./openrpc-check.ts";
 import { buildCrudMethods, buildRecord } from "./records.ts";
@@ -12,11 +13,15 @@ export interface SpecFile {
   json: JsonSchema;
 }
 
-function readJson(root: string, path: string, diags: Diagnostics): JsonSchema | null {
+/** Reads one spec file; its `x-` keys are checked against the table of extensions (extensions.ts) at once. */
+function readJson(root: string, path: string, diags: Diagnostics, kind: SpecFileKind = "other"): JsonSchema | null {
   const rel = relative(root, path) || path;
   try {
     const value: unknown = JSON.parse(readFileSync(path, "utf8"));
-    if (value && typeof value === "object" && !Array.isArray(value)) return value as JsonSchema;
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      checkExtensions(value as JsonSchema, kind, rel, diags);
+      return value as JsonSchema;
+    }
     diags.add("invalid-json", rel, "", "the file must hold a JSON object");
   } catch (err) {
     diags.add("invalid-json", rel, "", `cannot read JSON: ${(err as Error).message}`);
@@ -77,7 +82,7 @@ export function loadSpec(specDir: string): LoadedSpec {
 
   const recordsRaw: RecordModel[] = [];
   for (const path of listJson(join(specDir, "records"))) {
-    const json = readJson(root, path, diags);
+    const json = readJson(root, path, diags, "record");
     if (!json) continue;
     const record = buildRecord(json, rel(path), diags);
     if (!record) continue;
@@ -104,7 +109,7 @@ export function loadSpec(specDir: string): LoadedSpec {
 
   const services: ServiceModel[] = [];
   for (const path of listJson(join(specDir, "services"), ".openrpc.json")) {
-    const json = readJson(root, path, diags);
+    const json = readJson(root, path, diags, "service");
     if (!json) continue;
     documents.push({ file: rel(path), doc: json });
     const service = buildService(json, rel(path), { context, domainOf, versions }, diags);

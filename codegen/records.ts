@@ -1,4 +1,5 @@
 import { type Diagnostics, pointer } from "./diagnostics.ts";
+import { didYouMean } from "./extensions.ts";
 import type {
   CrudMode,
   CrudOp,
@@ -81,8 +82,15 @@ export function buildRecord(json: JsonSchema, file: string, diags: Diagnostics):
   const all: Record<string, JsonSchema> = { sid: AUTOMATIC_FIELDS["sid"]!, ...properties };
   for (const f of ["created_at", "updated_at"]) all[f] ??= AUTOMATIC_FIELDS[f]!;
   const crud = (json["x-crud"] ?? "read") as CrudMode;
-  if (!CRUD_MODES.includes(crud))
-    diags.add("invalid-crud-mode", file, pointer("x-crud"), `x-crud must be one of ${CRUD_MODES.join(", ")}`);
+  if (!CRUD_MODES.includes(crud)) {
+    const hint = typeof crud === "string" ? didYouMean(crud, CRUD_MODES) : "";
+    diags.add(
+      "invalid-crud-mode",
+      file,
+      pointer("x-crud"),
+      `x-crud ${JSON.stringify(crud)} is not one of ${CRUD_MODES.join(", ")}${hint}`,
+    );
+  }
   const owner = typeof json["x-owner"] === "string" ? [json["x-owner"]] : stringList(json["x-owner"]);
   const required = new Set(stringList(json["required"]));
   for (const field of Object.keys(properties)) {
@@ -112,7 +120,9 @@ export function buildRecord(json: JsonSchema, file: string, diags: Diagnostics):
     schema,
     fields: [],
     indexed: stringList(json["x-indexed"]),
-    unique: ((json["x-unique"] ?? []) as unknown[]).map((u) => (typeof u === "string" ? [u] : stringList(u))),
+    unique: (Array.isArray(json["x-unique"]) ? json["x-unique"] : []).map((u: unknown) =>
+      typeof u === "string" ? [u] : stringList(u),
+    ),
     uniqueWhere: partialUniques(json["x-unique-where"], file, diags),
     owner,
     crud,

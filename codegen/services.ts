@@ -1,4 +1,5 @@
 import { type Diagnostics, pointer } from "./diagnostics.ts";
+import { CALLER_BINDING_KINDS, didYouMean } from "./extensions.ts";
 import type {
   AuditPolicy,
   AuthMode,
@@ -25,22 +26,36 @@ function str(value: unknown, fallback = ""): string {
   return typeof value === "string" ? value : fallback;
 }
 
+/**
+ * `x-auth` is required: no default, a missing or unknown mode is a diagnostic. The mode returned then is `admin`
+ * (the strictest), never used since the diagnostic stops codegen.
+ */
 function parseAuth(value: unknown, file: string, ptr: string, diags: Diagnostics): AuthMode {
-  const auth = str(value, "user");
-  if (AUTH_MODES.includes(auth)) return auth as AuthMode;
-  const hint = auth.startsWith("company:") ? ` (a company role is x-target's "role")` : "";
-  diags.add("invalid-auth", file, ptr, `x-auth "${auth}" is not one of ${AUTH_MODES.join(", ")}${hint}`);
-  return "user";
+  if (value === undefined) {
+    diags.add("missing-auth", file, ptr, `x-auth is required: one of ${AUTH_MODES.join(", ")}`);
+    return "admin";
+  }
+  if (typeof value === "string" && AUTH_MODES.includes(value)) return value as AuthMode;
+  const shown = typeof value === "string" ? `"${value}"` : JSON.stringify(value);
+  const hint =
+    typeof value === "string"
+      ? value.startsWith("company:")
+        ? ` (a company role is x-target's "role")`
+        : didYouMean(value, AUTH_MODES)
+      : "";
+  diags.add("invalid-auth", file, ptr, `x-auth ${shown} is not one of ${AUTH_MODES.join(", ")}${hint}`);
+  return "admin";
 }
 
+/** `x-caller-binding` as written; its shape and kind are checked with the other extensions (extensions.ts). */
 function parseBinding(value: unknown): CallerBinding | null {
   if (typeof value === "string") return { param: value, kind: "user", adminMayOverride: false };
   if (value && typeof value === "object") {
     const v = value as JsonSchema;
-    const kind = str(v["kind"], "user");
+    const kind = CALLER_BINDING_KINDS.find((k) => k === v["kind"]) ?? "user";
     return {
       param: str(v["param"]),
-      kind: kind === "resident" || kind === "partner" ? kind : "user",
+      kind,
       adminMayOverride: v["adminMayOverride"] === true,
     };
   }
@@ -69,6 +84,17 @@ function parseMcp(value: unknown, defaultName: string): McpPolicy {
     idempotent: v["idempotent"] === true,
     amountParam: str(v["amountParam"]) || null,
   };
+}
+
+/** `x-errors` as written, keeping only lists of strings (extensions.ts reports any other shape). */
+function errorMap(value: unknown): Record<string, string[]> {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value).map(([type, list]) => [
+      type,
+      Array.isArray(list) ? list.filter((v): v is string => typeof v === "string") : [],
+    ]),
+  );
 }
 
 export function buildService(
@@ -119,7 +145,9 @@ export function buildService(
     version,
     domain: domain ?? "platform",
     description: str(info["description"]),
-    errorTypes: (json["x-error-types"] ?? []) as string[],
+    errorTypes: Array.isArray(json["x-error-types"])
+      ? json["x-error-types"].filter((t): t is string => typeof t === "string")
+      : [],
     alias,
     methods: [],
   };
@@ -185,7 +213,7 @@ function buildMethod(
     password: str(m["x-password"]) || null,
     audit: parseAudit(m["x-audit"]),
     mcp: parseMcp(m["x-mcp"], `${at.context}_${service.lower}_${op}`),
-    errors: (m["x-errors"] ?? {}) as Record<string, string[]>,
+    errors: errorMap(m["x-errors"]),
     aliases: service.alias ? [`${service.alias}.${op}`] : [],
     file,
     pointer: ptr,

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import type { Diagnostic } from "../../codegen/diagnostics.ts";
 import { generate } from "../../codegen/generate.ts";
 import { dataPathToPointer } from "../../codegen/openrpc-check.ts";
 import { copyFixture, editJson, removeDir, writeText } from "./support.ts";
@@ -232,8 +233,8 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
   ],
   [
     "an x-auth naming a company role (x-target's role says that now)",
-    json(NOTES, (d) => (d.methods[2]["x-auth"] = "company:director")),
-    [["invalid-auth", NOTES, "/methods/2/x-auth"]],
+    json(NOTES, (d) => (d.methods[1]["x-auth"] = "company:director")),
+    [["invalid-auth", NOTES, "/methods/1/x-auth"]],
   ],
   [
     "a service platform.json does not list",
@@ -331,6 +332,181 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
   ],
 ];
 
+const AUTH_MODES = "anonymous, user, session, admin, partner, webhook";
+const METHOD_KEYS =
+  "x-auth, x-mcp, x-errors, x-audit, x-password, x-caller-binding, x-internal, x-target, x-acts-as, x-spends";
+const at = (code: string, file: string, pointer: string, message: string): Diagnostic => ({
+  code,
+  file,
+  pointer,
+  message,
+});
+
+// Strict extensions (issue 27): an unknown `x-` key or value is refused, with the message asserted too.
+const EXTENSION_CASES: [name: string, edit: Edit, expected: Diagnostic[]][] = [
+  [
+    "a misspelt method key (did you mean), whose method then has no x-auth",
+    json(NOTES, (d) => {
+      d.methods[1]["x-auht"] = d.methods[1]["x-auth"];
+      delete d.methods[1]["x-auth"];
+    }),
+    [
+      at(
+        "unknown-extension",
+        NOTES,
+        "/methods/1/x-auht",
+        'unknown extension "x-auht" on a method; did you mean "x-auth"?',
+      ),
+      at("missing-auth", NOTES, "/methods/1/x-auth", `x-auth is required: one of ${AUTH_MODES}`),
+    ],
+  ],
+  [
+    "an unknown method key with no near miss",
+    json(NOTES, (d) => (d.methods[0]["x-colour"] = "blue")),
+    [
+      at(
+        "unknown-extension",
+        NOTES,
+        "/methods/0/x-colour",
+        `unknown extension "x-colour" on a method; known: ${METHOD_KEYS}`,
+      ),
+    ],
+  ],
+  [
+    "a record key on a method",
+    json(NOTES, (d) => (d.methods[0]["x-indexed"] = ["user_id"])),
+    [
+      at(
+        "unknown-extension",
+        NOTES,
+        "/methods/0/x-indexed",
+        'unknown extension "x-indexed" on a method; x-indexed belongs on a record (spec/records)',
+      ),
+    ],
+  ],
+  [
+    "an unknown x-mcp key",
+    json(NOTES, (d) => {
+      d.methods[1]["x-mcp"].readonly = true;
+      delete d.methods[1]["x-mcp"].readOnly;
+    }),
+    [
+      at(
+        "unknown-extension",
+        NOTES,
+        "/methods/1/x-mcp/readonly",
+        'unknown key "readonly" in x-mcp; did you mean "readOnly"?',
+      ),
+    ],
+  ],
+  [
+    "an extension value of the wrong type",
+    json(WALLETS, (d) => {
+      d.methods[2]["x-internal"] = "yes";
+      d.methods[0]["x-mcp"].readOnly = "true";
+    }),
+    [
+      at(
+        "invalid-extension-value",
+        WALLETS,
+        "/methods/0/x-mcp/readOnly",
+        'x-mcp.readOnly must be true or false, not the string "true"',
+      ),
+      at(
+        "invalid-extension-value",
+        WALLETS,
+        "/methods/2/x-internal",
+        'x-internal must be true or false, not the string "yes"',
+      ),
+    ],
+  ],
+  [
+    "an x-auth that is a near miss of a mode",
+    json(NOTES, (d) => (d.methods[0]["x-auth"] = "usr")),
+    [at("invalid-auth", NOTES, "/methods/0/x-auth", `x-auth "usr" is not one of ${AUTH_MODES}; did you mean "user"?`)],
+  ],
+  [
+    "a caller binding of an unknown kind",
+    json(WALLETS, (d) => (d.methods[1]["x-caller-binding"].kind = "residnt")),
+    [
+      at(
+        "invalid-extension-value",
+        WALLETS,
+        "/methods/1/x-caller-binding/kind",
+        'x-caller-binding.kind "residnt" is not one of user, resident, partner; did you mean "resident"?',
+      ),
+    ],
+  ],
+  [
+    "an x-crud that is a near miss of a mode",
+    json(NOTE, (d) => (d["x-crud"] = "onwer")),
+    [
+      at(
+        "invalid-crud-mode",
+        NOTE,
+        "/x-crud",
+        'x-crud "onwer" is not one of none, read, owner, admin; did you mean "owner"?',
+      ),
+    ],
+  ],
+  [
+    "an audit target type that is not an AuditTargetType",
+    json(NOTES, (d) => (d.methods[2]["x-audit"].targetType = "notes")),
+    [
+      at(
+        "unknown-audit-target-type",
+        NOTES,
+        "/methods/2/x-audit/targetType",
+        '"notes" is not an AuditTargetType; did you mean "note"?',
+      ),
+    ],
+  ],
+  [
+    "an unknown record key",
+    json(NOTE, (d) => (d["x-uniqe"] = [["user_id", "title"]])),
+    [
+      at(
+        "unknown-extension",
+        NOTE,
+        "/x-uniqe",
+        'unknown extension "x-uniqe" on a record (spec/records); did you mean "x-unique"?',
+      ),
+    ],
+  ],
+  [
+    "an unknown record property key",
+    json(WALLET, (d) => {
+      d.properties.balance["x-mony"] = true;
+      delete d.properties.balance["x-money"];
+    }),
+    [
+      at(
+        "unknown-extension",
+        WALLET,
+        "/properties/balance/x-mony",
+        'unknown extension "x-mony" on a record\'s property; did you mean "x-money"?',
+      ),
+    ],
+  ],
+  [
+    "a record property key in a param schema",
+    json(WALLETS, (d) => (d.methods[1].params[3].schema["x-money"] = true)),
+    [
+      at(
+        "unknown-extension",
+        WALLETS,
+        "/methods/1/params/3/schema/x-money",
+        'unknown extension "x-money": no x- key is known here (only on services, methods, records and record properties); x-money belongs on a record\'s property',
+      ),
+    ],
+  ],
+  [
+    "a method without x-auth",
+    json(NOTES, (d) => delete d.methods[0]["x-auth"]),
+    [at("missing-auth", NOTES, "/methods/0/x-auth", `x-auth is required: one of ${AUTH_MODES}`)],
+  ],
+];
+
 let root: string;
 beforeEach(() => {
   root = copyFixture();
@@ -350,6 +526,11 @@ describe("diagnostics", () => {
     expect(await diagnose()).toEqual(expected);
   });
 
+  test.each(EXTENSION_CASES)("strict extensions: %s", async (_name, edit, expected) => {
+    edit(root);
+    expect((await generate(root, { validateOnly: true })).diagnostics).toEqual(expected);
+  });
+
   test("every diagnostic code codegen can raise has a case here", async () => {
     const { readdirSync, readFileSync } = await import("node:fs");
     const { join } = await import("node:path");
@@ -360,7 +541,10 @@ describe("diagnostics", () => {
       .join("\n");
     const raised = new Set([...sources.matchAll(/(?:\.add\(\s*|code: )"([a-z]+(?:-[a-z]+)+)"/g)].map((m) => m[1]));
     expect(raised.size).toBeGreaterThan(20);
-    const tested = new Set(CASES.flatMap(([, , expected]) => expected.map(([code]) => code)));
+    const tested = new Set([
+      ...CASES.flatMap(([, , expected]) => expected.map(([code]) => code)),
+      ...EXTENSION_CASES.flatMap(([, , expected]) => expected.map((d) => d.code)),
+    ]);
     expect([...raised].filter((code) => !tested.has(code!))).toEqual([]);
   });
 });

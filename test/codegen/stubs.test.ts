@@ -47,6 +47,7 @@ function addArchiveMethod(): void {
       paramStructure: "by-name",
       params: [{ name: "note_id", required: true, schema: { type: "string" } }],
       result: { name: "result", schema: { $ref: "#/components/schemas/NoteResult" } },
+      "x-auth": "user",
       "x-mcp": { readOnly: false, destructive: false, idempotent: true },
       "x-errors": { NoteError: ["NotFound"] },
     });
@@ -91,6 +92,7 @@ test("a new service gets its own stub file and an entry in src/services/index.ts
           name: "tagservice.rename",
           params: [{ name: "tag", required: true, schema: { type: "string" } }],
           result: { name: "result", schema: { $ref: "#/components/schemas/DeletedResult" } },
+          "x-auth": "user",
         },
       ],
     }),
