@@ -349,7 +349,9 @@ describe("businessdocumentservice.delete_document", () => {
     );
   });
 
-  test("a shareholder who sees it is Forbidden; outsiders, members who do not see it and unknown ids NotFound", async () => {
+  // The dispatcher's company rule (x-target, issue 27): a member without the director role is Forbidden whether or
+  // not its classification scope shows the document; outsiders and unknown ids are NotFound.
+  test("a shareholder is Forbidden, seeing the document or not; outsiders and unknown ids NotFound", async () => {
     const doc = await upload(t, director.client, company, director.resident);
     const blind = await person(t, company, "shareholder", { classification_scope: ["public"] });
     await refused(
@@ -359,8 +361,8 @@ describe("businessdocumentservice.delete_document", () => {
     );
     await refused(
       () => blind.client.call("businessdocumentservice.delete_document", { document_id: doc.sid }),
-      -32003,
-      "NotFound",
+      -32002,
+      "Forbidden",
     );
     await refused(
       () => outsider.client.call("businessdocumentservice.delete_document", { document_id: doc.sid }),

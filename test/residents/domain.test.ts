@@ -82,9 +82,9 @@ describe("subscription plans and their mapping", () => {
 describe("resident status", () => {
   test("what each status allows", () => {
     expect(RESIDENT_STATUS_ALLOWS).toEqual({
-      pending: ["read", "update_profile", "update_subscription", "set_anonymity", "delete", "activate"],
-      active: ["read", "update_profile", "update_subscription", "set_anonymity", "renew", "act"],
-      expired: ["read", "update_profile", "update_subscription", "set_anonymity", "renew"],
+      pending: ["read", "update_profile", "update_subscription", "set_anonymity", "delete", "activate", "register"],
+      active: ["read", "update_profile", "update_subscription", "set_anonymity", "renew", "register", "act"],
+      expired: ["read", "update_profile", "update_subscription", "set_anonymity", "renew", "register"],
       suspended: ["read", "set_anonymity"],
     });
     expect(statusRefusal("suspended", "update_profile")).toMatchObject({
@@ -93,6 +93,8 @@ describe("resident status", () => {
     });
     expect(statusRefusal("expired", "act")?.message).toContain("renew");
     expect(statusRefusal("pending", "delete")).toBeNull();
+    expect(statusRefusal("pending", "register")).toBeNull();
+    expect(statusRefusal("suspended", "register")).toMatchObject({ refusal: "InvalidState" });
   });
 
   test("an active resident reads expired from its end instant on; other statuses as stored", () => {

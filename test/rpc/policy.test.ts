@@ -118,6 +118,12 @@ describe("password re-entry", () => {
   });
 
   test("a wrong password is -32002 WrongPassword and the handler does not run", async () => {
+    // apikeyservice.revoke has no x-target: the password is the first check that reads the database.
+    const r = await alice.rpc("apikeyservice.revoke", { key_id: "no-such-key", password: "not the password" });
+    expect(r.error).toMatchObject({ code: -32002, data: { variant: "WrongPassword" } });
+  });
+
+  test("a target is checked before the password: an unknown proposal is NotFound whatever the password", async () => {
     const mine = await insertRow(orm, "DigitalResident", residentValues(alice.userId));
     const r = await alice.rpc("governanceservice.cast_vote", {
       proposal_id: "p1",
@@ -125,7 +131,7 @@ describe("password re-entry", () => {
       vote_value: "for",
       password: "not the password",
     });
-    expect(r.error).toMatchObject({ code: -32002, data: { variant: "WrongPassword" } });
+    expect(r.error).toMatchObject({ code: -32003, data: { variant: "NotFound" } });
   });
 });
 

@@ -138,13 +138,18 @@ describe("documentservice.submit_signed", () => {
         { subscription_end_date: new Date("2026-11-23T09:59:59.999Z") },
         "expired",
       ],
-      ["suspended", { status: "suspended" }, "suspended"],
+      ["suspended", {}, "suspended"],
     ];
+    const admin = await t.admin();
     for (const [name, extra, status] of cases) {
       const { client, resident } = await member(t, extra);
       const kp = newKeypair();
-      // Storing a keypair is a registration step: a pending resident may (suspended ones too, here).
+      // Storing a keypair is a registration step: a pending or lapsed resident may; a suspended one not, so the
+      // suspension comes after it (an administrator's residentservice.suspend).
       await storeKey(client, resident, kp);
+      if (status === "suspended") {
+        await admin.callOk("residentservice.suspend", { resident_id: resident, reason: "test" });
+      }
       const hash = documentHash(name);
       const before = await signingRows(t);
       expect(errorOf(await submit(client, resident, hash, kp.sign(hash))), name).toMatchObject({
