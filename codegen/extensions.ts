@@ -57,7 +57,6 @@ const isObject = (v: unknown): v is JsonSchema => v !== null && typeof v === "ob
 const anything: Check = () => [];
 const string: Check = (v, label) => (typeof v === "string" && v !== "" ? [] : invalid(label, "a non-empty string", v));
 const boolean: Check = (v, label) => (typeof v === "boolean" ? [] : invalid(label, "true or false", v));
-const object: Check = (v, label) => (isObject(v) ? [] : invalid(label, "an object", v));
 
 const stringList: Check = (v, label) => {
   if (!Array.isArray(v)) return invalid(label, "an array of strings", v);
