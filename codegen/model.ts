@@ -22,6 +22,10 @@ export interface CompanyLink {
   field: string;
   /** Where the field is empty, this field names the resident the record belongs to instead (a resident issuer). */
   resident: string | null;
+  /** A field saying what `field` names: `company` or `resident` (an EntityType). */
+  kind: string | null;
+  /** `field` holds the sid of this other record, whose own x-company goes on. */
+  through: string | null;
 }
 
 /**
@@ -47,7 +51,7 @@ export interface ActsAs {
   param: string | null;
   /** The caller's own residents (the pair user_id, partner_id): one of them must allow the action. */
   caller: boolean;
-  action: "act" | "register" | "renew" | "update_profile" | "update_subscription";
+  action: "act" | "register" | "renew" | "update_profile" | "update_subscription" | "delete" | "activate";
 }
 
 export interface McpPolicy {

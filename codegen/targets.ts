@@ -9,7 +9,15 @@ import type { ActsAs, CompanyLink, JsonSchema, MethodModel, RecordModel, SpecMod
  */
 
 /** The ResidentAction values `x-acts-as` may name (src/domain/resident-status.ts has the table). */
-export const RESIDENT_ACTIONS = ["act", "register", "renew", "update_profile", "update_subscription"] as const;
+export const RESIDENT_ACTIONS = [
+  "act",
+  "register",
+  "renew",
+  "update_profile",
+  "update_subscription",
+  "delete",
+  "activate",
+] as const;
 
 const TARGET_KEYS = ["record", "param", "field", "role", "operable", "foreignResident"];
 const ACTS_KEYS = ["param", "caller", "action"];
@@ -79,25 +87,34 @@ export function parseActsAs(value: unknown, file: string, ptr: string, diags: Di
 }
 
 /**
- * `x-company`: `"<field>"` (the field holding the company's formatted id) or `{ "field": "<field>", "resident":
- * "<field>" }` (where the company field is empty, the second names the resident the record belongs to).
+ * `x-company`: how a record reaches the company that owns it.
+ * - `"<field>"`: the field holds the company's formatted id.
+ * - `{ "field": "<field>", "resident": "<field>" }`: where the company field is empty, the second names the resident
+ *   the record belongs to (a person-to-person issuer).
+ * - `{ "field": "<field>", "kind": "<field>" }`: `kind` says what `field` names: `company` or `resident` (an
+ *   EntityType: a treasury account's owner).
+ * - `{ "through": "<Record>", "field": "<field>" }`: `field` holds the sid of another record, whose own x-company
+ *   says the rest (a fund transfer reaches its company through its source account).
  */
 export function parseCompanyLink(value: unknown, file: string, diags: Diagnostics): CompanyLink | null {
   if (value === undefined) return null;
-  if (typeof value === "string" && value.length > 0) return { field: value, resident: null };
+  if (typeof value === "string" && value.length > 0) return { field: value, resident: null, kind: null, through: null };
   const v = isObject(value) ? value : {};
   const field = str(v["field"]);
-  const resident = str(v["resident"]);
-  if (!field || !resident || !Object.keys(v).every((k) => k === "field" || k === "resident")) {
+  const extra = ["resident", "kind", "through"].filter((k) => v[k] !== undefined);
+  const second = extra.length === 1 ? str(v[extra[0] as string]) : null;
+  if (!field || !second || !Object.keys(v).every((k) => k === "field" || extra.includes(k))) {
     diags.add(
       "invalid-company-link",
       file,
       pointer("x-company"),
-      'x-company must be "<field>" or { "field": "<field>", "resident": "<field>" }',
+      'x-company must be "<field>", { "field", "resident" }, { "field", "kind" } or { "through": "<Record>", "field" }',
     );
     return null;
   }
-  return { field, resident };
+  const link: CompanyLink = { field, resident: null, kind: null, through: null };
+  link[extra[0] as "resident" | "kind" | "through"] = second;
+  return link;
 }
 
 function fieldNames(record: RecordModel): string[] {
@@ -138,7 +155,8 @@ function checkTarget(m: MethodModel, model: SpecModel, records: Map<string, Reco
       `${t.record} declares no x-company, so x-target cannot check a company role or status`,
     );
   }
-  if (t.foreignResident && record.company && !record.company.resident && t.field !== record.company.field) {
+  const ownedByResident = record.company && (record.company.resident || record.company.kind || record.company.through);
+  if (t.foreignResident && record.company && !ownedByResident && t.field !== record.company.field) {
     diags.add(
       "target-without-company",
       m.file,
@@ -204,7 +222,16 @@ function checkActsAs(m: MethodModel, diags: Diagnostics): void {
 export function checkTargets(model: SpecModel, diags: Diagnostics): void {
   const records = new Map(model.records.map((r) => [r.name, r]));
   for (const record of model.records) {
-    for (const field of [record.company?.field, record.company?.resident]) {
+    const through = record.company?.through;
+    if (through && !records.get(through)?.company) {
+      diags.add(
+        "invalid-company-link",
+        record.file,
+        pointer("x-company", "through"),
+        `x-company goes through ${through}, which is not a record with an x-company of its own`,
+      );
+    }
+    for (const field of [record.company?.field, record.company?.resident, record.company?.kind]) {
       if (field && !fieldNames(record).includes(field)) {
         diags.add(
           "unknown-field",

@@ -2,7 +2,22 @@
 import type { AuditAction, AuditTargetType } from "./types.ts";
 
 export type CallerBindingKind = "user" | "resident" | "partner";
-export type ResidentActionName = "act" | "register" | "renew" | "update_profile" | "update_subscription";
+export type ResidentActionName =
+  | "act"
+  | "register"
+  | "renew"
+  | "update_profile"
+  | "update_subscription"
+  | "delete"
+  | "activate";
+
+/** A record's `x-company` (docs/spec-format.md). */
+export interface CompanyLinkPolicy {
+  field: string;
+  resident: string | null;
+  kind: string | null;
+  through: string | null;
+}
 
 export interface TargetPolicy {
   record: string;
@@ -12,7 +27,7 @@ export interface TargetPolicy {
   operable: boolean;
   foreignResident: "NotOwner" | "NotFound" | null;
   /** The record's `x-company`: the field naming its company and, where that is empty, the one naming a resident. */
-  company: { field: string; resident: string | null } | null;
+  company: CompanyLinkPolicy | null;
 }
 
 /** What the dispatcher hands a handler of a method with `x-target`: the loaded row and where it belongs. */
@@ -54,6 +69,29 @@ export interface MethodPolicy {
   paramNames: string[];
   aliases: string[];
 }
+
+/** Every record's `x-company`, by record title: how a target reached through another record finds its company. */
+export const COMPANY_LINKS: Record<string, CompanyLinkPolicy> = {
+  BusinessDocument: { field: "company_id", resident: null, kind: null, through: null },
+  CompanyMessage: { field: "company_id", resident: null, kind: null, through: null },
+  CompanyRole: { field: "company_id", resident: null, kind: null, through: null },
+  Contract: { field: "fzc_id", resident: null, kind: null, through: null },
+  CoopEvent: { field: "company_id", resident: null, kind: null, through: null },
+  DividendDistribution: { field: "company_id", resident: null, kind: null, through: null },
+  FinancialReport: { field: "company_id", resident: null, kind: null, through: null },
+  GovernanceAction: { field: "company_id", resident: null, kind: null, through: null },
+  Proposal: { field: "company_id", resident: null, kind: null, through: null },
+  Resolution: { field: "company_id", resident: null, kind: null, through: null },
+  ShareholderInvite: { field: "company_id", resident: null, kind: null, through: null },
+  ShareTransfer: { field: "company_id", resident: null, kind: null, through: null },
+  SigningAuthority: { field: "company_id", resident: null, kind: null, through: null },
+  TaxDocument: { field: "company_id", resident: null, kind: null, through: null },
+  TaxFiling: { field: "company_id", resident: null, kind: null, through: null },
+  Vote: { field: "company_id", resident: null, kind: null, through: null },
+  ZoneCompany: { field: "company_id", resident: null, kind: null, through: null },
+  ZoneExpense: { field: "fzc_id", resident: null, kind: null, through: null },
+  ZoneInvoice: { field: "fzc_id", resident: "sender_entity_id", kind: null, through: null },
+};
 
 export const CONTEXT = "freezone";
 export const SCHEMA_VERSION = "2.0";

@@ -1,6 +1,12 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { type AnyRow, ENTITY_BY_RECORD } from "../../generated/entities.ts";
-import type { ActsAsPolicy, TargetOf, TargetPolicy } from "../../generated/policy.ts";
+import {
+  type ActsAsPolicy,
+  COMPANY_LINKS,
+  type CompanyLinkPolicy,
+  type TargetOf,
+  type TargetPolicy,
+} from "../../generated/policy.ts";
 import { companyStatusRefusal } from "../domain/company-status.ts";
 import { ownsResident } from "../domain/resident-access.ts";
 import { effectiveStatus } from "../domain/resident-status.ts";
@@ -38,26 +44,41 @@ const label = (record: string) => (record === "ZoneCompany" ? "company" : words(
 /** Whether the call acts (a write): only then does a role held by a resident who may not act stop counting. */
 const acts = (entry: TargetEntry) => !entry.mcp.readOnly;
 
-async function loadRow(em: EntityManager, t: TargetPolicy, value: string): Promise<AnyRow | null> {
-  const entity = ENTITY_BY_RECORD[t.record as keyof typeof ENTITY_BY_RECORD];
-  if (!entity) throw new Error(`x-target names unknown record ${t.record}`);
-  return (await em.findOne(entity as never, { [t.field]: value } as never)) as AnyRow | null;
+async function loadRow(em: EntityManager, record: string, field: string, value: string): Promise<AnyRow | null> {
+  const entity = ENTITY_BY_RECORD[record as keyof typeof ENTITY_BY_RECORD];
+  if (!entity) throw new Error(`x-target names unknown record ${record}`);
+  return (await em.findOne(entity as never, { [field]: value } as never)) as AnyRow | null;
 }
 
-/** Where the target belongs: a company (by formatted id) or, for an issuer, a resident. */
-function ownerOf(
-  t: TargetPolicy,
-  row: AnyRow | null,
-  value: string,
-): { companyId: string | null; residentId: string | null } {
+type Owner = { companyId: string | null; residentId: string | null };
+
+const text = (value: unknown): string | null => (typeof value === "string" && value.length > 0 ? value : null);
+
+/** Where a row belongs by its record's `x-company`: a company, a resident, or (through another record) theirs. */
+async function ownerOfRow(em: EntityManager, link: CompanyLinkPolicy, row: AnyRow, depth = 0): Promise<Owner> {
+  const value = text(row[link.field]);
+  if (link.through) {
+    const next = COMPANY_LINKS[link.through];
+    if (!next || value === null || depth > 3) return { companyId: null, residentId: null };
+    const linked = await loadRow(em, link.through, "sid", value);
+    return linked ? ownerOfRow(em, next, linked, depth + 1) : { companyId: null, residentId: null };
+  }
+  if (link.kind) {
+    const kind = row[link.kind];
+    if (kind === "resident") return { companyId: null, residentId: value };
+    return { companyId: kind === "company" ? value : null, residentId: null };
+  }
+  if (value !== null) return { companyId: value, residentId: null };
+  return { companyId: null, residentId: link.resident ? text(row[link.resident]) : null };
+}
+
+/** Where the target belongs: a company (by formatted id) or a resident. */
+function ownerOf(em: EntityManager, t: TargetPolicy, row: AnyRow | null, value: string): Promise<Owner> | Owner {
   const link = t.company;
   if (!link) return { companyId: null, residentId: null };
   // The param names the company itself (ZoneCompany): absent, it may name a resident issuer instead.
   if (!row) return { companyId: null, residentId: t.foreignResident && t.field === link.field ? value : null };
-  const company = row[link.field];
-  if (typeof company === "string" && company.length > 0) return { companyId: company, residentId: null };
-  const resident = link.resident ? row[link.resident] : null;
-  return { companyId: null, residentId: typeof resident === "string" && resident.length > 0 ? resident : null };
+  return ownerOfRow(em, link, row);
 }
 
 /** The caller's current roles in the company with each holder's status; the owner counts as founder. */
@@ -139,12 +160,13 @@ export async function checkTarget(entry: TargetEntry, ctx: RpcContext, params: R
   const value = params[t.param];
   const type = errorType(entry);
   if (typeof value !== "string") throw RpcError.notFound(type, label(t.record));
-  const row = await loadRow(ctx.em, t, value);
-  const owner = ownerOf(t, row, value);
+  const row = await loadRow(ctx.em, t.record, t.field, value);
+  const owner = await ownerOf(ctx.em, t, row, value);
   if (!row && owner.residentId === null) throw RpcError.notFound(type, label(t.record));
   if (owner.companyId !== null) await checkCompany(entry, ctx, caller, owner.companyId);
-  else if (owner.residentId !== null && t.foreignResident) await checkResident(entry, ctx, caller, owner.residentId);
-  else if (t.role && !isAdminSession(caller)) throw RpcError.notFound(type, label(t.record));
+  else if (owner.residentId !== null && (t.role || t.foreignResident)) {
+    await checkResident(entry, ctx, caller, owner.residentId);
+  } else if (t.role && !isAdminSession(caller)) throw RpcError.notFound(type, label(t.record));
   const target: TargetOf<AnyRow | null> = { row, ...owner };
   (ctx as RpcContext & { target?: TargetOf<AnyRow | null> }).target = target;
 }

@@ -227,6 +227,11 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
     [["invalid-company-link", NOTE, "/x-company"]],
   ],
   [
+    "an x-company going through a record that has no x-company of its own",
+    json(NOTE, (d) => (d["x-company"] = { through: "Wallet", field: "user_id" })),
+    [["invalid-company-link", NOTE, "/x-company/through"]],
+  ],
+  [
     "an x-company naming a field the record lacks",
     json(NOTE, (d) => (d["x-company"] = "company_id")),
     [["unknown-field", NOTE, "/x-company"]],
