@@ -409,6 +409,7 @@ export function buildCrudMethods(
         auth: record.crud === "admin" ? "admin" : "user",
         issuerRole: null,
         internal: false,
+        spends: false,
         callerBinding: null,
         password: null,
         audit: null,

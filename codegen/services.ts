@@ -79,6 +79,13 @@ function parseIssuerRole(value: unknown, file: string, ptr: string, diags: Diagn
   return { param, role, foreignResident };
 }
 
+/** `x-spends`: a boolean, default false. */
+function parseSpends(value: unknown, file: string, ptr: string, diags: Diagnostics): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== "boolean") diags.add("invalid-spends", file, ptr, "x-spends must be true or false");
+  return value === true;
+}
+
 function parseMcp(value: unknown, defaultName: string): McpPolicy {
   const v = (value && typeof value === "object" ? value : {}) as JsonSchema;
   return {
@@ -199,6 +206,7 @@ function buildMethod(
     auth: parseAuth(m["x-auth"], file, `${ptr}/x-auth`, diags),
     issuerRole: parseIssuerRole(m["x-issuer-role"], file, `${ptr}/x-issuer-role`, diags),
     internal: m["x-internal"] === true,
+    spends: parseSpends(m["x-spends"], file, `${ptr}/x-spends`, diags),
     callerBinding: parseBinding(m["x-caller-binding"]),
     password: str(m["x-password"]) || null,
     audit: parseAudit(m["x-audit"]),

@@ -14,6 +14,11 @@ export interface MethodPolicy {
   /** `x-issuer-role`: checked by the handler (x-auth stays `user`); absent on every other method. */
   issuerRole?: { param: string; role: string; foreignResident: "NotOwner" | "NotFound" };
   internal: boolean;
+  /**
+   * `x-spends`: the method may move money out of a credit wallet or treasury account during the call; the ledger
+   * refuses to move money in a call of a method without it. Absent on every other method.
+   */
+  spends?: true;
   callerBinding: { param: string; kind: CallerBindingKind; adminMayOverride: boolean } | null;
   password: string | null;
   audit: { action: AuditAction; targetType: AuditTargetType | null; targetParam: string | null } | null;

@@ -14,6 +14,8 @@ function policy(m: MethodModel): string {
     // Only on the few methods that declare it, so every other entry stays as it was.
     issuerRole: m.issuerRole ?? undefined,
     internal: m.internal,
+    // Likewise only where the spec declares it.
+    spends: m.spends || undefined,
     callerBinding: m.callerBinding,
     password: m.password,
     audit: m.audit,
@@ -89,6 +91,11 @@ export function emitRegistry(model: SpecModel): GeneratedFile[] {
     "  /** `x-issuer-role`: checked by the handler (x-auth stays `user`); absent on every other method. */",
     '  issuerRole?: { param: string; role: string; foreignResident: "NotOwner" | "NotFound" };',
     "  internal: boolean;",
+    "  /**",
+    "   * `x-spends`: the method may move money out of a credit wallet or treasury account during the call; the ledger",
+    "   * refuses to move money in a call of a method without it. Absent on every other method.",
+    "   */",
+    "  spends?: true;",
     "  callerBinding: { param: string; kind: CallerBindingKind; adminMayOverride: boolean } | null;",
     "  password: string | null;",
     "  audit: { action: AuditAction; targetType: AuditTargetType | null; targetParam: string | null } | null;",
