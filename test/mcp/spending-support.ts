@@ -319,3 +319,42 @@ export async function approvalsOf(t: TestApp, keyId: string) {
     keyId,
   ]);
 }
+
+/** Tables whose rows a refused or parked agent call may add: its log row, its call counter, its audit rows. */
+const BOOKKEEPING = new Set([
+  "mcp_call_log",
+  "mcp_usage_counter",
+  "user_audit_log",
+  "mcp_approval",
+  "mikro_orm_migrations",
+]);
+
+/**
+ * Everything but the call's own bookkeeping: the row count of every table of the schema, and every balance and
+ * subscription period (updated in place). Equal before and after: the call left nothing behind.
+ */
+export async function footprint(t: TestApp) {
+  const tables = await sql<{ name: string }>(
+    t,
+    `select table_name as name from information_schema.tables
+      where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`,
+  );
+  const counts: Record<string, number> = {};
+  for (const { name } of tables) {
+    if (BOOKKEEPING.has(name)) continue;
+    const [row] = await sql<{ n: string }>(t, `select count(*)::text as n from "${name}"`);
+    counts[name] = Number(row?.n);
+  }
+  return {
+    counts,
+    wallets: await sql(t, `select user_id, balance::text as b from credit_balance order by user_id`),
+    accounts: await sql(t, `select sid, balance::text as b, pending_out::text as p from treasury_account order by sid`),
+    residents: await sql(
+      t,
+      `select resident_id, status, subscription_end_date from digital_resident order by resident_id`,
+    ),
+    companies: await sql(t, `select company_id, status, subscription_end_date from zone_company order by company_id`),
+    transfers: await sql(t, `select sid, status from fund_transfer order by sid`),
+    counters: await sql(t, `select name, value::text as v from counter order by name`),
+  };
+}
