@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { uuidv7 } from "../domain/ids.ts";
 import type { EmailProvider } from "./email/provider.ts";
-import type { QuoteRateProvider } from "./fx/quotes.ts";
 import type { KycIdentityProvider, RecoveryIdentityProvider } from "./identity/provider.ts";
 import type { KybProvider } from "./kyb/provider.ts";
 import type { PaymentProviders } from "./payments/provider.ts";
@@ -82,7 +81,10 @@ export const dryKyc: KycIdentityProvider = {
   startVerification: async (r) => ({ scanRef: ref(r.residentId), url: URL, verificationLevel: null }),
 };
 
-/** Prices every currency at par: no rate is fetched, and nothing a dry run quotes survives it. */
-export const dryQuotes: QuoteRateProvider = {
+/**
+ * Prices every currency at par: no rate is fetched, and nothing a dry run quotes survives it. (Typed by shape:
+ * src/integrations/fx/quotes.ts, which defines QuoteRateProvider, imports this module.)
+ */
+export const dryQuotes: { eurValue(currency: string, at: Date): Promise<number | null> } = {
   eurValue: async () => 1,
 };
