@@ -71,6 +71,10 @@ function checkMethod(m: MethodModel, model: SpecModel, diags: Diagnostics): void
   paramNamed(m.password, "x-password", "x-password");
   paramNamed(m.audit?.targetParam ?? null, "x-audit.targetParam", "x-audit/targetParam");
   paramNamed(m.mcp.amountParam, "x-mcp.amountParam", "x-mcp/amountParam");
+  if (m.spends && m.mcp.readOnly) {
+    // A read-only method runs without a transaction: a debit it made could not be rolled back over a limit.
+    diags.add("spends-read-only", file, `${m.pointer}/x-spends`, `${m.name} moves money, so it cannot be readOnly`);
+  }
   const auditActions = (model.schemas["AuditAction"]?.["enum"] ?? []) as string[];
   if (m.audit?.action && auditActions.length > 0 && !auditActions.includes(m.audit.action)) {
     diags.add(

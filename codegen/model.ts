@@ -91,6 +91,8 @@ export interface MethodModel {
   /** `x-acts-as`, or null. */
   actsAs: ActsAs | null;
   internal: boolean;
+  /** `x-spends`: the method may move money out of a credit wallet or treasury account during the call. */
+  spends: boolean;
   callerBinding: CallerBinding | null;
   password: string | null;
   audit: AuditPolicy | null;

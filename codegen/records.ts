@@ -422,6 +422,7 @@ export function buildCrudMethods(
         target: null,
         actsAs: null,
         internal: false,
+        spends: false,
         callerBinding: null,
         password: null,
         audit: null,

@@ -75,6 +75,9 @@ function parseAudit(value: unknown): AuditPolicy | null {
   return null;
 }
 
+/** `x-spends`: a boolean, default false (its shape is checked with the other extensions, extensions.ts). */
+const parseSpends = (value: unknown): boolean => value === true;
+
 function parseMcp(value: unknown, defaultName: string): McpPolicy {
   const v = (value && typeof value === "object" ? value : {}) as JsonSchema;
   return {
@@ -209,6 +212,7 @@ function buildMethod(
     target: parseTarget(m["x-target"], file, `${ptr}/x-target`, diags),
     actsAs: parseActsAs(m["x-acts-as"], file, `${ptr}/x-acts-as`, diags),
     internal: m["x-internal"] === true,
+    spends: parseSpends(m["x-spends"]),
     callerBinding: parseBinding(m["x-caller-binding"]),
     password: str(m["x-password"]) || null,
     audit: parseAudit(m["x-audit"]),

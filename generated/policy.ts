@@ -60,6 +60,11 @@ export interface MethodPolicy {
   /** `x-acts-as`: the resident whose status must allow the call. */
   actsAs: ActsAsPolicy | null;
   internal: boolean;
+  /**
+   * `x-spends`: the method may move money out of a credit wallet or treasury account during the call; the ledger
+   * refuses to move money in a call of a method without it. Absent on every other method.
+   */
+  spends?: true;
   callerBinding: { param: string; kind: CallerBindingKind; adminMayOverride: boolean } | null;
   password: string | null;
   audit: { action: AuditAction; targetType: AuditTargetType | null; targetParam: string | null } | null;

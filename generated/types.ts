@@ -6167,7 +6167,7 @@ export interface McpApprovalResult {
    */
   arguments_summary: string;
   /**
-   * Amount of the call (its amountParam value; 0 if not financial).
+   * What the dry run of the call measured leaving credit wallets and treasury accounts, in its currency (the EUR sum when several); 0 if nothing.
    */
   amount: number;
   /**
@@ -6237,7 +6237,7 @@ export interface McpCallLogResult {
    */
   arguments_summary: string;
   /**
-   * Amount of the call (its amountParam value); 0 if not financial.
+   * What the call moved out of credit wallets and treasury accounts, in its currency (the EUR sum when it moved several); 0 if nothing.
    */
   amount: number;
   /**

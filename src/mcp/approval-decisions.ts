@@ -83,6 +83,7 @@ async function execute(ctx: RpcContext, row: McpApprovalRow, now: Date): Promise
         entry,
         args,
         approvalId: row.sid,
+        approvedAmount: row.amount,
         within: ctx.em,
       };
       outcome = await runTool(deps, inv);

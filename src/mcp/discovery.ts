@@ -1,7 +1,7 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { RpcError } from "../rpc/errors.ts";
-import { refusalError } from "./execute.ts";
 import { type KeyPolicy, toolRefusal } from "./policy.ts";
+import { keyRefusal } from "./spending.ts";
 import type { ToolCatalog, ToolPage } from "./tools.ts";
 
 /**
@@ -169,7 +169,7 @@ export async function runMetaTool(
   const found = catalog.byName.get(toolName);
   if (!found || !catalog.keyCallable(toolName)) throw RpcError.invalidParams(`unknown tool ${toolName}`);
   const denied = toolRefusal(policy, toolName, found.entry.mcp.readOnly);
-  if (denied) return refused(refusalError(denied));
+  if (denied) return refused(keyRefusal(denied));
   return structured(found.tool as unknown as Record<string, unknown>);
 }
 

@@ -11,6 +11,8 @@ export interface Invocation {
   args: unknown;
   /** Set when an approved call is replayed: the approval step is skipped and the log row points at it. */
   approvalId: string | null;
+  /** With `approvalId`: the amount the approval was asked for; the replay may move no more. */
+  approvedAmount?: number;
   signal?: AbortSignal;
   /**
    * The entity manager of the call this one runs inside (an approved call replayed by the approval decision):

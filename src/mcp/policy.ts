@@ -106,10 +106,33 @@ export function spendingRefusal(window: string, limit: number, message: string):
 
 /** Why a call needs the owner's approval, or null: an approval-required pattern, or an amount over the threshold. */
 export function approvalReason(policy: KeyPolicy, tool: string, amountEur: number): string | null {
+  return patternReason(policy, tool) ?? thresholdReason(policy, amountEur);
+}
+
+/** The approval-required pattern the tool matches, as the approval's reason; null: none. */
+export function patternReason(policy: KeyPolicy, tool: string): string | null {
   const pattern = policy.approvalRequiredPatterns.find((p) => globMatch(p, tool));
-  if (pattern) return `tool matches the approval-required pattern "${pattern}"`;
-  if (policy.approvalThreshold > 0 && amountEur > policy.approvalThreshold) {
+  return pattern ? `tool matches the approval-required pattern "${pattern}"` : null;
+}
+
+/** The amount over the approval threshold, as the approval's reason; null: under it, or no threshold. */
+export function thresholdReason(policy: KeyPolicy, amountEur: number): string | null {
+  if (policy.approvalThreshold > 0 && amountEur > policy.approvalThreshold + AMOUNT_EPSILON) {
     return `amount ${amountEur} EUR is over the approval threshold of ${policy.approvalThreshold} EUR`;
+  }
+  return null;
+}
+
+/**
+ * The limit a call's whole amount passes by itself, whatever the key spent before: the per-transaction limit, or
+ * a daily or monthly limit below the amount. Such a call can never succeed, so it is not parked for approval.
+ */
+export function aloneRefusal(policy: KeyPolicy, amountEur: number, now: Date): Refusal | null {
+  const over = transactionRefusal(policy, amountEur);
+  if (over) return over;
+  for (const w of usageWindows(policy, amountEur, now, false)) {
+    const refusal = windowRefusal(w, { calls: 0, amountEur: 0 });
+    if (refusal) return refusal;
   }
   return null;
 }

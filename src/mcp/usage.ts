@@ -1,5 +1,5 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { countIfWithin, findUsageCounter, refundUsageAmount } from "../repos/mcp-usage-counters.ts";
+import { countIfWithin, findUsageCounter } from "../repos/mcp-usage-counters.ts";
 import { AMOUNT_EPSILON, type Refusal, type UsageWindow, windowRefusal } from "./policy.ts";
 
 class LimitReached extends Error {
@@ -40,12 +40,5 @@ export async function consumeUsage(
   } catch (err) {
     if (err instanceof LimitReached) return err.refusal;
     throw err;
-  }
-}
-
-/** Gives back the amount of a call that did not go through (the call itself still counts against call limits). */
-export async function refundAmount(em: EntityManager, keyId: string, windows: UsageWindow[]): Promise<void> {
-  for (const w of windows) {
-    if (w.amountEur > 0) await refundUsageAmount(em, keyId, w.window, w.amountEur);
   }
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { McpUsageCounterEntity, type McpUsageCounterRow } from "../../generated/entities.ts";
-import { affected, sqlRows } from "../db/sql.ts";
+import { sqlRows } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
 
 /** The McpUsageCounter table: calls and EUR spent per API key and calendar window (`day:2026-11-23` ...). */
@@ -53,13 +53,4 @@ export async function countIfWithin(em: EntityManager, inc: CounterIncrement, no
 /** The counter as stored now (a snapshot: it moves under concurrent calls). */
 export function findUsageCounter(em: EntityManager, keyId: string, window: string) {
   return em.findOne(McpUsageCounterEntity, { api_key_id: keyId, window }, { disableIdentityMap: true });
-}
-
-/** Gives back an amount counted for a call that did not go through (never below zero). */
-export async function refundUsageAmount(em: EntityManager, keyId: string, window: string, amountEur: number) {
-  await affected(
-    em,
-    `update mcp_usage_counter set amount_eur = greatest(0, amount_eur - ?) where api_key_id = ? and "window" = ?`,
-    [amountEur, keyId, window],
-  );
 }

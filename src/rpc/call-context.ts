@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { MethodPolicy } from "../../generated/policy.ts";
 import type { Config } from "../config.ts";
 import type { Slots } from "../db/slots.ts";
-import type { Caller, RequestInfo, RpcContext, SurvivingWrite } from "./context.ts";
+import type { Caller, RequestInfo, RpcContext, SpendingMeter, SurvivingWrite } from "./context.ts";
 
 export interface CallContextInput {
   /** The call's entity manager, made on first use (calls that never touch the database pay nothing). */
@@ -17,6 +17,8 @@ export interface CallContextInput {
   ownConnection: (() => EntityManager) | null;
   /** Bounds the transactions open at once (PostgreSQL), so `ownConnection` always finds a free connection. */
   writeSlots: Slots | null;
+  /** An agent key's spending meter (src/mcp/spending.ts); absent: null. */
+  spending?: SpendingMeter;
 }
 
 /** One call's context (a class, not a literal with closures: one is made per call, batches make thousands). */
@@ -27,6 +29,7 @@ class CallContext implements RpcContext {
   readonly method: MethodPolicy;
   readonly log: Logger;
   readonly now: () => Date;
+  readonly spending: SpendingMeter | null;
   /** The entity manager once something used it. */
   opened: EntityManager | null = null;
   /** Writes to make again after a rollback. */
@@ -39,6 +42,7 @@ class CallContext implements RpcContext {
     this.method = input.method;
     this.log = input.log;
     this.now = input.config.clock;
+    this.spending = input.spending ?? null;
   }
 
   get em(): EntityManager {

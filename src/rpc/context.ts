@@ -25,6 +25,16 @@ export interface RequestInfo {
   headers: Record<string, string>;
 }
 
+/**
+ * Counts money leaving a credit wallet or treasury account during the call against the calling agent key's limits
+ * and approval threshold (src/mcp/spending.ts). The ledger calls it at each debit, in the call's transaction; it
+ * throws to refuse (the call then rolls back).
+ */
+export interface SpendingMeter {
+  /** `cents` (integer) of `currency` leave now. */
+  spend(cents: number, currency: string): Promise<void>;
+}
+
 /** A write that must outlive a rollback of the call: it runs again, outside the transaction, after it. */
 export type SurvivingWrite = (em: EntityManager) => Promise<unknown>;
 
@@ -41,6 +51,8 @@ export interface RpcContext {
   request: RequestInfo;
   method: MethodPolicy;
   log: Logger;
+  /** The agent key's spending meter; null for sessions and script keys (docs/decisions.md, issue 27). */
+  spending: SpendingMeter | null;
   /**
    * The record `x-target` names, loaded and authorized by the dispatcher before the handler (src/rpc/target.ts);
    * absent for methods without one. Handlers of such methods are typed `Targeted<Ctx, Row>` (generated/policy.ts).

@@ -9,10 +9,12 @@ import { RpcError } from "./errors.ts";
  * - generic CRUD's `RecordError`;
  * - the refusals the dispatcher's own policy answers, when a handler repeats that policy in code:
  *   `MissingCredentials` / `SessionRequired` / `AdminOnly` (x-auth), `NotOwner` (caller binding),
- *   `PasswordRequired` / `WrongPassword` (x-password), `Internal` (x-internal), of one of the method's types.
+ *   `PasswordRequired` / `WrongPassword` (x-password), `Internal` (x-internal), of one of the method's types;
+ * - an agent key's refusals where money moves (src/mcp/spending.ts): ApiKeyError `SpendingLimit`, `ApprovalRequired`, `ProviderRejected` (no FX rate).
  */
 const ANY_TYPE = new Set(["NotImplemented", "RateLimited", "MissingCredentials"]);
 const POLICY = new Set(["SessionRequired", "AdminOnly", "NotOwner", "PasswordRequired", "WrongPassword", "Internal"]);
+const KEY_SPENDING = new Set(["SpendingLimit", "ApprovalRequired", "ProviderRejected"]);
 
 /** Why `err`, thrown by the handler of `method`, is not declared by it; null when it is. */
 export function undeclaredReason(method: MethodPolicy, err: RpcError): string | null {
@@ -20,6 +22,7 @@ export function undeclaredReason(method: MethodPolicy, err: RpcError): string | 
   const type = err.data?.type;
   const variant = err.data?.variant;
   if (type === "RecordError" || (variant !== undefined && ANY_TYPE.has(variant))) return null;
+  if (type === "ApiKeyError" && variant !== undefined && KEY_SPENDING.has(variant)) return null;
   if (type === undefined || variant === undefined) return "an application error without data.type and data.variant";
   const declared = method.errors[type];
   if (!declared) return `error type ${type} is not declared`;

@@ -65,7 +65,11 @@ function checkAuth(entry: Entry, ctx: RpcContext): void {
 }
 
 /** Fills an omitted caller-bound user id before validation (API.md "Caller-bound params"). */
-export function fillCallerBinding(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): void {
+export function fillCallerBinding(
+  entry: Entry,
+  ctx: Pick<RpcContext, "caller">,
+  params: Record<string, unknown>,
+): void {
   const binding = entry.callerBinding;
   if (!binding || !ctx.caller || params[binding.param] !== undefined) return;
   if (binding.kind === "user") params[binding.param] = ctx.caller.userId;

@@ -107,17 +107,13 @@ export async function registerCompany(
 
   const sid = uuidv7(now);
   if ("wallet_user_id" in reg.payer) {
-    const debit = await postDebit(
-      ctx.em,
-      {
-        userId: reg.payer.wallet_user_id,
-        amount: toCents(pricing.total_due),
-        description: `Company registration: ${name} (${type}, ${reg.plan})`,
-        referenceType: "company",
-        referenceId: sid,
-      },
-      now,
-    );
+    const debit = await postDebit(ctx, {
+      userId: reg.payer.wallet_user_id,
+      amount: toCents(pricing.total_due),
+      description: `Company registration: ${name} (${type}, ${reg.plan})`,
+      referenceType: "company",
+      referenceId: sid,
+    });
     if (debit === null) {
       return refuse("InsufficientFunds", "the credit wallet does not cover the registration", {
         required: pricing.total_due,

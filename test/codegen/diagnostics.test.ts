@@ -262,6 +262,16 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
     [["unknown-param", WALLETS, "/methods/1/x-mcp/amountParam"]],
   ],
   [
+    "an x-spends that is not a boolean",
+    json(WALLETS, (d) => (d.methods[1]["x-spends"] = "yes")),
+    [["invalid-extension-value", WALLETS, "/methods/1/x-spends"]],
+  ],
+  [
+    "an x-spends on a read-only method",
+    json(WALLETS, (d) => (d.methods[0]["x-spends"] = true)),
+    [["spends-read-only", WALLETS, "/methods/0/x-spends"]],
+  ],
+  [
     "an audit action that is not an AuditAction",
     json(NOTES, (d) => (d.methods[2]["x-audit"].action = "note_burn")),
     [["unknown-audit-action", NOTES, "/methods/2/x-audit"]],

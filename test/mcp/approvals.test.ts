@@ -237,9 +237,11 @@ describe("replaying the approved call", () => {
 
   test("the replay runs inside the approving call's transaction: a failed one leaves only the approval's own writes", async () => {
     const marker = `replay-${Math.random()}`;
-    const args = { amount: 80, echo: marker, fail: true };
+    // Passes its dry run now; fails when replayed after 10:30.
+    const args = { amount: 80, echo: marker, fail_after: "2026-11-23T10:30:00.000Z" };
     const asked = await callRaw(mcp.url, key.key, "freezone_test_pay_write", args);
     const sid: string = asked.result.structuredContent.approval_id;
+    t.clock.set("2026-11-23T10:31:00.000Z");
     const failed = await owner.rpc("mcpapprovalservice.approve", { approval_id: sid });
     expect(failed.result).toMatchObject({ status: "approved", decided_by: owner.userId });
     expect(failed.result.execution_error).toBe("InvalidInput: the test tool was asked to fail");
@@ -255,7 +257,7 @@ describe("replaying the approved call", () => {
     expect({ calls: Number(day.calls), amount_eur: day.amount_eur }).toEqual({ calls: 2, amount_eur: 0 });
     expect(await audits(sid)).toEqual(["mcp_approval_approved:true", "mcp_approval_executed:false"]);
 
-    const passing = await callRaw(mcp.url, key.key, "freezone_test_pay_write", { ...args, fail: false });
+    const passing = await callRaw(mcp.url, key.key, "freezone_test_pay_write", { amount: 80, echo: marker });
     const ok = await owner.rpc("mcpapprovalservice.approve", {
       approval_id: passing.result.structuredContent.approval_id,
     });

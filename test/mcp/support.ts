@@ -11,6 +11,7 @@ import type {
 import { Ajv } from "ajv";
 import { Hono } from "hono";
 import { afterAll, beforeAll, beforeEach } from "vitest";
+import { toCents } from "../../src/domain/money.ts";
 import { McpEndpoint, type McpOptions } from "../../src/mcp/endpoint.ts";
 import { fromRequest, toResponse } from "../../src/mcp/http.ts";
 import type { CatalogTool } from "../../src/mcp/tools.ts";
@@ -18,6 +19,7 @@ import type { RpcContext } from "../../src/rpc/context.ts";
 import type { Entry } from "../../src/rpc/dispatcher.ts";
 import { RpcError } from "../../src/rpc/errors.ts";
 import type { Runtime } from "../../src/rpc/runtime.ts";
+import { moveOut } from "../../src/services/money-out.ts";
 import { type Client as SessionClient, startTestApp, type TestApp } from "../support/app.ts";
 import { generateKey, sql, type TestKey } from "../support/helpers.ts";
 
@@ -122,7 +124,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * A tool for tests only, registered beside the manifest's through `McpOptions.extraTools`: it runs through the
  * whole policy and the real dispatcher, and answers who it ran as. `delay_ms` makes it slow (to reorder
- * completions), `fail` makes it raise a business error, `amount`/`currency` make it financial.
+ * completions), `fail` makes it raise a business error (`fail_after`: from that time on, so a call that passes
+ * its dry run fails when the approved replay runs); with `amountParam`, `amount`/`currency` leave as a debit
+ * would (first, before the delay and the failure), counted against the key where money moves.
  */
 export function testTool(name: string, options: TestToolOptions = {}): CatalogTool {
   const inputSchema = {
@@ -131,6 +135,7 @@ export function testTool(name: string, options: TestToolOptions = {}): CatalogTo
       echo: { type: "string" },
       delay_ms: { type: "integer", minimum: 0, maximum: 5000 },
       fail: { type: "boolean" },
+      fail_after: { type: "string" },
       amount: { type: "number" },
       currency: { type: "string" },
       password: { type: "string" },
@@ -140,6 +145,9 @@ export function testTool(name: string, options: TestToolOptions = {}): CatalogTo
     additionalProperties: false,
   };
   const readOnly = options.readOnly ?? false;
+  // A financial test tool moves its amount out where money moves (src/services/money-out.ts), as a debit would.
+  const spends = (options.amountParam ?? null) !== null;
+  const defaultCurrency = options.owner === "CreditService" ? "USD" : "EUR";
   const entry = {
     name: `testservice.${name}`,
     kind: "service" as const,
@@ -148,6 +156,7 @@ export function testTool(name: string, options: TestToolOptions = {}): CatalogTo
     domain: "platform",
     auth: "user",
     internal: false,
+    ...(spends ? { spends: true } : {}),
     callerBinding: null,
     password: null,
     audit: null,
@@ -165,9 +174,22 @@ export function testTool(name: string, options: TestToolOptions = {}): CatalogTo
     validateParams: ajv.compile(inputSchema),
     validateResult: ajv.compile({ type: "object" }),
     async invoke(ctx: RpcContext, raw: unknown) {
-      const params = raw as { echo?: string; delay_ms?: number; fail?: boolean; amount?: number };
+      const params = raw as {
+        echo?: string;
+        delay_ms?: number;
+        fail?: boolean;
+        fail_after?: string;
+        amount?: number;
+        currency?: string;
+      };
+      if (spends && params.amount !== undefined && params.amount > 0) {
+        const out = { cents: toCents(params.amount), currency: params.currency ?? defaultCurrency };
+        await moveOut(ctx, out, async () => true);
+      }
       if (params.delay_ms) await sleep(params.delay_ms);
-      if (params.fail) throw RpcError.app("McpApprovalError", "InvalidInput", "the test tool was asked to fail");
+      const late = params.fail_after !== undefined && ctx.now() >= new Date(params.fail_after);
+      if (params.fail || late)
+        throw RpcError.app("McpApprovalError", "InvalidInput", "the test tool was asked to fail");
       return {
         user_id: ctx.caller?.userId ?? null,
         api_key_id: ctx.caller?.apiKeyId ?? null,

@@ -2,6 +2,7 @@ import type { ErrorType } from "../../../generated/codes.ts";
 import type { Config } from "../../config.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { RpcError } from "../../rpc/errors.ts";
+import { dryEmail, providersAreDry } from "../dry-run.ts";
 import { EmailDeliveryError, type EmailMessage, type EmailProvider, type EmailReceipt } from "./provider.ts";
 import { SandboxEmailProvider } from "./sandbox.ts";
 
@@ -11,6 +12,7 @@ const sandbox = new SandboxEmailProvider();
 
 /** The configured email provider; the sandbox is the only one so far. */
 export function emailProvider(_config: Config): EmailProvider {
+  if (providersAreDry()) return dryEmail;
   return sandbox;
 }
 

@@ -1,4 +1,5 @@
 import type { Config } from "../../config.ts";
+import { dryQuotes, providersAreDry } from "../dry-run.ts";
 import { SANDBOX_EUR_RATES } from "./index.ts";
 
 /**
@@ -30,5 +31,6 @@ const sandbox = new SandboxQuoteRateProvider();
 
 /** The configured quote rate provider; the sandbox is the only one so far. */
 export function quoteRateProvider(_config: Config): QuoteRateProvider {
+  if (providersAreDry()) return dryQuotes;
   return sandbox;
 }

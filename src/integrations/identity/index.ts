@@ -1,4 +1,5 @@
 import type { Config } from "../../config.ts";
+import { dryKyc, dryRecovery, providersAreDry } from "../dry-run.ts";
 import type { KycIdentityProvider, RecoveryIdentityProvider } from "./provider.ts";
 import { SandboxIdentityProvider } from "./sandbox.ts";
 import { SandboxKycProvider } from "./sandbox-kyc.ts";
@@ -16,6 +17,7 @@ const sandbox = new SandboxIdentityProvider();
 
 /** The configured identity provider for 2FA recovery; the sandbox is the only one so far. */
 export function recoveryIdentityProvider(_config: Config): RecoveryIdentityProvider {
+  if (providersAreDry()) return dryRecovery;
   return sandbox;
 }
 
@@ -23,5 +25,6 @@ const sandboxKyc = new SandboxKycProvider();
 
 /** The configured identity provider for KYC; the sandbox is the only one so far. */
 export function kycIdentityProvider(_config: Config): KycIdentityProvider {
+  if (providersAreDry()) return dryKyc;
   return sandboxKyc;
 }

@@ -1,4 +1,5 @@
 import type { Config } from "../../config.ts";
+import { dryPayments, providersAreDry } from "../dry-run.ts";
 import type { PaymentProviders } from "./provider.ts";
 import { SandboxBankTransfer } from "./sandbox-bank.ts";
 import { SandboxCardProvider } from "./sandbox-card.ts";
@@ -25,8 +26,9 @@ const sandbox: PaymentProviders = {
   bank: new SandboxBankTransfer(),
 };
 
-/** The configured payment providers (PAYMENT_PROVIDER); `sandbox` is the only set so far. */
+/** The configured payment providers (PAYMENT_PROVIDER); `sandbox` is the only set so far. In a dry run: none. */
 export function paymentProviders(config: Config): PaymentProviders {
+  if (providersAreDry()) return dryPayments;
   switch (config.paymentProvider) {
     case "sandbox":
       return sandbox;

@@ -1,4 +1,5 @@
 import type { Config } from "../../config.ts";
+import { dryPayouts, providersAreDry } from "../dry-run.ts";
 import type { PayoutProvider } from "./provider.ts";
 import { SandboxPayoutProvider } from "./sandbox.ts";
 
@@ -9,5 +10,6 @@ const sandbox = new SandboxPayoutProvider();
 
 /** The configured payout provider for external treasury transfers; the sandbox is the only one so far. */
 export function payoutProvider(_config: Config): PayoutProvider {
+  if (providersAreDry()) return dryPayouts;
   return sandbox;
 }

@@ -44,17 +44,13 @@ export const activateResident: Handlers["activateResident"] = async (ctx, params
   }
 
   const price = residentRenewalPrice(plan);
-  const debit = await postDebit(
-    ctx.em,
-    {
-      userId: user_id,
-      amount: toCents(price.amount),
-      description: `Residency activation ${plan} for ${resident.resident_id}`,
-      referenceType: "subscription",
-      referenceId: resident.resident_id,
-    },
-    now,
-  );
+  const debit = await postDebit(ctx, {
+    userId: user_id,
+    amount: toCents(price.amount),
+    description: `Residency activation ${plan} for ${resident.resident_id}`,
+    referenceType: "subscription",
+    referenceId: resident.resident_id,
+  });
   if (!debit) throw await insufficient(ctx, user_id, price.amount);
 
   const keys = { public_key: params.public_key, encrypted_private_key: params.encrypted_private_key };

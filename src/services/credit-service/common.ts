@@ -1,4 +1,3 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
 import type { CreditBalanceRow, CreditTransactionRow } from "../../../generated/entities.ts";
 import type { CreditBalanceResult, CreditTransactionResult } from "../../../generated/types.ts";
 import { uuidv7 } from "../../domain/ids.ts";
@@ -8,6 +7,7 @@ import { creditWallet, type Debit, debitWallet } from "../../repos/credit-balanc
 import { insertLedgerRow, type LedgerRow } from "../../repos/credit-transactions.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
+import { type MoneyMover, moveOut } from "../money-out.ts";
 import { queueAutoTopUpAfterDebit } from "./auto-topup.ts";
 
 export const creditError = errorsFor("CreditService", "CreditError");
@@ -96,12 +96,18 @@ export async function postCredit(
 }
 
 /**
- * A wallet deduction in the caller's transaction: the conditional update (never below zero), the `deduction` row
- * with its balance_after, then the automatic top-up when the debit fell below the threshold. Null when the balance is short: nothing
- * written. Every debit of the wallet goes through here (deduct, renewals, wallet activation).
+ * A wallet deduction in the caller's transaction: the conditional update (never below zero) counted against the
+ * calling agent key where money moves (src/services/money-out.ts), the `deduction` row with its balance_after, then
+ * the automatic top-up when the debit fell below the threshold. Null when the balance is short: nothing written.
+ * Every debit of the wallet goes through here (deduct, renewals, wallet activation, company registration) but
+ * debit_ai_query's, which claims its row first and moves out the same way.
  */
-export async function postDebit(em: EntityManager, p: Posting, now: Date): Promise<LedgerRow | null> {
-  const debit = await debitWallet(em, p.userId, p.amount, now);
+export async function postDebit(mover: MoneyMover, p: Posting): Promise<LedgerRow | null> {
+  const { em } = mover;
+  const now = mover.now();
+  const debit = await moveOut(mover, { cents: p.amount, currency: "USD" }, () =>
+    debitWallet(em, p.userId, p.amount, now),
+  );
   if (debit === null) return null;
   const row = ledgerRowAt(now, "deduction", p, debit.balance);
   await insertLedgerRow(em, row);

@@ -6,6 +6,7 @@ import { debitWallet } from "../../repos/credit-balances.ts";
 import { claimExternalCall, findByExternalCallId, setBalanceAfter } from "../../repos/credit-transactions.ts";
 import { findUserById } from "../../repos/users.ts";
 import type { RpcContext } from "../../rpc/context.ts";
+import { moveOut } from "../money-out.ts";
 import { afterDebit, creditError, ledgerRow, refused, toTransactionResult } from "./common.ts";
 import { insufficient } from "./deduct.ts";
 
@@ -48,7 +49,9 @@ export const debitAiQuery: Handlers["debitAiQuery"] = async (ctx, params) => {
     if (raced) return raced;
     throw new Error(`external_call_id ${params.external_call_id} is taken but its row is not visible`);
   }
-  const debit = await debitWallet(ctx.em, params.user_id, amount, ctx.now());
+  const debit = await moveOut(ctx, { cents: amount, currency: "USD" }, () =>
+    debitWallet(ctx.em, params.user_id, amount, ctx.now()),
+  );
   if (debit === null) {
     if (!(await findUserById(ctx.em, params.user_id))) throw creditError.notFound("user");
     throw await insufficient(ctx, params.user_id, params.amount);

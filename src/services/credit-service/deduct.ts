@@ -22,17 +22,13 @@ export const deduct: Handlers["deduct"] = async (ctx, params) => {
   if (isRefusal(amount)) throw refused(amount);
   const refType = referenceType(params.reference_type);
   if (isRefusal(refType)) throw refused(refType);
-  const row = await postDebit(
-    ctx.em,
-    {
-      userId: params.user_id,
-      amount,
-      description: params.description,
-      referenceType: refType,
-      referenceId: params.reference_id,
-    },
-    ctx.now(),
-  );
+  const row = await postDebit(ctx, {
+    userId: params.user_id,
+    amount,
+    description: params.description,
+    referenceType: refType,
+    referenceId: params.reference_id,
+  });
   if (!row) throw await insufficient(ctx, params.user_id, params.amount);
   return toTransactionResult(row);
 };

@@ -18,6 +18,7 @@ import { findAccount } from "../../repos/treasury-accounts.ts";
 import { credit, debitAvailable, figuresOf, lockAccounts } from "../../repos/treasury-ledger.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { openProposal } from "../governance-service/proposals.ts";
+import { moveOut } from "../money-out.ts";
 import { writeLedger } from "../treasury/operations-common.ts";
 import { recordIfAdmin, refused, requireOperable, requireRecordRole, shareholderError } from "./transfers-common.ts";
 
@@ -215,7 +216,11 @@ export const executeDividend: Handlers["executeDividend"] = async (ctx, p) => {
     }
     const source = await findAccount(ctx.em, row.source_account_id);
     const cents = toCents(row.total_amount);
-    const after = source?.is_active ? await debitAvailable(ctx.em, row.source_account_id, cents, now) : null;
+    const after = source?.is_active
+      ? await moveOut(ctx, { cents, currency: source.currency }, () =>
+          debitAvailable(ctx.em, row.source_account_id, cents, now),
+        )
+      : null;
     if (!source || after === null) {
       await requireCovered(ctx, row.source_account_id, cents);
       throw shareholderError("InsufficientFunds", "the source account is inactive");

@@ -8,6 +8,7 @@ import { findWallet } from "../../repos/credit-balances.ts";
 import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
 import { startAutoTopUp } from "../credit-service/auto-topup.ts";
+import { jobMover } from "../money-out.ts";
 import { type RenewalRefusal, renewCompany, renewResident } from "./renew.ts";
 import {
   dueForRenewal,
@@ -64,6 +65,9 @@ export async function sweepRenewals(em: EntityManager, now: Date, deps: SweepDep
   return out;
 }
 
+/** The sweep moves money as the server's own job: no agent key's limits bind it. */
+const SWEEP = "auto-renewal sweep";
+
 interface Due {
   payerId: string;
   targetRef: string;
@@ -89,7 +93,7 @@ async function loadDue(tx: EntityManager, kind: Kind, id: string, now: Date): Pr
       targetRef: userId,
       targetType: "subscription",
       name: `your residency ${r.resident_id}`,
-      renew: () => renewResident(tx, r, autoRenewalPlan(r.subscription_plan), userId, now),
+      renew: () => renewResident(jobMover(tx, now, SWEEP), r, autoRenewalPlan(r.subscription_plan), userId),
       notify: (m) => postUserMessage(tx, userId, m, now),
       notified: (since) => messagePostedSince(tx, { userId }, FAILED_TITLE, since),
     };
@@ -101,7 +105,7 @@ async function loadDue(tx: EntityManager, kind: Kind, id: string, now: Date): Pr
     targetRef: c.company_id,
     targetType: "company",
     name: `${c.name} (${c.company_id})`,
-    renew: () => renewCompany(tx, c, autoRenewalPlan(c.subscription_plan), c.user_id, now),
+    renew: () => renewCompany(jobMover(tx, now, SWEEP), c, autoRenewalPlan(c.subscription_plan), c.user_id),
     notify: (m) => postCompanyMessage(tx, c.company_id, m, now),
     notified: (since) => messagePostedSince(tx, { companyId: c.company_id }, FAILED_TITLE, since),
   };

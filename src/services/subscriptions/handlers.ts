@@ -35,7 +35,7 @@ export const initiateRenewal: Handlers["initiateRenewal"] = async (ctx, { user_i
   const own = await ownResident(ctx, user_id);
   const resident = own && (await lockResident(ctx.em, own.resident_id));
   if (!resident) throw paymentError.notFound("resident");
-  const out = await renewResident(ctx.em, resident, renewal, user_id, ctx.now());
+  const out = await renewResident(ctx, resident, renewal, user_id);
   if (isRefusal(out)) throw paymentError(out.refusal, out.message, out.details);
   return out;
 };
@@ -44,7 +44,7 @@ export const initiateCompanyRenewal: Handlers["initiateCompanyRenewal"] = async 
   const renewal = planOf(params.plan);
   const company = await lockCompany(ctx.em, params.company_id);
   if (!company) throw paymentError.notFound("company");
-  const out = await renewCompany(ctx.em, company, renewal, params.user_id, ctx.now());
+  const out = await renewCompany(ctx, company, renewal, params.user_id);
   if (isRefusal(out)) throw paymentError(out.refusal, out.message, out.details);
   if (isAdminSession(requireCaller(ctx))) {
     recordAdminAction(ctx, {

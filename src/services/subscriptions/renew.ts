@@ -1,4 +1,3 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
 import type { DigitalResidentRow, ZoneCompanyRow } from "../../../generated/entities.ts";
 import type { SubscriptionInfo } from "../../../generated/types.ts";
 import { type Refusal, refuse } from "../../domain/refusal.ts";
@@ -13,6 +12,7 @@ import {
   residentPlanAfterRenewal,
   residentRenewalPrice,
 } from "../../domain/subscriptions.ts";
+import type { MoneyMover } from "../money-out.ts";
 import { toSubscriptionInfo } from "./info.ts";
 import { postCompanyMessage, renewCompanyRow, renewResidentRow } from "./store.ts";
 import { debitForRenewal } from "./wallet.ts";
@@ -45,26 +45,23 @@ function newPeriod<P>(
 
 /** Renews a resident (locked, active or expired) for `plan`, paid by `payerId`'s wallet. */
 export async function renewResident(
-  em: EntityManager,
+  mover: MoneyMover,
   resident: DigitalResidentRow,
   plan: RenewalPlan,
   payerId: string,
-  now: Date,
 ): Promise<SubscriptionInfo | RenewalRefusal> {
+  const { em } = mover;
+  const now = mover.now();
   const denied = statusRefusal(effectiveStatus(resident, now), "renew");
   if (denied) return denied;
   const price = residentRenewalPrice(plan);
-  const debit = await debitForRenewal(
-    em,
-    {
-      userId: payerId,
-      amount: price.amount,
-      description: `Residency renewal ${plan} for ${resident.resident_id}`,
-      referenceType: "subscription",
-      referenceId: resident.resident_id,
-    },
-    now,
-  );
+  const debit = await debitForRenewal(mover, {
+    userId: payerId,
+    amount: price.amount,
+    description: `Residency renewal ${plan} for ${resident.resident_id}`,
+    referenceType: "subscription",
+    referenceId: resident.resident_id,
+  });
   if ("short" in debit) return short(debit.balance, price.amount);
   const changes = newPeriod(resident, plan, residentPlanAfterRenewal(plan), now);
   // The row is locked and its status checked above, so this touches it; a 0 would mean a broken lock.
@@ -80,12 +77,13 @@ export async function renewResident(
 
 /** Renews a company (locked, active or inactive: active after) for `plan`, paid by `payerId`'s wallet; posts the CompanyMessage. */
 export async function renewCompany(
-  em: EntityManager,
+  mover: MoneyMover,
   company: ZoneCompanyRow,
   plan: RenewalPlan,
   payerId: string,
-  now: Date,
 ): Promise<SubscriptionInfo | RenewalRefusal> {
+  const { em } = mover;
+  const now = mover.now();
   const denied = companyRenewalRefusal(company.status);
   if (denied) return denied;
   const price = companyRenewalPrice(
@@ -97,17 +95,13 @@ export async function renewCompany(
     },
     plan,
   );
-  const debit = await debitForRenewal(
-    em,
-    {
-      userId: payerId,
-      amount: price.amount,
-      description: `Company renewal ${plan} for ${company.company_id}`,
-      referenceType: "company",
-      referenceId: company.company_id,
-    },
-    now,
-  );
+  const debit = await debitForRenewal(mover, {
+    userId: payerId,
+    amount: price.amount,
+    description: `Company renewal ${plan} for ${company.company_id}`,
+    referenceType: "company",
+    referenceId: company.company_id,
+  });
   if ("short" in debit) return short(debit.balance, price.amount);
   const changes = newPeriod(company, plan, companyPlanAfterRenewal(plan), now);
   if ((await renewCompanyRow(em, company.company_id, changes, now)) === 0) {

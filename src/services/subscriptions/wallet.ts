@@ -1,7 +1,7 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { toCents } from "../../domain/money.ts";
 import { findWallet } from "../../repos/credit-balances.ts";
 import { postDebit } from "../credit-service/common.ts";
+import type { MoneyMover } from "../money-out.ts";
 
 /**
  * A renewal's payment: one `deduction` on the payer's wallet, as creditservice.deduct makes it (the conditional
@@ -25,19 +25,14 @@ export interface Debited {
 
 export type DebitOutcome = Debited | { short: true; balance: number };
 
-export async function debitForRenewal(em: EntityManager, d: RenewalDebit, now: Date): Promise<DebitOutcome> {
-  const amount = toCents(d.amount);
-  const row = await postDebit(
-    em,
-    {
-      userId: d.userId,
-      amount,
-      description: d.description,
-      referenceType: d.referenceType,
-      referenceId: d.referenceId,
-    },
-    now,
-  );
-  if (!row) return { short: true, balance: (await findWallet(em, d.userId))?.balance ?? 0 };
+export async function debitForRenewal(mover: MoneyMover, d: RenewalDebit): Promise<DebitOutcome> {
+  const row = await postDebit(mover, {
+    userId: d.userId,
+    amount: toCents(d.amount),
+    description: d.description,
+    referenceType: d.referenceType,
+    referenceId: d.referenceId,
+  });
+  if (!row) return { short: true, balance: (await findWallet(mover.em, d.userId))?.balance ?? 0 };
   return { transactionId: row.sid, balanceAfter: row.balance_after };
 }

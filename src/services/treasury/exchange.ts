@@ -16,6 +16,7 @@ import * as exchanges from "../../repos/treasury-exchanges.ts";
 import { credit, debitAvailable, lockAccounts } from "../../repos/treasury-ledger.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
+import { moveOut } from "../money-out.ts";
 import {
   amountCents,
   insufficient,
@@ -152,7 +153,9 @@ export async function executeExchange(
   const exchangeId = uuidv7(now);
   const quote = await claimOne(ctx, quotes, exchangeId);
   const toCentsAmount = toCents(quote.to_amount);
-  const fromAfter = await debitAvailable(ctx.em, from.sid, cents, now);
+  const fromAfter = await moveOut(ctx, { cents, currency: from.currency }, () =>
+    debitAvailable(ctx.em, from.sid, cents, now),
+  );
   if (fromAfter === null) throw await insufficient(ctx, from.sid, cents);
   const toAfter = await credit(ctx.em, to.sid, toCentsAmount, now);
   const row = exchanges.insertExchange(ctx.em, {

@@ -9,10 +9,11 @@ import { type Cents, fromCents } from "../../domain/money.ts";
 import { isIban, isWalletAddress, needsApproval, percentFee } from "../../domain/treasury.ts";
 import { PayoutRefused, payoutProvider } from "../../integrations/payouts/index.ts";
 import { findAccount } from "../../repos/treasury-accounts.ts";
-import { debitAvailable, debitReserved, lockAccounts, release, reserve } from "../../repos/treasury-ledger.ts";
+import { credit, debitAvailable, debitReserved, lockAccounts, reserve } from "../../repos/treasury-ledger.ts";
 import * as transfers from "../../repos/treasury-transfers.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
+import { moveOut } from "../money-out.ts";
 import {
   amountCents,
   insufficient,
@@ -134,7 +135,9 @@ export async function initiateExternalTransfer(
     if (!(await reserve(ctx.em, from.sid, total, now))) throw await insufficient(ctx, from.sid, total);
     return toTransferResult(transfer);
   }
-  const after = await debitAvailable(ctx.em, from.sid, total, now);
+  const after = await moveOut(ctx, { cents: total, currency: locked.currency }, () =>
+    debitAvailable(ctx.em, from.sid, total, now),
+  );
   if (after === null) throw await insufficient(ctx, from.sid, total);
   const submitted = await submitPayout(ctx.config, transfer, now);
   if (submitted === "rejected") throw opsError("ProviderRejected", "the payout provider refused this payout");
@@ -145,8 +148,9 @@ export async function initiateExternalTransfer(
 
 /**
  * Approval of a pending external transfer (the caller locked the source account and checked the approver): the
- * payout goes to the provider; accepted, the reserved total is debited and the transfer is `processing`; rejected,
- * the reservation is released and the transfer is `failed` (answered, not thrown: the state change commits).
+ * reserved total is debited (counted against an agent key's limits before anything leaves), then the payout goes to
+ * the provider; accepted, the transfer is `processing`; rejected, the total is put back (as a release of the
+ * reservation would leave it) and the transfer is `failed` (answered, not thrown: the state change commits).
  */
 export async function approveExternal(
   ctx: RpcContext,
@@ -156,16 +160,18 @@ export async function approveExternal(
 ): Promise<FundTransferResult> {
   const now = ctx.now();
   const total = reservedOf(transfer);
+  const after = await moveOut(ctx, { cents: total, currency: from.currency }, () =>
+    debitReserved(ctx.em, from.sid, total, now),
+  );
+  if (after === null) throw await insufficient(ctx, from.sid, total);
   const submitted = await submitPayout(ctx.config, transfer, now);
   if (submitted === "rejected") {
     if (!(await transfers.moveTransfer(ctx.em, transfer.sid, "pending", "failed", { approved_by: approvedBy }, now))) {
       throw opsError("InvalidState", "the transfer is no longer pending");
     }
-    await release(ctx.em, from.sid, total, now);
+    await credit(ctx.em, from.sid, total, now);
     return toTransferResult({ ...transfer, status: "failed", approved_by: approvedBy, updated_at: now });
   }
-  const after = await debitReserved(ctx.em, from.sid, total, now);
-  if (after === null) throw await insufficient(ctx, from.sid, total);
   const locked = (await findAccount(ctx.em, from.sid)) ?? from;
   const fields = {
     approved_by: approvedBy,

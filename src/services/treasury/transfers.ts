@@ -14,6 +14,7 @@ import { credit, debitAvailable, debitReserved, lockAccounts, release, reserve }
 import * as transfers from "../../repos/treasury-transfers.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
+import { moveOut } from "../money-out.ts";
 import { approveExternal } from "./external.ts";
 import {
   amountCents,
@@ -48,9 +49,9 @@ async function moveInternal(
 ): Promise<string> {
   const cents = toCents(transfer.amount);
   const now = ctx.now();
-  const fromAfter = reserved
-    ? await debitReserved(ctx.em, from.sid, cents, now)
-    : await debitAvailable(ctx.em, from.sid, cents, now);
+  const fromAfter = await moveOut(ctx, { cents, currency: from.currency }, () =>
+    reserved ? debitReserved(ctx.em, from.sid, cents, now) : debitAvailable(ctx.em, from.sid, cents, now),
+  );
   if (fromAfter === null) throw await insufficient(ctx, from.sid, cents);
   const toAfter = await credit(ctx.em, to.sid, cents, now);
   const common = {
