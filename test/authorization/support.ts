@@ -1,21 +1,21 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type CompanyRule, companyRoleKinds, companyRule, passesCompanyRole } from "../../codegen/authorization.ts";
+import { type CompanyRule, companyRoleKinds, companyRule } from "../../codegen/authorization.ts";
 import type { MethodEntry } from "../../generated/registry.ts";
 import { createRegistry } from "../../src/app/runtime.ts";
 import type { RpcContext } from "../../src/rpc/context.ts";
 import { sample, sampleParams } from "../identity/sample-params.ts";
-import { type Client, PASSWORD, type TestApp } from "../support/app.ts";
-import { insertCompany, insertResident, insertRole, member, startFinanceApp } from "../support/entities.ts";
-import { insertApiKey } from "../support/helpers.ts";
+import { PASSWORD, type RpcReply, type TestApp } from "../support/app.ts";
+import { insertResident } from "../support/entities.ts";
+import { insertRow } from "../support/rows.ts";
 
 /**
- * The authorization table as the tests read it: the rows come from the registry (the spec's x-auth and
- * x-issuer-role, through the same `companyRule` that writes docs/authorization.md), and the expected outcome of each
- * caller from the same role model (codegen/authorization.ts). The server is checked against that model.
+ * What the authorization tests read: the rows come from the registry (the spec's x-target and x-acts-as, through the
+ * same `companyRule` that writes docs/authorization.md), params from the served OpenRPC document, and the target
+ * records from one fixture per record kind. Nothing here replaces a live handler.
  */
 
-type Entry = MethodEntry<RpcContext>;
+export type Entry = MethodEntry<RpcContext>;
 
 type Schema = Record<string, any>;
 
@@ -31,7 +31,7 @@ function deref(schema: Schema): Schema {
 }
 
 /** sampleParams, with one property in each object param whose schema needs some (`minProperties`). */
-function validSample(entry: Entry): Record<string, unknown> {
+export function validSample(entry: Pick<Entry, "name">): Record<string, unknown> {
   const params = sampleParams(entry.name);
   const method = allDoc.methods.find((m) => m.name === entry.name);
   for (const p of method?.params ?? []) {
@@ -48,111 +48,168 @@ function validSample(entry: Entry): Record<string, unknown> {
 /** CompanyRoleKind values, from the served OpenRPC document. */
 export const ROLE_KINDS = companyRoleKinds({ schemas: allDoc.components.schemas });
 
+/** Every registry entry once (aliases share their method's entry), sorted by name. */
+export function registryEntries(): Entry[] {
+  const seen = new Map<string, Entry>();
+  for (const entry of createRegistry().values()) seen.set(entry.name, entry);
+  return [...seen.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
 export interface Row {
   entry: Entry;
   rule: CompanyRule;
 }
 
-/** Every company-scoped method of the registry, by name (aliases once), sorted. */
+/** Every company-scoped method of the registry (x-target with a role), sorted. */
 export function companyRows(): Row[] {
-  const seen = new Map<string, Row>();
-  for (const entry of createRegistry().values()) {
+  return registryEntries().flatMap((entry) => {
     const rule = companyRule(entry);
-    if (rule) seen.set(entry.name, { entry, rule });
-  }
-  return [...seen.values()].sort((a, b) => a.entry.name.localeCompare(b.entry.name));
-}
-
-/** One kind of caller; `held` is what the role model sees (`owner` for the owning user, [] for no current role). */
-export interface CastSpec {
-  name: string;
-  held: string[] | "admin";
-}
-
-const PAST = { valid_from: new Date("2025-01-01T00:00:00.000Z"), valid_to: new Date("2026-01-01T00:00:00.000Z") };
-const FUTURE = { valid_from: new Date("2027-06-01T00:00:00.000Z") };
-
-/** The callers: each CompanyRoleKind, the owner without a role, past and future holders, outsiders, an administrator. */
-export const CASTS: CastSpec[] = [
-  ...ROLE_KINDS.map((kind) => ({ name: kind, held: [kind] })),
-  { name: "owner without a role", held: ["owner"] },
-  { name: "past director (window closed)", held: [] },
-  { name: "future director (window not started)", held: [] },
-  { name: "director of another company", held: [] },
-  { name: "stranger", held: [] },
-  { name: "administrator (session)", held: "admin" },
-  { name: "director's API key", held: ["director"] },
-  { name: "administrator's API key (not a session)", held: [] },
-];
-
-export interface Caller {
-  client: Client;
-  /** A resident the caller owns (resident-bound params name it). */
-  resident: string;
-}
-
-export interface Company {
-  t: TestApp;
-  company: string;
-  callers: Map<string, Caller>;
-}
-
-/** One app, one active company and one caller per cast (each a user with its own resident). */
-export async function staffCompany(): Promise<Company> {
-  const t = await startFinanceApp();
-  const owner = await member(t);
-  const company = await insertCompany(t, owner.client.userId);
-  const other = await insertCompany(t, owner.client.userId);
-  const callers = new Map<string, Caller>();
-  const holder = async (role: string, extra: Record<string, unknown> = {}, at = company): Promise<Caller> => {
-    const m = await member(t);
-    await insertRole(t, at, m.resident, role, extra);
-    return m;
-  };
-  for (const kind of ROLE_KINDS) callers.set(kind, await holder(kind));
-  callers.set("owner without a role", owner);
-  callers.set("past director (window closed)", await holder("director", PAST));
-  callers.set("future director (window not started)", await holder("director", FUTURE));
-  callers.set("director of another company", await holder("director", {}, other));
-  callers.set("stranger", await member(t));
-  const admin = await t.admin();
-  const adminResident = await insertResident(t, admin.userId);
-  callers.set("administrator (session)", { client: admin, resident: adminResident });
-  const director = callers.get("director")!;
-  callers.set("director's API key", { client: await viaKey(t, director.client), resident: director.resident });
-  callers.set("administrator's API key (not a session)", { client: await viaKey(t, admin), resident: adminResident });
-  return { t, company, callers };
-}
-
-/** The same user calling with a personal API key (limits high enough for a whole table) instead of its session. */
-async function viaKey(t: TestApp, user: Client): Promise<Client> {
-  const limit = 1_000_000;
-  const { key } = await insertApiKey(t.app.runtime.orm, user.userId, {
-    max_calls_per_hour: limit,
-    max_calls_per_day: limit,
-    max_transaction_amount: limit,
-    daily_spending_limit: limit,
-    monthly_spending_limit: limit,
+    return rule ? [{ entry, rule }] : [];
   });
-  return { ...user, rpc: (method, params) => t.rpc(method, params, { "x-api-key": key }) };
-}
-
-/** What the role model says a caller gets: through, or the refusal (no current role NotFound, another Forbidden). */
-export function expected(role: string, cast: CastSpec): "allowed" | "NotFound" | "Forbidden" {
-  if (cast.held === "admin" || passesCompanyRole(role, cast.held)) return "allowed";
-  return cast.held.length === 0 ? "NotFound" : "Forbidden";
 }
 
 /**
- * Valid params for the row: sample values, the company (or issuer) param, the caller's own resident in a
- * resident-bound param (so the caller binding passes and the role decides), other bound params left to the server.
+ * Valid params for a call as `resident`: sample values, `target` in the target param, the caller's resident in a
+ * resident-bound param and in the x-acts-as param, a user- or partner-bound param left to the server, the password.
  */
-export function paramsFor(row: Row, issuer: string, caller: Caller): Record<string, unknown> {
-  const params = validSample(row.entry);
-  params[row.rule.param] = issuer;
-  const binding = row.entry.callerBinding;
-  if (binding?.kind === "resident") params[binding.param] = caller.resident;
+export function callParams(entry: Entry, resident: string, target?: string): Record<string, unknown> {
+  const params = validSample(entry);
+  if (entry.target && target !== undefined) params[entry.target.param] = target;
+  const binding = entry.callerBinding;
+  if (binding?.kind === "resident") params[binding.param] = resident;
   else if (binding) delete params[binding.param];
-  if (row.entry.password) params[row.entry.password] = PASSWORD;
+  if (entry.actsAs?.param) params[entry.actsAs.param] = resident;
+  if (entry.password) params[entry.password] = PASSWORD;
   return params;
+}
+
+/** "GovernanceAction" -> "governance action": the label of the dispatcher's NotFound (src/rpc/target.ts). */
+function label(record: string): string {
+  if (record === "ZoneCompany") return "company";
+  return record
+    .replace(/^Zone/, "")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase();
+}
+
+/**
+ * Which refusal of the dispatcher's target step the reply is (src/rpc/target.ts: its messages), or null when the
+ * call got past it (a handler's answer, a result, or a later step's refusal).
+ */
+export function targetRefusal(
+  r: RpcReply,
+  entry: Entry,
+): "NotFound" | "Forbidden" | "NotOwner" | "InvalidState" | null {
+  const e = r.error;
+  const t = entry.target;
+  if (!e || !t) return null;
+  const variant = e.data?.variant;
+  if (variant === "NotFound" && (e.message === `${label(t.record)} not found` || e.message === "issuer not found"))
+    return "NotFound";
+  if (variant === "Forbidden" && e.message.startsWith(`needs the ${t.role} role in `)) return "Forbidden";
+  if (variant === "NotOwner" && e.message === `${t.param} names a resident the caller does not own`) return "NotOwner";
+  if (variant === "InvalidState" && e.message.startsWith(`the ${t.role} role is held by a resident who may not act`))
+    return "InvalidState";
+  return null;
+}
+
+/** The status gate's refusal (x-acts-as, or the target's role held only by residents who may not act). */
+export function isStatusRefusal(r: RpcReply, status: string): boolean {
+  const e = r.error;
+  return e?.code === -32005 && e.data?.variant === "InvalidState" && e.data?.status === status;
+}
+
+/**
+ * A record of each kind an x-target names, belonging to `company`, inserted straight: its id as the target param
+ * takes it. `by` is a resident of the company (the record's author where it has one). A record kind an x-target
+ * names with no entry here fails the tests that list kinds from the registry, naming the kind.
+ */
+export const RECORD_FIXTURES: Record<string, (t: TestApp, company: string, by: string) => Promise<string>> = {
+  ZoneCompany: async (_t, company) => company,
+  Proposal: async (t, company, by) =>
+    sid(
+      await insertRow(t.app.runtime.orm, "Proposal", {
+        company_id: company,
+        title: "Fixture",
+        description: "A fixture proposal.",
+        category: "governance",
+        kind: "ordinary",
+        status: "active",
+        proposer_id: by,
+        voting_starts_at: new Date("2026-10-01T00:00:00.000Z"),
+        voting_ends_at: new Date("2026-12-30T00:00:00.000Z"),
+        quorum_percentage: 50,
+        passing_threshold: 50,
+        total_issued_power_snapshot: 100,
+        resolution_id: null,
+      }),
+    ),
+  GovernanceAction: async (t, company, by) =>
+    sid(
+      await insertRow(t.app.runtime.orm, "GovernanceAction", {
+        company_id: company,
+        subject_resident_id: await insertResident(t, null),
+        kind: "notice",
+        parent_action_sid: null,
+        content: JSON.stringify({ text: "Fixture notice." }),
+        due_by: new Date("2026-11-01T00:00:00.000Z"),
+        decided_at: null,
+        decided_by_role: null,
+        decided_by_subject_id: null,
+        outcome: null,
+        created_by: by,
+      }),
+    ),
+  ShareTransfer: async (t, company) =>
+    sid(
+      await insertRow(t.app.runtime.orm, "ShareTransfer", {
+        company_id: company,
+        from_resident_id: await insertResident(t, null),
+        to_resident_id: await insertResident(t, null),
+        units: 1,
+        reason: null,
+        status: "pending",
+        transfer_hash: "0".repeat(64),
+        to_signature: null,
+        approved_at: null,
+      }),
+    ),
+  DividendDistribution: async (t, company, by) =>
+    sid(
+      await insertRow(t.app.runtime.orm, "DividendDistribution", {
+        company_id: company,
+        total_amount: 1,
+        currency: "EUR",
+        source_account_id: "no-such-account",
+        distribution_date: new Date("2026-11-01T00:00:00.000Z"),
+        status: "approved",
+        requires_vote: false,
+        proposal_id: null,
+        initiated_by: by,
+        approved_at: new Date("2026-11-01T00:00:00.000Z"),
+      }),
+    ),
+  BusinessDocument: async (t, company, by) =>
+    sid(
+      await insertRow(t.app.runtime.orm, "BusinessDocument", {
+        company_id: company,
+        document_type: "other",
+        name: "Minutes",
+        file_url: "https://files.example.org/minutes.pdf",
+        uploaded_by: by,
+      }),
+    ),
+};
+
+const sid = (row: Record<string, unknown>) => String(row["sid"]);
+
+/** An id of the target's kind that names nothing. */
+export function unknownId(record: string): string {
+  return record === "ZoneCompany" ? "FZ-2026-Y999999" : "01900000-0000-7000-8000-000000000000";
+}
+
+/** The record kinds x-target names with no fixture above (each a test failure naming it). */
+export function kindsWithoutFixture(entries: readonly Entry[]): string[] {
+  const kinds = new Set(entries.flatMap((e) => (e.target ? [e.target.record] : [])));
+  return [...kinds].filter((k) => !RECORD_FIXTURES[k]).sort();
 }
