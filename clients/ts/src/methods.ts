@@ -4417,7 +4417,7 @@ export const SERVICES = {
     /**
      * Delete a non-official business document
      *
-     * Deletes an uploaded document and closes its audience (a DocumentAudience row superseding the live one, document_relevant_to the deletion instant). Needs the director role in the document's company (company:director, company read from the document; the owner counts as founder and a founder may act as director). Official documents are never deleted (RuleViolated OfficialDocument). A member who may view the document but is not a director gets Forbidden; anyone else, and an unknown document, NotFound. Refuses companies that are not active (InvalidState).
+     * Deletes an uploaded document and closes its audience (a DocumentAudience row superseding the live one, document_relevant_to the deletion instant). Needs the director role in the document's company (company:director, company read from the document; the owner counts as founder and a founder may act as director). Official documents are never deleted (RuleViolated OfficialDocument). An unknown document, and a caller with no current role in its company, get NotFound; a member who is not a director gets Forbidden. Refuses companies that are not active (InvalidState), before the official check.
      *
      * Wire name: `businessdocumentservice.delete_document`.
      */
