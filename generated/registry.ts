@@ -3155,7 +3155,15 @@ export function buildRegistry<Ctx>(
         op: "list_by_document",
         domain: "company",
         auth: "user",
-        target: null,
+        target: {
+          record: "DocumentAudience",
+          param: "document_ref",
+          field: "document_ref",
+          role: "director",
+          operable: false,
+          foreignResident: null,
+          company: { field: "company_id", resident: null },
+        },
         actsAs: null,
         internal: false,
         callerBinding: null,
@@ -3168,7 +3176,7 @@ export function buildRegistry<Ctx>(
           idempotent: true,
           amountParam: null,
         },
-        errors: { DocumentAudienceError: ["NotFound"] },
+        errors: { DocumentAudienceError: ["NotFound", "Forbidden"] },
         result: "DocumentAudienceListResult",
         paramNames: ["document_ref"],
         aliases: [],
@@ -3176,7 +3184,10 @@ export function buildRegistry<Ctx>(
       v.validateDocumentAudienceServiceListByDocumentParams,
       v.validateDocumentAudienceListResult,
       (ctx, p) =>
-        handlers.documentAudienceService.listByDocument(ctx, p as DocumentAudienceServiceListByDocumentParams),
+        handlers.documentAudienceService.listByDocument(
+          ctx as Targeted<Ctx, RowOf["DocumentAudience"]>,
+          p as DocumentAudienceServiceListByDocumentParams,
+        ),
     ),
     entry(
       {

@@ -1370,7 +1370,7 @@ export interface MethodMap {
   "documentaudienceservice.list_by_document": {
     args: [params: DocumentAudienceServiceListByDocumentParams, options?: CallOptions];
     result: DocumentAudienceListResult;
-    variant: "NotFound";
+    variant: "Forbidden" | "NotFound";
   };
   "documentservice.submit_signed": {
     args: [params: DocumentServiceSubmitSignedParams, options?: CallOptions];
@@ -4789,7 +4789,7 @@ export const SERVICES = {
     /**
      * List a document's audience rows
      *
-     * Lists every DocumentAudience row of the document reference (whatever its kind), newest first, including superseded ones, at most 1,000. Needs the founder or director role in the document's company (the company is read from the newest audience row; the owner counts as founder; an administrator's session passes); an unknown document and any other caller both get NotFound.
+     * Lists every DocumentAudience row of the document reference (whatever its kind), newest first, including superseded ones, at most 1,000. Needs the director role in the document's company (company:director, company read from the document's audience rows, which all name it; the owner counts as founder and a founder may act as director; an administrator's session passes). An unknown document, and a caller with no current role in the company, get NotFound; a member without the role gets Forbidden.
      *
      * Read-only: retried on transient failures.
      *
