@@ -3198,7 +3198,7 @@ export function buildRegistry<Ctx>(
         domain: "identity",
         auth: "user",
         target: null,
-        actsAs: null,
+        actsAs: { param: "entity_id", caller: false, action: "act" },
         internal: false,
         callerBinding: null,
         password: null,
