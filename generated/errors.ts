@@ -71,7 +71,7 @@ export const SERVICE_ERRORS = {
       "AlreadyExists",
     ],
   },
-  DocumentAudienceService: { DocumentAudienceError: ["NotFound", "InvalidInput"] },
+  DocumentAudienceService: { DocumentAudienceError: ["NotFound", "InvalidInput", "Forbidden"] },
   DocumentService: {
     SignError: ["NotFound", "NotOwner", "InvalidSignature", "InvalidInput", "InvalidState"],
     KeypairError: ["NotFound"],

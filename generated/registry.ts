@@ -3160,7 +3160,15 @@ export function buildRegistry<Ctx>(
         op: "list_by_document",
         domain: "company",
         auth: "user",
-        target: null,
+        target: {
+          record: "DocumentAudience",
+          param: "document_ref",
+          field: "document_ref",
+          role: "director",
+          operable: false,
+          foreignResident: null,
+          company: { field: "company_id", resident: null },
+        },
         actsAs: null,
         internal: false,
         callerBinding: null,
@@ -3173,7 +3181,7 @@ export function buildRegistry<Ctx>(
           idempotent: true,
           amountParam: null,
         },
-        errors: { DocumentAudienceError: ["NotFound"] },
+        errors: { DocumentAudienceError: ["NotFound", "Forbidden"] },
         result: "DocumentAudienceListResult",
         paramNames: ["document_ref"],
         aliases: [],
@@ -3181,7 +3189,10 @@ export function buildRegistry<Ctx>(
       v.validateDocumentAudienceServiceListByDocumentParams,
       v.validateDocumentAudienceListResult,
       (ctx, p) =>
-        handlers.documentAudienceService.listByDocument(ctx, p as DocumentAudienceServiceListByDocumentParams),
+        handlers.documentAudienceService.listByDocument(
+          ctx as Targeted<Ctx, RowOf["DocumentAudience"]>,
+          p as DocumentAudienceServiceListByDocumentParams,
+        ),
     ),
     entry(
       {
@@ -3192,7 +3203,7 @@ export function buildRegistry<Ctx>(
         domain: "identity",
         auth: "user",
         target: null,
-        actsAs: null,
+        actsAs: { param: "entity_id", caller: false, action: "act" },
         internal: false,
         callerBinding: null,
         password: null,

@@ -1,10 +1,5 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import {
-  BusinessDocumentEntity,
-  type BusinessDocumentRow,
-  ZoneCompanyEntity,
-  type ZoneCompanyRow,
-} from "../../generated/entities.ts";
+import { BusinessDocumentEntity, type BusinessDocumentRow } from "../../generated/entities.ts";
 import type { BusinessDocumentType } from "../../generated/types.ts";
 
 /** The BusinessDocument table, and the registry record official documents are rendered from. */
@@ -36,37 +31,4 @@ export function listCompanyDocuments(
 /** Deletes an uploaded (non-official) document; false when it is gone or official (the row decides, not a read). */
 export async function deleteUploadedDocument(em: EntityManager, documentId: string): Promise<boolean> {
   return (await em.nativeDelete(BusinessDocumentEntity, { sid: documentId, is_official: false })) === 1;
-}
-
-export type RegistryRow = Pick<
-  ZoneCompanyRow,
-  | "company_id"
-  | "name"
-  | "company_type"
-  | "registration_number"
-  | "address"
-  | "license"
-  | "subscription_start_date"
-  | "created_at"
->;
-
-/** The registry fields of a company an official document states. */
-export function findRegistryRecord(em: EntityManager, companyId: string): Promise<RegistryRow | null> {
-  return em.findOne(
-    ZoneCompanyEntity,
-    { company_id: companyId },
-    {
-      fields: [
-        "company_id",
-        "name",
-        "company_type",
-        "registration_number",
-        "address",
-        "license",
-        "subscription_start_date",
-        "created_at",
-      ],
-      disableIdentityMap: true,
-    },
-  );
 }

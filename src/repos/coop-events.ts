@@ -1,20 +1,11 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { CoopEventEntity, type CoopEventRow, ZoneCompanyEntity } from "../../generated/entities.ts";
+import { CoopEventEntity, type CoopEventRow } from "../../generated/entities.ts";
 
 /** The CoopEvent table (cooperative calendars): written by create_event, read by list_events. */
 
 export const EVENT_LIST_LIMIT = 1000;
 
 /** The company type of a company, or null when there is no such company. */
-export async function companyTypeOf(em: EntityManager, companyId: string): Promise<string | null> {
-  const row = await em.findOne(
-    ZoneCompanyEntity,
-    { company_id: companyId },
-    { fields: ["company_type"], disableIdentityMap: true },
-  );
-  return row?.company_type ?? null;
-}
-
 export async function insertEvent(em: EntityManager, row: CoopEventRow): Promise<void> {
   await em.insert(CoopEventEntity, row);
 }

@@ -81,18 +81,6 @@ export async function ownResidentKeys(
   return row ? fromResident(row) : null;
 }
 
-/** A resident's status and subscription end, for the status rules (resident-status.ts). */
-export function residentStanding(
-  em: EntityManager,
-  residentId: string,
-): Promise<Pick<DigitalResidentRow, "status" | "subscription_end_date"> | null> {
-  return em.findOne(
-    DigitalResidentEntity,
-    { resident_id: residentId },
-    { fields: ["status", "subscription_end_date"], disableIdentityMap: true },
-  );
-}
-
 const TABLE: Record<EntityType, { table: string; id: string }> = {
   resident: { table: "digital_resident", id: "resident_id" },
   company: { table: "zone_company", id: "company_id" },

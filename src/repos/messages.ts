@@ -4,7 +4,6 @@ import {
   type CompanyMessageRow,
   UserMessageEntity,
   type UserMessageRow,
-  ZoneCompanyEntity,
 } from "../../generated/entities.ts";
 import type { MessageCategory } from "../../generated/types.ts";
 
@@ -102,8 +101,4 @@ export function setCompanyRead(
 
 export function insertCompanyMessage(em: EntityManager, row: RequiredEntityData<CompanyMessageRow>): CompanyMessageRow {
   return em.create(CompanyMessageEntity, row);
-}
-
-export async function companyExists(em: EntityManager, companyId: string): Promise<boolean> {
-  return (await em.count(ZoneCompanyEntity, { company_id: companyId })) > 0;
 }

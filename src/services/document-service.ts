@@ -5,9 +5,8 @@ import { newToken } from "../auth/tokens.ts";
 import { accessRefusal } from "../domain/entity-access.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { isRefusal } from "../domain/refusal.ts";
-import { effectiveStatus, statusRefusal } from "../domain/resident-status.ts";
 import { findRecordedSignature, recordSignature } from "../repos/document-signatures.ts";
-import { findEntityKeys, ownResidentKeys, residentStanding } from "../repos/entity-keys.ts";
+import { findEntityKeys, ownResidentKeys } from "../repos/entity-keys.ts";
 import { requireCaller } from "../rpc/caller.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
@@ -44,7 +43,12 @@ function toSignResult(row: DocumentSignatureRow): SignResult {
 }
 
 export const documentService: DocumentServiceHandlers<RpcContext> = {
-  /** Idempotent: the same signature of the same entity over the same hash answers the first receipt. */
+  /**
+   * Idempotent: the same signature of the same entity over the same hash answers the first receipt. The dispatcher
+   * checked that a signing resident may act (x-acts-as entity_id; a company id names no resident). Who may sign for
+   * the entity (a resident's owner; a company's owner, founders and directors) stays here: the target is a resident
+   * or a company by entity_type, which x-target cannot name.
+   */
   async submitSigned(ctx, { entity_type, entity_id, document_type, document_hash, signature }) {
     const input = signedInput(signature, document_hash);
     if (isRefusal(input)) throw signError(input.refusal, input.message, input.details);
@@ -53,9 +57,6 @@ export const documentService: DocumentServiceHandlers<RpcContext> = {
     const denied = accessRefusal(found.access, "manages", entity_type);
     if (denied) throw signError(denied.refusal, denied.message);
     const { entity } = found;
-    const standing = entity_type === "resident" ? await residentStanding(ctx.em, entity_id) : null;
-    const inactive = standing ? statusRefusal(effectiveStatus(standing, ctx.now()), "act") : null;
-    if (inactive) throw signError(inactive.refusal, inactive.message, inactive.details);
     const earlier = await findRecordedSignature(ctx.em, entity_type, entity_id, signature);
     if (earlier && earlier.document_hash === document_hash) return toSignResult(earlier);
     if (entity.public_key === null) throw keypairError.notFound("keypair");

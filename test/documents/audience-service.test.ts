@@ -138,9 +138,14 @@ describe("documentaudienceservice.list_by_document", () => {
     expect(r.items.map((a) => a.document_ref)).toEqual([doc.sid]);
   });
 
-  test("a shareholder, an outsider and an unknown document all get NotFound", async () => {
+  // The dispatcher's company rule (x-target, issue 27): a member short of the director role is Forbidden.
+  test("a shareholder is Forbidden; an outsider and an unknown document get NotFound", async () => {
+    await refused(
+      () => holder.client.call("documentaudienceservice.list_by_document", { document_ref: doc.sid }),
+      -32002,
+      "Forbidden",
+    );
     for (const [c, ref] of [
-      [holder.client, doc.sid],
       [outsider.client, doc.sid],
       [director.client, UNKNOWN_DOCUMENT],
     ] as const) {

@@ -1370,7 +1370,7 @@ export interface MethodMap {
   "documentaudienceservice.list_by_document": {
     args: [params: DocumentAudienceServiceListByDocumentParams, options?: CallOptions];
     result: DocumentAudienceListResult;
-    variant: "NotFound";
+    variant: "Forbidden" | "NotFound";
   };
   "documentservice.submit_signed": {
     args: [params: DocumentServiceSubmitSignedParams, options?: CallOptions];
@@ -4417,7 +4417,7 @@ export const SERVICES = {
     /**
      * Delete a non-official business document
      *
-     * Deletes an uploaded document and closes its audience (a DocumentAudience row superseding the live one, document_relevant_to the deletion instant). Needs the director role in the document's company (company:director, company read from the document; the owner counts as founder and a founder may act as director). Official documents are never deleted (RuleViolated OfficialDocument). A member who may view the document but is not a director gets Forbidden; anyone else, and an unknown document, NotFound. Refuses companies that are not active (InvalidState).
+     * Deletes an uploaded document and closes its audience (a DocumentAudience row superseding the live one, document_relevant_to the deletion instant). Needs the director role in the document's company (company:director, company read from the document; the owner counts as founder and a founder may act as director). Official documents are never deleted (RuleViolated OfficialDocument). An unknown document, and a caller with no current role in its company, get NotFound; a member who is not a director gets Forbidden. Refuses companies that are not active (InvalidState), before the official check.
      *
      * Wire name: `businessdocumentservice.delete_document`.
      */
@@ -4789,7 +4789,7 @@ export const SERVICES = {
     /**
      * List a document's audience rows
      *
-     * Lists every DocumentAudience row of the document reference (whatever its kind), newest first, including superseded ones, at most 1,000. Needs the founder or director role in the document's company (the company is read from the newest audience row; the owner counts as founder; an administrator's session passes); an unknown document and any other caller both get NotFound.
+     * Lists every DocumentAudience row of the document reference (whatever its kind), newest first, including superseded ones, at most 1,000. Needs the director role in the document's company (company:director, company read from the document's audience rows, which all name it; the owner counts as founder and a founder may act as director; an administrator's session passes). An unknown document, and a caller with no current role in the company, get NotFound; a member without the role gets Forbidden.
      *
      * Read-only: retried on transient failures.
      *
@@ -4801,7 +4801,7 @@ export const SERVICES = {
     /**
      * Record a client-made document signature
      *
-     * Records a signature made client-side over the 32 raw bytes of document_hash and verified (strict RFC 8032) with the current stored public key of the signing resident or company; returns a signature receipt (receipt_id, unique and non-guessable) naming the key version. Submitting the same signature for the same entity and hash again returns the existing receipt. Allowed for a resident its owner (pair user_id, partner_id; not through a proxy), for a company its owner user or a current founder or director. A resident signs only while active (pending, expired and suspended residents: InvalidState, the resident status table). Refuses a signature that does not verify with the current key (InvalidSignature), a signature that is not 128 lowercase hex or not a canonical encoding (S >= L, R not a point) and a document_hash that is not 64 lowercase hex (InvalidInput), an entity the caller cannot see (NotFound), one it sees but may not sign for (NotOwner), and an entity without a stored public key (KeypairError NotFound).
+     * Records a signature made client-side over the 32 raw bytes of document_hash and verified (strict RFC 8032) with the current stored public key of the signing resident or company; returns a signature receipt (receipt_id, unique and non-guessable) naming the key version. Submitting the same signature for the same entity and hash again returns the existing receipt. Allowed for a resident its owner (pair user_id, partner_id; not through a proxy), for a company its owner user or a current founder or director. A resident signs only while active (pending, expired and suspended residents: InvalidState, the resident status table; checked before the rest, an administrator's session aside). Refuses a signature that does not verify with the current key (InvalidSignature), a signature that is not 128 lowercase hex or not a canonical encoding (S >= L, R not a point) and a document_hash that is not 64 lowercase hex (InvalidInput), an entity the caller cannot see (NotFound), one it sees but may not sign for (NotOwner), and an entity without a stored public key (KeypairError NotFound).
      *
      * Wire name: `documentservice.submit_signed`.
      */

@@ -5,13 +5,12 @@ import { uuidv7 } from "../../domain/ids.ts";
 import type { Refusal } from "../../domain/refusal.ts";
 import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { insertBusinessDocument } from "../../repos/business-documents.ts";
-import { companyOperableRefusal } from "../../repos/companies.ts";
 import { callerSubjects, type DocumentKey, liveAudience, writeAudience } from "../../repos/document-audiences.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
 
-/** Shared by the BusinessDocumentService use cases: errors, the company guard, the caller's subjects, mappers. */
+/** Shared by the BusinessDocumentService use cases: errors, the caller's subjects, mappers. */
 
 export const documentError = errorsFor("BusinessDocumentService", "BusinessDocumentError");
 
@@ -23,13 +22,6 @@ export const documentKey = (documentId: string): DocumentKey => ({
   documentType: "business_document",
   documentRef: documentId,
 });
-
-/** The company must exist (else NotFound) and be active (else InvalidState naming its status). */
-export async function requireOperable(ctx: RpcContext, companyId: string): Promise<void> {
-  const refusal = await companyOperableRefusal(ctx.em, companyId);
-  if (refusal === "missing") throw documentError.notFound("company");
-  if (refusal) throw refused(refusal);
-}
 
 /** What an issuer or uploader decides of a new document; the id, company and stamps are the server's. */
 export type NewDocument = Omit<BusinessDocumentRow, "sid" | "company_id" | "created_at" | "updated_at">;

@@ -1,10 +1,9 @@
 import type { BusinessDocumentServiceHandlers } from "../../../generated/handlers/index.ts";
 import { type Officer, renderOfficialDocument } from "../../domain/official-documents.ts";
 import { isRefusal } from "../../domain/refusal.ts";
-import { findRegistryRecord } from "../../repos/business-documents.ts";
 import { holdersOf, rolesOfCompanyAt } from "../../repos/company-roles.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { documentError, recordDocument, recordIfAdmin, refused, requireOperable, toDocumentResult } from "./common.ts";
+import { recordDocument, recordIfAdmin, refused, toDocumentResult } from "./common.ts";
 
 type Handlers = BusinessDocumentServiceHandlers<RpcContext>;
 
@@ -23,13 +22,13 @@ async function officersAt(ctx: RpcContext, companyId: string, now: Date): Promis
 }
 
 /**
- * generate_official_document: the dispatcher checked the director role. The content is rendered from the registry
- * record and the roles at the issuing instant; the document is official (never deletable) and gets its audience row.
+ * generate_official_document: the dispatcher loaded the company, checked the director role and that it operates
+ * (x-target). The content is rendered from the registry record (the target row) and the founders and directors at the
+ * issuing instant (business data printed on the document, not an authorization check); the document is official
+ * (never deletable) and gets its audience row.
  */
 export const generateOfficialDocument: Handlers["generateOfficialDocument"] = async (ctx, p) => {
-  const company = await findRegistryRecord(ctx.em, p.company_id);
-  if (!company) throw documentError.notFound("company");
-  await requireOperable(ctx, p.company_id);
+  const company = ctx.target.row;
   const now = ctx.now();
   const rendered = renderOfficialDocument(
     p.document_type,

@@ -13,7 +13,7 @@ type Handlers = CompanyServiceHandlers<RpcContext>;
  * Forbidden. Every status. Only a flip writes (conditional on the old value) and moves anonymity_changed_at.
  */
 export const setAnonymity: Handlers["setAnonymity"] = async (ctx, { company_id, enabled }) => {
-  const row = await loadCompany(ctx, company_id);
+  const row = ctx.target.row;
   if (!ownsResident(requireCaller(ctx), row)) {
     throw companyError("Forbidden", "only the company's owner sets its anonymity");
   }

@@ -3,7 +3,6 @@ import { companyStatusRefusal } from "../../domain/company-status.ts";
 import { parsePublicKey } from "../../domain/ed25519.ts";
 import { encryptedPrivateKeyRefusal } from "../../domain/keypairs.ts";
 import { isRefusal } from "../../domain/refusal.ts";
-import { findCompany } from "../../repos/companies.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { storeKeypair } from "../signing/entities.ts";
 import { keypairError } from "./common.ts";
@@ -21,8 +20,8 @@ export const getCompanyEncryptedKey: Handlers["getCompanyEncryptedKey"] = async 
   if (standing === "denied") {
     throw keypairError("Forbidden", "only the owner, a founder or a holder of signing authority reads the company key");
   }
-  const row = await findCompany(ctx.em, company_id);
-  if (!row?.public_key || row.encrypted_private_key === null) throw keypairError.notFound("keypair");
+  const row = ctx.target.row;
+  if (!row.public_key || row.encrypted_private_key === null) throw keypairError.notFound("keypair");
   return {
     entity_type: "company",
     entity_id: row.company_id,
@@ -45,8 +44,7 @@ export const storeCompanyKeypair: Handlers["storeCompanyKeypair"] = async (
   if (isRefusal(key)) throw keypairError(key.refusal, key.message, key.details);
   const blob = encryptedPrivateKeyRefusal(encrypted_private_key, key);
   if (blob) throw keypairError(blob.refusal, blob.message, blob.details);
-  const row = await findCompany(ctx.em, company_id);
-  if (!row) throw keypairError.notFound("company");
+  const row = ctx.target.row;
   const frozen = companyStatusRefusal(row.status, "update_profile");
   if (frozen) throw keypairError(frozen.refusal, frozen.message, frozen.details);
   const stored = await storeKeypair(

@@ -4,7 +4,7 @@ import { companyStatusRefusal } from "../../domain/company-status.ts";
 import { isRefusal, refuse } from "../../domain/refusal.ts";
 import { deleteUnstartedCompany, updateCompanyProfile } from "../../repos/companies.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { companyError, loadCompany, refused, toCompanyResult } from "./common.ts";
+import { companyError, refused, toCompanyResult } from "./common.ts";
 
 type Handlers = CompanyServiceHandlers<RpcContext>;
 
@@ -14,7 +14,7 @@ type Handlers = CompanyServiceHandlers<RpcContext>;
  * the decision read.
  */
 export const update: Handlers["update"] = async (ctx, { company_id, data }) => {
-  const row = await loadCompany(ctx, company_id);
+  const row = ctx.target.row;
   const frozen = companyStatusRefusal(row.status, "update_profile");
   if (frozen) throw refused(frozen);
   const changes = profileChanges(data);
@@ -34,7 +34,7 @@ const DELETABLE = ["draft", "pending_signatures"];
  * administrator instead.
  */
 export const remove: Handlers["delete"] = async (ctx, { company_id }) => {
-  const row = await loadCompany(ctx, company_id);
+  const row = ctx.target.row;
   if (!DELETABLE.includes(row.status)) {
     throw refused(
       refuse("InvalidState", "only a company that never became active can be deleted; an administrator voids it", {

@@ -5,7 +5,7 @@ import { findCompany, listOwnedCompanies } from "../../repos/companies.ts";
 import { MAX_PAGE_SIZE, pageWindow, toPage } from "../../repos/paging.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
-import { companyError, keypairError, loadCompany, toCompanyResult } from "./common.ts";
+import { companyError, toCompanyResult } from "./common.ts";
 
 type Handlers = CompanyServiceHandlers<RpcContext>;
 
@@ -31,10 +31,12 @@ export const list: Handlers["list"] = async (ctx, { page, page_size }) => {
 };
 
 /** company:member (the dispatcher): any status, voided ones with their void fields. */
-export const get: Handlers["get"] = async (ctx, { company_id }) =>
-  toCompanyResult(await loadCompany(ctx, company_id), ctx.now());
+export const get: Handlers["get"] = async (ctx) => toCompanyResult(ctx.target.row, ctx.now());
 
-/** Any signed-in caller; anonymity masks the identifying fields for callers holding no role (domain/company-card.ts). */
+/**
+ * Any signed-in caller; anonymity masks the identifying fields for callers holding no role (domain/company-card.ts).
+ * The role lookup is not authorization: every caller gets the card, the role only decides how much of it they see.
+ */
 export const getCard: Handlers["getCard"] = async (ctx, { company_id }) => {
   const caller = requireCaller(ctx);
   const row = await findCompany(ctx.em, company_id);
@@ -45,9 +47,8 @@ export const getCard: Handlers["getCard"] = async (ctx, { company_id }) => {
 };
 
 /** company:member (the dispatcher). */
-export const getKeyStatus: Handlers["getKeyStatus"] = async (ctx, { company_id }) => {
-  const row = await findCompany(ctx.em, company_id);
-  if (!row) throw keypairError.notFound("company");
+export const getKeyStatus: Handlers["getKeyStatus"] = async (ctx) => {
+  const row = ctx.target.row;
   return {
     entity_type: "company",
     entity_id: row.company_id,

@@ -8,7 +8,6 @@ import {
 } from "../../domain/contracts.ts";
 import { isRefusal } from "../../domain/refusal.ts";
 import { recordAdminAction } from "../../repos/admin-actions.ts";
-import { companyOperableRefusal } from "../../repos/companies.ts";
 import * as contracts from "../../repos/contracts.ts";
 import { writeAudience } from "../../repos/document-audiences.ts";
 import { requireCaller } from "../../rpc/caller.ts";
@@ -17,21 +16,15 @@ import { contractError, type Handlers, toContractResult } from "./common.ts";
 
 /**
  * A company's contracts. The dispatcher checked the caller's role in fzc_id (company:member to read,
- * company:director to write; an administrator's session passes, and its writes record an AdminAction). Writes need
- * an active company (src/domain/company-status.ts); state moves are conditional updates on the status decided on.
+ * company:director to write; an administrator's session passes, and its writes record an AdminAction) and, for the
+ * writes, that the company operates (x-target operable, src/domain/company-status.ts). State moves are conditional
+ * updates on the status decided on.
  */
 
 async function loadContract(ctx: RpcContext, companyId: string, contractId: string): Promise<ContractRow> {
   const row = await contracts.findCompanyContract(ctx.em, companyId, contractId);
   if (!row) throw contractError.notFound("contract");
   return row;
-}
-
-/** The company must exist (NotFound) and be operable (InvalidState with data.status). */
-async function requireOperable(ctx: RpcContext, companyId: string): Promise<void> {
-  const refusal = await companyOperableRefusal(ctx.em, companyId);
-  if (refusal === "missing") throw contractError.notFound("company");
-  if (refusal) throw contractError(refusal.refusal, refusal.message, refusal.details);
 }
 
 function adminAction(ctx: RpcContext, action: string, companyId: string, details: Record<string, unknown>) {
@@ -49,7 +42,6 @@ export const getCompanyContract: Handlers["getCompanyContract"] = async (ctx, { 
 
 export const createCompanyContract: Handlers["createCompanyContract"] = async (ctx, { fzc_id, data }) => {
   const caller = requireCaller(ctx);
-  await requireOperable(ctx, fzc_id);
   const fields = newContractFields(data);
   if (isRefusal(fields)) throw contractError(fields.refusal, fields.message, fields.details);
   const now = ctx.now();
@@ -72,7 +64,6 @@ export const createCompanyContract: Handlers["createCompanyContract"] = async (c
 };
 
 export const updateCompanyContract: Handlers["updateCompanyContract"] = async (ctx, p) => {
-  await requireOperable(ctx, p.fzc_id);
   const row = await loadContract(ctx, p.fzc_id, p.contract_id);
   const now = ctx.now();
   const patch = contractUpdate(row, p.data, now);
@@ -85,7 +76,6 @@ export const updateCompanyContract: Handlers["updateCompanyContract"] = async (c
 };
 
 export const archiveCompanyContract: Handlers["archiveCompanyContract"] = async (ctx, { fzc_id, contract_id }) => {
-  await requireOperable(ctx, fzc_id);
   const row = await loadContract(ctx, fzc_id, contract_id);
   const now = ctx.now();
   if (row.status === "archived") return toContractResult(row, now);

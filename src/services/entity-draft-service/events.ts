@@ -5,7 +5,6 @@ import { satisfiesCompanyRole } from "../../auth/access.ts";
 import { eventRefusal } from "../../domain/coop-events.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { isRefusal } from "../../domain/refusal.ts";
-import { companyOperableRefusal } from "../../repos/companies.ts";
 import { currentCompanyRoles } from "../../repos/company-access.ts";
 import * as events from "../../repos/coop-events.ts";
 import type { RpcContext } from "../../rpc/context.ts";
@@ -28,17 +27,16 @@ function toEventResult(row: CoopEventRow): CoopEventResult {
 }
 
 /**
- * The dispatcher checked the caller's director role (company:director) and that created_by is a resident the caller
- * owns or acts for; the handler checks that created_by itself holds the director role (a founder may act as director).
+ * The dispatcher loaded the company, checked the caller's director role and that the company operates (x-target),
+ * that created_by is a resident the caller owns or acts for (x-caller-binding) and that it may act (x-acts-as). The
+ * handler keeps two business rules: events are for cooperatives, and the author recorded on the event, created_by,
+ * holds the director role itself (a founder may act as director): a fact about the record's author, not the caller's
+ * authorization.
  */
 export const createEvent: H["createEvent"] = async (ctx, params) => {
-  const type = await events.companyTypeOf(ctx.em, params.company_id);
-  if (type === null) throw draftError.notFound("company");
+  const type = ctx.target.row.company_type;
   if (!type.startsWith("coop_"))
     throw draftError("InvalidState", "events are for cooperatives only", { company_type: type });
-  const status = await companyOperableRefusal(ctx.em, params.company_id);
-  if (status === "missing") throw draftError.notFound("company");
-  if (status) throw refused(status);
   const now = ctx.now();
   const held = await currentCompanyRoles(ctx.em, params.company_id, [params.created_by], now);
   if (!satisfiesCompanyRole(held, "director"))
@@ -67,6 +65,5 @@ export const createEvent: H["createEvent"] = async (ctx, params) => {
 };
 
 export const listEvents: H["listEvents"] = async (ctx, { company_id }) => {
-  if ((await events.companyTypeOf(ctx.em, company_id)) === null) throw draftError.notFound("company");
   return { items: (await events.eventsOf(ctx.em, company_id)).map(toEventResult) };
 };
