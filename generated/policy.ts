@@ -83,6 +83,7 @@ export const COMPANY_LINKS: Record<string, CompanyLinkPolicy> = {
   Contract: { field: "fzc_id", resident: null, kind: null, through: null },
   CoopEvent: { field: "company_id", resident: null, kind: null, through: null },
   DividendDistribution: { field: "company_id", resident: null, kind: null, through: null },
+  DocumentAudience: { field: "company_id", resident: null, kind: null, through: null },
   FinancialReport: { field: "company_id", resident: null, kind: null, through: null },
   GovernanceAction: { field: "company_id", resident: null, kind: null, through: null },
   Proposal: { field: "company_id", resident: null, kind: null, through: null },

@@ -3167,7 +3167,7 @@ export function buildRegistry<Ctx>(
           role: "director",
           operable: false,
           foreignResident: null,
-          company: { field: "company_id", resident: null },
+          company: { field: "company_id", resident: null, kind: null, through: null },
         },
         actsAs: null,
         internal: false,
