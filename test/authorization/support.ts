@@ -189,6 +189,23 @@ export const RECORD_FIXTURES: Record<string, (t: TestApp, company: string, by: s
         approved_at: new Date("2026-11-01T00:00:00.000Z"),
       }),
     ),
+  // document-audience targets are found by document_ref (the param names the document, not the audience row).
+  DocumentAudience: async (t, company, by) => {
+    const ref = `fixture-document-${Math.random().toString(36).slice(2)}`;
+    await insertRow(t.app.runtime.orm, "DocumentAudience", {
+      document_ref: ref,
+      document_type: "business_document",
+      company_id: company,
+      classification: [],
+      audience_computation: "fixture",
+      document_relevant_from: new Date("2026-01-01T00:00:00.000Z"),
+      document_relevant_to: null,
+      as_of_epoch: new Date("2026-01-01T00:00:00.000Z"),
+      supersedes: null,
+      created_by: by,
+    });
+    return ref;
+  },
   BusinessDocument: async (t, company, by) =>
     sid(
       await insertRow(t.app.runtime.orm, "BusinessDocument", {
