@@ -7,6 +7,7 @@ import {
   type TargetOf,
   type TargetPolicy,
 } from "../../generated/policy.ts";
+import { mayActAsResident } from "../auth/access.ts";
 import { companyStatusRefusal } from "../domain/company-status.ts";
 import { ownsResident } from "../domain/resident-access.ts";
 import { effectiveStatus } from "../domain/resident-status.ts";
@@ -177,14 +178,16 @@ export async function checkActsAs(entry: TargetEntry, ctx: RpcContext, params: R
   const caller = ctx.caller;
   // Administrators' sessions pass, as they pass the role rule: they correct records (docs/decisions.md).
   if (!a || !caller || isAdminSession(caller)) return;
+  const now = ctx.now();
   let ids: string[];
   if (a.param) {
+    // Only a resident the caller may act as (owns, or holds an effective proxy for) is gated here: a stranger's
+    // resident is the handler's NotFound/NotOwner, so its status never leaks.
     const value = params[a.param];
-    ids = typeof value === "string" ? [value] : [];
+    ids = typeof value === "string" && (await mayActAsResident(ctx.em, caller, value, now)) ? [value] : [];
   } else {
     ids = await ownedResidentIds(ctx.em, caller.userId, caller.partnerId);
   }
-  const now = ctx.now();
   const statuses = (await residentStandings(ctx.em, ids)).map((r) => effectiveStatus(r, now));
   const refusal = actingRefusal(statuses, a.action);
   if (refusal) throw RpcError.app(errorType(entry), refusal.refusal, refusal.message, refusal.details);

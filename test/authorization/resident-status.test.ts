@@ -227,3 +227,20 @@ describe("an expired resident (its subscription end passed on the clock)", () =>
     expect(await vote(c.a.client, proposal, c.a.resident, "for")).toHaveProperty("result");
   });
 });
+
+describe("the gate never tells a stranger a resident's status", () => {
+  test("naming someone else's suspended resident answers what the handler answers a stranger, not InvalidState", async () => {
+    const owner = await member(t);
+    const stranger = await member(t);
+    await suspend(owner.resident);
+    const kp = newKeypair();
+    const r = await stranger.client.call("keypairservice.store_client_keypair", {
+      entity_type: "resident",
+      entity_id: owner.resident,
+      public_key: kp.publicKey,
+      encrypted_private_key: kp.encrypted,
+    });
+    expect(r).toHaveProperty("error");
+    expect((r as { error: { code: number } }).error.code).not.toBe(-32005);
+  });
+});
