@@ -13,11 +13,7 @@ export function companyOwner(
   em: EntityManager,
   companyId: string,
 ): Promise<Pick<ZoneCompanyRow, "user_id" | "partner_id"> | null> {
-  return em.findOne(
-    ZoneCompanyEntity,
-    { company_id: companyId },
-    { fields: ["user_id", "partner_id"], disableIdentityMap: true },
-  );
+  return companyOwnership(em, companyId);
 }
 
 /** Roles the residents hold in the company at `now` (valid_from <= now < valid_to). */
@@ -27,17 +23,7 @@ export async function currentCompanyRoles(
   residentIds: string[],
   now: Date,
 ): Promise<CompanyRoleRow["role"][]> {
-  const rows = await em.find(
-    CompanyRoleEntity,
-    {
-      company_id: companyId,
-      subject_id: { $in: residentIds },
-      valid_from: { $lte: now },
-      $or: [{ valid_to: null }, { valid_to: { $gt: now } }],
-    },
-    { fields: ["role"], disableIdentityMap: true },
-  );
-  return rows.map((r) => r.role);
+  return (await currentRoleHolders(em, companyId, residentIds, now)).map((r) => r.role);
 }
 
 /** The actor-binding proxy check lives with the Proxy table and its one effectiveness rule. */
