@@ -1,7 +1,6 @@
 import type { CompanyRoleRow, SigningAuthorityRow } from "../../../generated/entities.ts";
 import type { GovernanceServiceHandlers } from "../../../generated/handlers/index.ts";
 import type { CompanyRoleResult, SigningAuthorityResult } from "../../../generated/types.ts";
-import { companyStatusRefusal } from "../../domain/company-status.ts";
 import { appointmentRefusal, directorRemovalRefusal, grantRefusal, isLeadingRole } from "../../domain/directors.ts";
 import type { Refusal } from "../../domain/refusal.ts";
 import { lockCompanyStatus } from "../../repos/companies.ts";
@@ -16,10 +15,11 @@ import { toCompanyRoleResult } from "../company-role-service.ts";
 /**
  * Directors and signing authority (issue 17, docs/decisions.md "Directors, signing authority and shareholder
  * invitations (issue 17)"). Directors are rows of the append-only CompanyRole table (appoint opens one, remove closes
- * it); signing authority is its own record (SigningAuthority). Every operation first locks the company row, which
+ * it); signing authority is its own record (SigningAuthority). The dispatcher checked the company (`x-target`
+ * ZoneCompany), the caller's role, the company's status (`operable`), the caller binding and the acting resident's
+ * status, and writes the audit row (target: the result's sid). Every operation first locks the company row, which
  * serializes director changes of one company (so concurrent removals can never together leave it without a director
- * or founder) and reads the status for the company guard. The dispatcher checked the company role and the caller
- * binding and writes the audit row (target: the result's sid).
+ * or founder, nor two grants write two active authorities): a write guard of the business rule, not authorization.
  */
 
 type Handlers = GovernanceServiceHandlers<RpcContext>;
@@ -28,12 +28,13 @@ const governanceError = errorsFor("GovernanceService", "GovernanceError");
 
 const refused = (r: Refusal<"InvalidState" | "AlreadyExists">) => governanceError(r.refusal, r.message, r.details);
 
-/** Locks the company row and applies the status guard (`operate`); NotFound for an unknown company. */
-async function lockOperable(ctx: RpcContext, companyId: string): Promise<void> {
-  const company = await lockCompanyStatus(ctx.em, companyId);
-  if (!company) throw governanceError.notFound("company");
-  const refusal = companyStatusRefusal(company.status, "operate");
-  if (refusal) throw refused(refusal);
+/**
+ * Locks the company row until the call's transaction ends: director changes of one company run one after the other,
+ * so each decides on the roles the previous one left (the last-director rule of remove_director). The company exists
+ * (the dispatcher loaded it); its status was checked there, in this same transaction.
+ */
+async function lockDirectorChanges(ctx: RpcContext, companyId: string): Promise<void> {
+  if (!(await lockCompanyStatus(ctx.em, companyId))) throw governanceError.notFound("company");
 }
 
 async function requireResident(ctx: RpcContext, residentId: string): Promise<void> {
@@ -56,7 +57,7 @@ function toAuthorityResult(row: SigningAuthorityRow): SigningAuthorityResult {
 }
 
 export const appointDirector: Handlers["appointDirector"] = async (ctx, p) => {
-  await lockOperable(ctx, p.company_id);
+  await lockDirectorChanges(ctx, p.company_id);
   await requireResident(ctx, p.resident_id);
   const now = ctx.now();
   const already = appointmentRefusal(await currentCompanyRoles(ctx.em, p.company_id, [p.resident_id], now));
@@ -73,7 +74,7 @@ export const appointDirector: Handlers["appointDirector"] = async (ctx, p) => {
 };
 
 export const removeDirector: Handlers["removeDirector"] = async (ctx, p) => {
-  await lockOperable(ctx, p.company_id);
+  await lockDirectorChanges(ctx, p.company_id);
   const now = ctx.now();
   const current = await rolesOfCompanyAt(ctx.em, p.company_id, now);
   const seat = current.find((r) => r.role === "director" && r.subject_id === p.resident_id);
@@ -87,7 +88,7 @@ export const removeDirector: Handlers["removeDirector"] = async (ctx, p) => {
 };
 
 export const grantSigningAuthority: Handlers["grantSigningAuthority"] = async (ctx, p) => {
-  await lockOperable(ctx, p.company_id);
+  await lockDirectorChanges(ctx, p.company_id);
   await requireResident(ctx, p.resident_id);
   const now = ctx.now();
   const notDirector = grantRefusal(await currentCompanyRoles(ctx.em, p.company_id, [p.resident_id], now));
@@ -102,7 +103,7 @@ export const grantSigningAuthority: Handlers["grantSigningAuthority"] = async (c
 };
 
 export const revokeSigningAuthority: Handlers["revokeSigningAuthority"] = async (ctx, p) => {
-  await lockOperable(ctx, p.company_id);
+  await lockDirectorChanges(ctx, p.company_id);
   const revoked = await revokeAuthority(ctx.em, p.company_id, p.resident_id, p.revoked_by, ctx.now());
   if (revoked) return toAuthorityResult(revoked);
   const latest = await latestAuthority(ctx.em, p.company_id, p.resident_id);

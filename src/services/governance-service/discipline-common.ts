@@ -1,14 +1,15 @@
 import type { GovernanceActionRow } from "../../../generated/entities.ts";
 import type { GovernanceActionResult } from "../../../generated/types.ts";
-import { companyStanding } from "../../auth/access.ts";
 import { isJsonObjectText, type ParentStep } from "../../domain/discipline.ts";
-import { requireCompanyOperable } from "../../repos/companies.ts";
 import { findAction, findNextStep } from "../../repos/governance-actions.ts";
-import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
 
-/** Shared pieces of the discipline chain handlers (docs/decisions.md "Member discipline chain (issue 17)"). */
+/**
+ * Shared pieces of the discipline chain handlers (docs/decisions.md "Member discipline chain (issue 17)"). The row a
+ * step answers (`x-target` GovernanceAction), the caller's role in its company and the company's status are the
+ * dispatcher's: a handler starts from `ctx.target.row`.
+ */
 
 export const governanceError = errorsFor("GovernanceService", "GovernanceError");
 
@@ -30,37 +31,10 @@ export function toActionResult(row: GovernanceActionRow): GovernanceActionResult
   };
 }
 
-/**
- * The dispatcher's company rule for operations whose company comes from a chain row: no current role in the
- * company is NotFound (the chain stays invisible), a role short of `required` is Forbidden. An administrator's
- * session passes, as at the dispatcher.
- */
-export async function requireChainRole(
-  ctx: RpcContext,
-  companyId: string,
-  required: "member" | "director",
-): Promise<void> {
-  const standing = await companyStanding(ctx.em, requireCaller(ctx), companyId, required, ctx.now());
-  if (standing === "none") throw governanceError.notFound("governance action");
-  if (standing === "short") throw governanceError("Forbidden", `needs the ${required} role in ${companyId}`);
-}
-
-/** The status guard: only an operating company runs discipline steps. */
-export function requireOperable(ctx: RpcContext, companyId: string): Promise<void> {
-  return requireCompanyOperable(ctx.em, companyId, (r) => governanceError(r.refusal, r.message, r.details));
-}
-
 export function requireJsonObject(content: string): void {
   if (!isJsonObjectText(content)) {
     throw governanceError("InvalidInput", "content must be a JSON object", { field: "content" });
   }
-}
-
-/** The row a step answers, or NotFound. */
-export async function loadAction(ctx: RpcContext, sid: string): Promise<GovernanceActionRow> {
-  const row = await findAction(ctx.em, sid);
-  if (!row) throw governanceError.notFound("governance action");
-  return row;
 }
 
 /** What the chain rules need about a parent: its own parent's kind and whether a step answers it already. */

@@ -1,7 +1,6 @@
 import type { GovernanceServiceHandlers } from "../../../generated/handlers/index.ts";
 import { companyRoles, ownedResidentIds, satisfiesCompanyRole } from "../../auth/access.ts";
 import { enforcementRefusal } from "../../domain/discipline.ts";
-import { companyOwner } from "../../repos/company-access.ts";
 import { closeRole, rolesOfCompanyAt } from "../../repos/company-roles.ts";
 import {
   enforcedAt,
@@ -13,23 +12,22 @@ import {
 import { unaudited } from "../../rpc/audit-marks.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
-import { governanceError, loadAction, requireChainRole, requireOperable, toActionResult } from "./discipline-common.ts";
+import { governanceError, toActionResult } from "./discipline-common.ts";
 
 type Handlers = GovernanceServiceHandlers<RpcContext>;
 
 /**
- * enforce_decision (seed 000 rule 3): closes the member's roles in force in the company at now (closeRole) and the
+ * enforce_decision (seed 000 rule 3): the dispatcher loaded the decision (`ctx.target.row`) and checked the caller's
+ * director role in its company, the company's status and enforced_by's. Closes the member's roles in force in the company at now (closeRole) and the
  * dispatcher writes the one enforce_decision audit row, which is also the enforcement's record: no GovernanceAction
  * row is changed or written. The decision row is locked for the call, so of concurrent enforcements one closes
  * the roles and the others see its audit row; a repeat answers already_enforced and writes no audit row.
  */
-export const enforceDecision: Handlers["enforceDecision"] = async (ctx, p) => {
-  const decision = await loadAction(ctx, p.decision_id);
-  await requireChainRole(ctx, decision.company_id, "director");
+export const enforceDecision: Handlers["enforceDecision"] = async (ctx) => {
+  const decision = ctx.target.row;
   if (decision.kind !== "decision" || decision.outcome === null || decision.parent_action_sid === null) {
     throw governanceError("InvalidState", `a ${decision.kind} is not a decision`);
   }
-  await requireOperable(ctx, decision.company_id);
   await lockAction(ctx.em, decision.sid);
   const base = {
     decision_id: decision.sid,
@@ -67,12 +65,13 @@ export const enforceDecision: Handlers["enforceDecision"] = async (ctx, p) => {
 };
 
 /**
- * list_actions: the dispatcher checked company:member. Directors (and founders, the owner, an administrator's
- * session) see every chain; other members only the chains whose subject is a resident they own.
+ * list_actions: the dispatcher checked the company and the caller's membership (`x-target` member). What the list
+ * shows is the handler's: directors (and founders, the owner, an administrator's session) see every chain, other
+ * members only the chains whose subject is a resident they own. That lookup of the caller's roles decides the
+ * visibility of chains among members, not who may call (x-target states one role, not a filter by role).
  */
 export const listActions: Handlers["listActions"] = async (ctx, p) => {
   const caller = requireCaller(ctx);
-  if (!(await companyOwner(ctx.em, p.company_id))) throw governanceError.notFound("company");
   const now = ctx.now();
   const everyone =
     isAdminSession(caller) ||

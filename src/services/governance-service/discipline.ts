@@ -7,15 +7,7 @@ import { findCompany } from "../../repos/companies.ts";
 import { currentCompanyRoles } from "../../repos/company-access.ts";
 import { appendAction } from "../../repos/governance-actions.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import {
-  governanceError,
-  loadAction,
-  parentFacts,
-  requireChainRole,
-  requireJsonObject,
-  requireOperable,
-  toActionResult,
-} from "./discipline-common.ts";
+import { governanceError, parentFacts, requireJsonObject, toActionResult } from "./discipline-common.ts";
 
 export { enforceDecision, listActions } from "./discipline-enforce.ts";
 
@@ -23,8 +15,11 @@ type Handlers = GovernanceServiceHandlers<RpcContext>;
 
 /**
  * The five discipline steps (seed 000 "Member discipline chain"): each appends one GovernanceAction row chained to
- * its parent; rows are never changed. The dispatcher writes the governance_step audit row of each step (and of each
- * refusal of a known caller).
+ * its parent; rows are never changed. The dispatcher loads the parent (`x-target` GovernanceAction, `ctx.target.row`),
+ * checks the caller's role in its company (member for the subject's steps, director for the board's), the company's
+ * status and the acting resident's (created_by), and writes the governance_step audit row of each step (and of each
+ * refusal of a known caller). Who among the company's residents takes a step (the subject, not the subject) is the
+ * chain's rule, here.
  */
 
 interface Decision {
@@ -33,7 +28,7 @@ interface Decision {
 }
 
 /**
- * Appends a `kind` step to `parent`: status guard, content, chain order (domain), due_by = the parent's due_by plus
+ * Appends a `kind` step to `parent`: content, chain order (domain), due_by = the parent's due_by plus
  * the step's SLA, then the insert, which loses to a step that answered the parent meanwhile (InvalidState).
  */
 async function appendStep(
@@ -43,7 +38,6 @@ async function appendStep(
   p: { content: string; created_by: string },
   decision?: Decision,
 ) {
-  await requireOperable(ctx, parent.company_id);
   requireJsonObject(p.content);
   const now = ctx.now();
   const order = nextStepRefusal(kind, await parentFacts(ctx, parent), now);
@@ -86,10 +80,13 @@ function requireSubject(parent: GovernanceActionRow, createdBy: string): void {
   }
 }
 
+/**
+ * issue_notice: the dispatcher checked the caller's director role in the company (`ctx.target.row`) and its status;
+ * the notice's issuer, created_by, must itself hold the director (or founder) role, and the subject a role.
+ */
 export const issueNotice: Handlers["issueNotice"] = async (ctx, p) => {
   const now = ctx.now();
-  const company = await findCompany(ctx.em, p.company_id);
-  if (!company) throw governanceError.notFound("company");
+  const company = ctx.target.row;
   const issuerRoles = await currentCompanyRoles(ctx.em, p.company_id, [p.created_by], now);
   if (!issuerRoles.includes("director") && !issuerRoles.includes("founder")) {
     throw governanceError("Forbidden", "created_by must hold the director role in the company");
@@ -99,7 +96,6 @@ export const issueNotice: Handlers["issueNotice"] = async (ctx, p) => {
       company_type: company.company_type,
     });
   }
-  await requireOperable(ctx, p.company_id);
   requireJsonObject(p.content);
   if ((await currentCompanyRoles(ctx.em, p.company_id, [p.subject_resident_id], now)).length === 0) {
     throw governanceError.notFound("member");
@@ -126,15 +122,13 @@ export const issueNotice: Handlers["issueNotice"] = async (ctx, p) => {
 };
 
 export const submitResponse: Handlers["submitResponse"] = async (ctx, p) => {
-  const parent = await loadAction(ctx, p.parent_action_id);
-  await requireChainRole(ctx, parent.company_id, "member");
+  const parent = ctx.target.row;
   requireSubject(parent, p.created_by);
   return appendStep(ctx, "response", parent, p);
 };
 
 export const conductReview: Handlers["conductReview"] = async (ctx, p) => {
-  const parent = await loadAction(ctx, p.parent_action_id);
-  await requireChainRole(ctx, parent.company_id, "director");
+  const parent = ctx.target.row;
   if (p.created_by === parent.subject_resident_id) {
     throw governanceError("Forbidden", "the member concerned cannot review their own case");
   }
@@ -142,14 +136,12 @@ export const conductReview: Handlers["conductReview"] = async (ctx, p) => {
 };
 
 export const issueDecision: Handlers["issueDecision"] = async (ctx, p) => {
-  const parent = await loadAction(ctx, p.parent_action_id);
-  await requireChainRole(ctx, parent.company_id, "director");
+  const parent = ctx.target.row;
   return appendStep(ctx, "decision", parent, p, { outcome: p.outcome, role: p.decided_by_role });
 };
 
 export const fileAppeal: Handlers["fileAppeal"] = async (ctx, p) => {
-  const parent = await loadAction(ctx, p.parent_action_id);
-  await requireChainRole(ctx, parent.company_id, "member");
+  const parent = ctx.target.row;
   requireSubject(parent, p.created_by);
   return appendStep(ctx, "appeal", parent, p);
 };

@@ -1,48 +1,22 @@
 import type { ProposalRow, ResolutionRow, VoteRow } from "../../../generated/entities.ts";
 import type { ProposalResult, ResolutionKind, ResolutionResult, VoteResult } from "../../../generated/types.ts";
-import { companyStanding } from "../../auth/access.ts";
 import { powerSnapshot } from "../../domain/proposals.ts";
 import type { Refusal } from "../../domain/refusal.ts";
-import { findCompany, requireCompanyOperable } from "../../repos/companies.ts";
+import { findCompany } from "../../repos/companies.ts";
 import { rolesOfCompanyAt } from "../../repos/company-roles.ts";
-import { findProposal } from "../../repos/proposals.ts";
-import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
 
-/** Shared pieces of the proposal use cases: the error factory, role checks on the proposal's company, mappers. */
+/**
+ * Shared pieces of the proposal use cases: the error factory and the mappers. The proposal (or company) a method
+ * acts on, the caller's role in its company and the company's status are the dispatcher's (`x-target`): handlers
+ * start from `ctx.target.row`.
+ */
 
 export const governanceError = errorsFor("GovernanceService", "GovernanceError");
 
 export const refused = (r: Refusal<"InvalidState" | "InvalidInput" | "Forbidden">) =>
   governanceError(r.refusal, r.message, r.details);
-
-/** The status guard on a company write (InvalidState with details.status when the company does not operate). */
-export const requireOperable = (ctx: RpcContext, companyId: string) =>
-  requireCompanyOperable(ctx.em, companyId, (r) => governanceError(r.refusal, r.message, r.details));
-
-/**
- * The caller's standing in a company the handler read from a record (docs/authorization.md "handler" rows): no
- * current role is NotFound (no existence leak), a role short of `required` is Forbidden; an administrator's
- * session passes.
- */
-export async function requireRoleIn(ctx: RpcContext, companyId: string, required: "member" | "director") {
-  const standing = await companyStanding(ctx.em, requireCaller(ctx), companyId, required, ctx.now());
-  if (standing === "none") throw governanceError.notFound("proposal");
-  if (standing === "short") throw governanceError("Forbidden", `needs the ${required} role in the proposal's company`);
-}
-
-/** The proposal and the caller's standing in its company (NotFound for strangers, as for unknown proposals). */
-export async function loadProposalFor(
-  ctx: RpcContext,
-  proposalId: string,
-  required: "member" | "director",
-): Promise<ProposalRow> {
-  const row = await findProposal(ctx.em, proposalId);
-  if (!row) throw governanceError.notFound("proposal");
-  await requireRoleIn(ctx, row.company_id, required);
-  return row;
-}
 
 export function toProposalResult(row: ProposalRow): ProposalResult {
   return {

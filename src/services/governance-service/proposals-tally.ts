@@ -1,15 +1,13 @@
 import type { ResolutionRow } from "../../../generated/entities.ts";
 import type { GovernanceServiceHandlers } from "../../../generated/handlers/index.ts";
-import { mayActAsResident } from "../../auth/access.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { executeRefusal, formatResolutionNumber, tally, tallyRefusal } from "../../domain/proposals.ts";
 import { rolesOfCompanyAt } from "../../repos/company-roles.ts";
 import { takeNumber } from "../../repos/counters.ts";
 import { writeAudience } from "../../repos/document-audiences.ts";
 import { insertResolution, listResolutionsOf, lockProposal, moveProposal, voteSums } from "../../repos/proposals.ts";
-import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { governanceError, loadProposalFor, refused, requireOperable, toResolutionResult } from "./proposals-common.ts";
+import { governanceError, refused, toResolutionResult } from "./proposals-common.ts";
 
 type Handlers = GovernanceServiceHandlers<RpcContext>;
 
@@ -24,13 +22,12 @@ export const RESOLUTION_CLASSIFICATION: readonly string[] = [
 export const RESOLUTION_AUDIENCE_RULE = "governance.resolution.members";
 
 /**
- * tally_votes: a director, on an `active` proposal, after voting_ends_at or once every unit of the snapshot power
+ * tally_votes: a director (the dispatcher's `x-target`, with the company's status), on an `active` proposal, after voting_ends_at or once every unit of the snapshot power
  * voted. Sums the votes (each carrying its snapshot power), decides by src/domain/proposals.ts `tally`, and moves
  * the proposal active -> passed / rejected in one conditional update (a concurrent tally or expiry loses).
  */
-export const tallyVotes: Handlers["tallyVotes"] = async (ctx, { proposal_id }) => {
-  const proposal = await loadProposalFor(ctx, proposal_id, "director");
-  await requireOperable(ctx, proposal.company_id);
+export const tallyVotes: Handlers["tallyVotes"] = async (ctx) => {
+  const proposal = ctx.target.row;
   await lockProposal(ctx.em, proposal.sid);
   const sums = await voteSums(ctx.em, proposal.sid);
   const now = ctx.now();
@@ -82,18 +79,16 @@ export const tallyVotes: Handlers["tallyVotes"] = async (ctx, { proposal_id }) =
 
 /**
  * execute_proposal: a `passed` proposal becomes `executed` once (conditional update), with a Resolution numbered
- * per company and year (counter `RES-<company>-<year>`) and its DocumentAudience row. executor_id must be a
- * resident the caller may act as that holds the director (or founder) role now.
+ * per company and year (counter `RES-<company>-<year>`) and its DocumentAudience row. The dispatcher checked the
+ * caller's director role, the company's status, that the caller may act as executor_id (caller binding) and its
+ * status (`x-acts-as`); the recorded executor must itself hold the director (or founder) role now.
  */
 export const executeProposal: Handlers["executeProposal"] = async (ctx, params) => {
-  const proposal = await loadProposalFor(ctx, params.proposal_id, "director");
+  const proposal = ctx.target.row;
   const now = ctx.now();
-  if (!(await mayActAsResident(ctx.em, requireCaller(ctx), params.executor_id, now)))
-    throw governanceError("Forbidden", "executor_id must be a resident you own or act for");
   const roles = await rolesOfCompanyAt(ctx.em, proposal.company_id, now);
   if (!roles.some((r) => r.subject_id === params.executor_id && (r.role === "director" || r.role === "founder")))
     throw governanceError("Forbidden", "executor_id must hold the director role in the company");
-  await requireOperable(ctx, proposal.company_id);
   const bad = executeRefusal(proposal.status);
   if (bad) throw refused(bad);
   const resolutionSid = uuidv7(now);

@@ -1,35 +1,25 @@
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { VoteRow } from "../../../generated/entities.ts";
 import type { GovernanceServiceHandlers } from "../../../generated/handlers/index.ts";
-import { mayActAsResident } from "../../auth/access.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { voteRefusal } from "../../domain/proposals.ts";
 import { insertVote, lockProposal, snapshotPower } from "../../repos/proposals.ts";
-import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import {
-  currentPower,
-  governanceError,
-  loadProposalFor,
-  refused,
-  requireOperable,
-  toVoteResult,
-} from "./proposals-common.ts";
+import { currentPower, governanceError, refused, toVoteResult } from "./proposals-common.ts";
 
 type Handlers = GovernanceServiceHandlers<RpcContext>;
 
 /**
- * cast_vote: the dispatcher checked the password re-entry and the caller binding of voter_id. The proposal row is
+ * cast_vote: the dispatcher checked the proposal and the caller's membership of its company, the company's status,
+ * the caller binding of voter_id (a resident the caller owns or acts for), its status and the password re-entry. The
+ * proposal row is
  * locked for the call, so votes and a tally of one proposal run one after the other; the unique index
  * (proposal_id, voter_id) refuses a second vote even when two arrive at once (AlreadyExists). The vote carries the
  * voter's power recorded with the proposal's snapshot, never its power now.
  */
 export const castVote: Handlers["castVote"] = async (ctx, params) => {
-  const proposal = await loadProposalFor(ctx, params.proposal_id, "member");
+  const proposal = ctx.target.row;
   const now = ctx.now();
-  if (!(await mayActAsResident(ctx.em, requireCaller(ctx), params.voter_id, now)))
-    throw governanceError("Forbidden", "voter_id must be a resident you own or act for through an effective proxy");
-  await requireOperable(ctx, proposal.company_id);
   await lockProposal(ctx.em, proposal.sid);
   const power = await snapshotPower(ctx.em, proposal.sid, params.voter_id);
   const refusal = voteRefusal({

@@ -5,19 +5,11 @@ import { ownedResidentIds } from "../../auth/access.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { creationRefusal, votingEndsAt } from "../../domain/proposals.ts";
 import { type Refusal, refuse } from "../../domain/refusal.ts";
-import { companyOperableRefusal } from "../../repos/companies.ts";
 import { rolesOfCompanyAt } from "../../repos/company-roles.ts";
-import { findProposal, insertProposal, listProposalsOf, votesOf } from "../../repos/proposals.ts";
+import { insertProposal, listProposalsOf, votesOf } from "../../repos/proposals.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import {
-  currentPower,
-  governanceError,
-  refused,
-  requireRoleIn,
-  toProposalResult,
-  toVoteResult,
-} from "./proposals-common.ts";
+import { currentPower, governanceError, refused, toProposalResult, toVoteResult } from "./proposals-common.ts";
 
 export { executeProposal, listResolutions, tallyVotes } from "./proposals-tally.ts";
 export { castVote, getVotingPower } from "./proposals-votes.ts";
@@ -40,10 +32,11 @@ export type OpenProposalRefusal = Refusal<"NotFound" | "InvalidInput" | "Invalid
 
 /**
  * Opens a proposal with the rules of create_proposal (exported for other services, e.g. a dividend vote):
- * validates title and voting_days, applies the company status guard, stamps quorum and passing percentages from
- * the deployment configuration for the kind, and records the power snapshot (total and each holder's power) with
- * it. The caller has checked who may propose. Answers the new row or a refusal (nothing written) for the caller
- * to map to its own error type; a company without voting power for the kind is InvalidState.
+ * validates title and voting_days, stamps quorum and passing percentages from the deployment configuration for the
+ * kind, and records the power snapshot (total and each holder's power) with it. Who may propose and the company's
+ * status are the calling method's `x-target` (role, `operable`: create_proposal, initiate_dividend), checked by the
+ * dispatcher. Answers the new row or a refusal (nothing written) for the caller to map to its own error type; a
+ * company without voting power for the kind is InvalidState.
  */
 export async function openProposal(
   ctx: RpcContext,
@@ -51,9 +44,6 @@ export async function openProposal(
 ): Promise<ProposalRow | OpenProposalRefusal> {
   const bad = creationRefusal({ title: input.title, votingDays: input.votingDays });
   if (bad) return bad;
-  const status = await companyOperableRefusal(ctx.em, input.companyId);
-  if (status === "missing") return refuse("NotFound", "company not found");
-  if (status) return status;
   const power = await currentPower(ctx, input.companyId, input.kind);
   if (!power) return refuse("NotFound", "company not found");
   if (!(power.snapshot.total > 0))
@@ -131,10 +121,8 @@ export const createProposal: Handlers["createProposal"] = async (ctx, params) =>
   return toProposalResult(row);
 };
 
-export const getProposal: Handlers["getProposal"] = async (ctx, { proposal_id }) => {
-  const row = await findProposal(ctx.em, proposal_id);
-  if (!row) throw governanceError.notFound("proposal");
-  await requireRoleIn(ctx, row.company_id, "member");
+export const getProposal: Handlers["getProposal"] = async (ctx) => {
+  const row = ctx.target.row;
   const votes = await votesOf(ctx.em, row.sid);
   return { ...toProposalResult(row), votes: votes.map(toVoteResult) };
 };
