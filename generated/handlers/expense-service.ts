@@ -27,19 +27,34 @@ export interface ExpenseServiceHandlers<Ctx> {
     ctx: Targeted<Ctx, RowOf["ZoneCompany"]>,
     params: ExpenseServiceCreateParams,
   ): ExpenseResult | Promise<ExpenseResult>;
-  /** `expenseservice.get`: Read one expense — x-auth: user */
-  get(ctx: Ctx, params: ExpenseServiceGetParams): ExpenseResult | Promise<ExpenseResult>;
-  /** `expenseservice.update`: Edit a draft expense — x-auth: user */
-  update(ctx: Ctx, params: ExpenseServiceUpdateParams): ExpenseResult | Promise<ExpenseResult>;
+  /** `expenseservice.get`: Read one expense — x-auth: user, target ZoneExpense */
+  get(
+    ctx: Targeted<Ctx, RowOf["ZoneExpense"]>,
+    params: ExpenseServiceGetParams,
+  ): ExpenseResult | Promise<ExpenseResult>;
+  /** `expenseservice.update`: Edit a draft expense — x-auth: user, target ZoneExpense */
+  update(
+    ctx: Targeted<Ctx, RowOf["ZoneExpense"]>,
+    params: ExpenseServiceUpdateParams,
+  ): ExpenseResult | Promise<ExpenseResult>;
   /** `expenseservice.delete`: Delete a draft expense — x-auth: user, target ZoneCompany */
   delete(
     ctx: Targeted<Ctx, RowOf["ZoneCompany"]>,
     params: ExpenseServiceDeleteParams,
   ): DeleteResult | Promise<DeleteResult>;
-  /** `expenseservice.submit`: Submit an expense for approval — x-auth: user */
-  submit(ctx: Ctx, params: ExpenseServiceSubmitParams): ExpenseResult | Promise<ExpenseResult>;
-  /** `expenseservice.approve`: Approve a submitted expense — x-auth: user */
-  approve(ctx: Ctx, params: ExpenseServiceApproveParams): ExpenseResult | Promise<ExpenseResult>;
-  /** `expenseservice.reject`: Reject a submitted expense — x-auth: user */
-  reject(ctx: Ctx, params: ExpenseServiceRejectParams): ExpenseResult | Promise<ExpenseResult>;
+  /** `expenseservice.submit`: Submit an expense for approval — x-auth: user, target ZoneExpense */
+  submit(
+    ctx: Targeted<Ctx, RowOf["ZoneExpense"]>,
+    params: ExpenseServiceSubmitParams,
+  ): ExpenseResult | Promise<ExpenseResult>;
+  /** `expenseservice.approve`: Approve a submitted expense — x-auth: user, target ZoneExpense */
+  approve(
+    ctx: Targeted<Ctx, RowOf["ZoneExpense"]>,
+    params: ExpenseServiceApproveParams,
+  ): ExpenseResult | Promise<ExpenseResult>;
+  /** `expenseservice.reject`: Reject a submitted expense — x-auth: user, target ZoneExpense */
+  reject(
+    ctx: Targeted<Ctx, RowOf["ZoneExpense"]>,
+    params: ExpenseServiceRejectParams,
+  ): ExpenseResult | Promise<ExpenseResult>;
 }

@@ -34,29 +34,41 @@ export interface InvoiceServiceHandlers<Ctx> {
     ctx: Targeted<Ctx, RowOf["ZoneCompany"]>,
     params: InvoiceServiceCreateParams,
   ): InvoiceResult | Promise<InvoiceResult>;
-  /** `invoiceservice.get`: Read one invoice — x-auth: user */
-  get(ctx: Ctx, params: InvoiceServiceGetParams): InvoiceResult | Promise<InvoiceResult>;
-  /** `invoiceservice.update`: Edit a draft invoice — x-auth: user */
-  update(ctx: Ctx, params: InvoiceServiceUpdateParams): InvoiceResult | Promise<InvoiceResult>;
+  /** `invoiceservice.get`: Read one invoice — x-auth: user, target ZoneInvoice */
+  get(
+    ctx: Targeted<Ctx, RowOf["ZoneInvoice"]>,
+    params: InvoiceServiceGetParams,
+  ): InvoiceResult | Promise<InvoiceResult>;
+  /** `invoiceservice.update`: Edit a draft invoice — x-auth: user, target ZoneInvoice */
+  update(
+    ctx: Targeted<Ctx, RowOf["ZoneInvoice"]>,
+    params: InvoiceServiceUpdateParams,
+  ): InvoiceResult | Promise<InvoiceResult>;
   /** `invoiceservice.delete`: Delete a draft invoice — x-auth: user, target ZoneCompany */
   delete(
     ctx: Targeted<Ctx, RowOf["ZoneCompany"]>,
     params: InvoiceServiceDeleteParams,
   ): DeleteResult | Promise<DeleteResult>;
-  /** `invoiceservice.preview_invoice_email`: Render the invoice email without sending it — x-auth: user */
+  /** `invoiceservice.preview_invoice_email`: Render the invoice email without sending it — x-auth: user, target ZoneInvoice */
   previewInvoiceEmail(
-    ctx: Ctx,
+    ctx: Targeted<Ctx, RowOf["ZoneInvoice"]>,
     params: InvoiceServicePreviewInvoiceEmailParams,
   ): PreviewInvoiceEmailResult | Promise<PreviewInvoiceEmailResult>;
-  /** `invoiceservice.send_draft`: Send a draft invoice — x-auth: user */
-  sendDraft(ctx: Ctx, params: InvoiceServiceSendDraftParams): InvoiceResult | Promise<InvoiceResult>;
+  /** `invoiceservice.send_draft`: Send a draft invoice — x-auth: user, target ZoneInvoice */
+  sendDraft(
+    ctx: Targeted<Ctx, RowOf["ZoneInvoice"]>,
+    params: InvoiceServiceSendDraftParams,
+  ): InvoiceResult | Promise<InvoiceResult>;
   /** `invoiceservice.send_invoice`: Create and send an invoice in one step — x-auth: user, target ZoneCompany */
   sendInvoice(
     ctx: Targeted<Ctx, RowOf["ZoneCompany"]>,
     params: InvoiceServiceSendInvoiceParams,
   ): InvoiceResult | Promise<InvoiceResult>;
-  /** `invoiceservice.mark_paid`: Mark an invoice as paid — x-auth: user */
-  markPaid(ctx: Ctx, params: InvoiceServiceMarkPaidParams): InvoiceResult | Promise<InvoiceResult>;
+  /** `invoiceservice.mark_paid`: Mark an invoice as paid — x-auth: user, target ZoneInvoice */
+  markPaid(
+    ctx: Targeted<Ctx, RowOf["ZoneInvoice"]>,
+    params: InvoiceServiceMarkPaidParams,
+  ): InvoiceResult | Promise<InvoiceResult>;
   /** `invoiceservice.get_payment_defaults`: List the caller's payment-instruction defaults — x-auth: user */
   getPaymentDefaults(
     ctx: Ctx,

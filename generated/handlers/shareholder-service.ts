@@ -51,8 +51,11 @@ export interface ShareholderServiceHandlers<Ctx> {
     ctx: Targeted<Ctx, RowOf["ZoneCompany"]>,
     params: ShareholderServiceInitiateTransferParams,
   ): TransferResult | Promise<TransferResult>;
-  /** `shareholderservice.approve_transfer`: Countersign a share transfer as the recipient — x-auth: user */
-  approveTransfer(ctx: Ctx, params: ShareholderServiceApproveTransferParams): TransferResult | Promise<TransferResult>;
+  /** `shareholderservice.approve_transfer`: Countersign a share transfer as the recipient — x-auth: user, target ShareTransfer */
+  approveTransfer(
+    ctx: Targeted<Ctx, RowOf["ShareTransfer"]>,
+    params: ShareholderServiceApproveTransferParams,
+  ): TransferResult | Promise<TransferResult>;
   /** `shareholderservice.complete_transfer`: Complete an approved share transfer — x-auth: user, target ShareTransfer */
   completeTransfer(
     ctx: Targeted<Ctx, RowOf["ShareTransfer"]>,

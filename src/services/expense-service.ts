@@ -1,7 +1,7 @@
 import type { ZoneExpenseRow } from "../../generated/entities.ts";
 import type { ExpenseServiceHandlers } from "../../generated/handlers/index.ts";
 import type { ExpenseResult } from "../../generated/types.ts";
-import { companyRoles, companyStanding } from "../auth/access.ts";
+import { companyRoles } from "../auth/access.ts";
 import {
   draftOnlyRefusal,
   EXPENSE_AUDIENCE_RULE,
@@ -18,7 +18,6 @@ import {
 import { uuidv7 } from "../domain/ids.ts";
 import { isRefusal, type Refusal } from "../domain/refusal.ts";
 import { recordAdminAction } from "../repos/admin-actions.ts";
-import { requireCompanyOperable } from "../repos/companies.ts";
 import { currentCompanyRoles } from "../repos/company-access.ts";
 import { findResident } from "../repos/digital-residents.ts";
 import { closeAudience, writeAudience } from "../repos/document-audiences.ts";
@@ -31,8 +30,10 @@ import { errorsFor } from "../rpc/service-errors.ts";
  * ExpenseService (issue 15): company expenses, `draft -> submitted -> approved | rejected`. Handlers follow
  * docs/handler-pattern.md: load (src/repos/expenses.ts), decide (src/domain/expenses.ts), apply (conditional
  * updates whose affected count decides a race), map (ExpenseResult, InvoiceError as the seed says).
- * list/create/delete carry fzc_id, so the dispatcher checks the company role; get/update/submit/approve/reject take
- * only the expense id, so the company comes from the expense and the role is checked here (src/auth/access.ts).
+ * The dispatcher loads and authorizes the target (`x-target`): the company by fzc_id for list/create/delete, the
+ * expense for get/update/submit/approve/reject (its company through ZoneExpense's x-company), with the company role
+ * and, on writes, the company's status; handlers read the expense as `ctx.target.row`. approve/reject name no role
+ * for the caller (a proxy holder decides for a director): the deciding resident's role is checked here.
  * Administrators in a session pass the role checks as the dispatcher lets them; their writes record an AdminAction.
  */
 
@@ -64,32 +65,12 @@ function toExpenseResult(row: ZoneExpenseRow): ExpenseResult {
   };
 }
 
-/** The expense, or NotFound; with `fzcId`, an expense of another company is NotFound too. */
-async function loadExpense(ctx: RpcContext, expenseId: string, fzcId?: string): Promise<ZoneExpenseRow> {
+/** delete's expense, which must belong to the company fzc_id names (the dispatcher authorized that company). */
+async function loadCompanyExpense(ctx: RpcContext, expenseId: string, fzcId: string): Promise<ZoneExpenseRow> {
   const row = await expenses.findExpense(ctx.em, expenseId);
-  if (!row || (fzcId !== undefined && row.fzc_id !== fzcId)) throw invoiceError.notFound("expense");
+  if (!row || row.fzc_id !== fzcId) throw invoiceError.notFound("expense");
   return row;
 }
-
-/**
- * The caller's standing in the expense's company: no current role is NotFound (no existence leak), a member without
- * the director role is Forbidden. Answers "admin" for an administrator's session (which passes, as the dispatcher's
- * company check lets it).
- */
-async function requireCompanyRole(
-  ctx: RpcContext,
-  fzcId: string,
-  required: "member" | "director",
-): Promise<"member" | "admin"> {
-  const standing = await companyStanding(ctx.em, requireCaller(ctx), fzcId, required, ctx.now());
-  if (standing === "none") throw invoiceError.notFound("expense");
-  if (standing === "short") throw invoiceError("Forbidden", `needs the ${required} role in the expense's company`);
-  return standing === "admin" ? "admin" : "member";
-}
-
-/** The company status guard (src/domain/company-status.ts): only an active company's expenses change. */
-const requireOperable = (ctx: RpcContext, fzcId: string) =>
-  requireCompanyOperable(ctx.em, fzcId, (r) => invoiceError(r.refusal, r.message, r.details));
 
 /** An administrator's write on a company's expense, recorded (the dispatcher let the session through). */
 function recordIfAdmin(ctx: RpcContext, action: string, row: ZoneExpenseRow, details: Record<string, unknown>) {
@@ -103,8 +84,10 @@ function recordIfAdmin(ctx: RpcContext, action: string, row: ZoneExpenseRow, det
 }
 
 /**
- * approve / reject: the deciding resident (the dispatcher checked the caller owns it or holds its proxy) must be a
- * current director (or founder) of the expense's company, and not the submitter.
+ * approve / reject: the deciding resident (the dispatcher checked the caller owns it or holds its proxy, and its
+ * status) must be a current director (or founder) of the expense's company, and not the submitter. x-target's role
+ * is the caller's, and a proxy holder deciding for a director need hold none, so this rule on the named resident
+ * stays here; a caller who is neither a member nor deciding through one does not see the expense (NotFound).
  */
 async function checkDecider(ctx: RpcContext, row: ZoneExpenseRow, residentId: string): Promise<void> {
   const caller = requireCaller(ctx);
@@ -144,11 +127,6 @@ export const expenseService: ExpenseServiceHandlers<RpcContext> = {
   },
 
   async create(ctx, { fzc_id, data }) {
-    // The dispatcher checked the director role; an administrator passes it, so the company must exist.
-    if ((await companyRoles(ctx.em, requireCaller(ctx), fzc_id, ctx.now())) === null) {
-      throw invoiceError.notFound("company");
-    }
-    await requireOperable(ctx, fzc_id);
     const fields = expenseChanges(data);
     if (isRefusal(fields)) throw refused(fields);
     const now = ctx.now();
@@ -183,16 +161,12 @@ export const expenseService: ExpenseServiceHandlers<RpcContext> = {
     return toExpenseResult(row);
   },
 
-  async get(ctx, { expense_id }) {
-    const row = await loadExpense(ctx, expense_id);
-    await requireCompanyRole(ctx, row.fzc_id, "member");
-    return toExpenseResult(row);
+  async get(ctx) {
+    return toExpenseResult(ctx.target.row);
   },
 
-  async update(ctx, { expense_id, data }) {
-    const row = await loadExpense(ctx, expense_id);
-    await requireCompanyRole(ctx, row.fzc_id, "director");
-    await requireOperable(ctx, row.fzc_id);
+  async update(ctx, { data }) {
+    const row = ctx.target.row;
     const notDraft = draftOnlyRefusal(row.status, "updated");
     if (notDraft) throw refused(notDraft);
     const changes = expenseChanges(data);
@@ -206,8 +180,7 @@ export const expenseService: ExpenseServiceHandlers<RpcContext> = {
   },
 
   async delete(ctx, { fzc_id, expense_id }) {
-    const row = await loadExpense(ctx, expense_id, fzc_id);
-    await requireOperable(ctx, row.fzc_id);
+    const row = await loadCompanyExpense(ctx, expense_id, fzc_id);
     const notDraft = draftOnlyRefusal(row.status, "deleted");
     if (notDraft) throw refused(notDraft);
     if (!(await expenses.deleteDraft(ctx.em, row.sid))) {
@@ -219,26 +192,22 @@ export const expenseService: ExpenseServiceHandlers<RpcContext> = {
     return { sid: row.sid, deleted: true };
   },
 
-  async submit(ctx, { expense_id }) {
-    const row = await loadExpense(ctx, expense_id);
-    await requireCompanyRole(ctx, row.fzc_id, "director");
-    await requireOperable(ctx, row.fzc_id);
+  async submit(ctx) {
+    const row = ctx.target.row;
     const result = await move(ctx, row, "submit", { submitted_by: requireCaller(ctx).userId });
     recordIfAdmin(ctx, "submit_expense", row, {});
     return result;
   },
 
-  async approve(ctx, { expense_id, approved_by }) {
-    const row = await loadExpense(ctx, expense_id);
+  async approve(ctx, { approved_by }) {
+    const row = ctx.target.row;
     await checkDecider(ctx, row, approved_by);
-    await requireOperable(ctx, row.fzc_id);
     return move(ctx, row, "approve", { approved_by, decided_at: ctx.now() });
   },
 
-  async reject(ctx, { expense_id, rejected_by, reason }) {
-    const row = await loadExpense(ctx, expense_id);
+  async reject(ctx, { rejected_by, reason }) {
+    const row = ctx.target.row;
     await checkDecider(ctx, row, rejected_by);
-    await requireOperable(ctx, row.fzc_id);
     const clean = rejectionReason(reason);
     if (isRefusal(clean)) throw refused(clean);
     return move(ctx, row, "reject", { rejected_by, rejection_reason: clean, decided_at: ctx.now() });

@@ -75,13 +75,15 @@ describe("person-to-person invoices", () => {
     await refusedNoWrite(t, () => carol.client.call("invoiceservice.get", { invoice_id: inv.sid }), -32003, "NotFound");
   });
 
-  test("the issuer sends, marks paid and deletes drafts; the recipient may not (Forbidden), a stranger NotFound", async () => {
+  // The writes are the dispatcher's issuer rule (x-target ZoneInvoice, foreignResident NotFound): anyone but the
+  // issuing resident's owner gets NotFound, the recipient who may read the invoice too (it was Forbidden before).
+  test("the issuer sends, marks paid and deletes drafts; the recipient and a stranger get NotFound", async () => {
     const inv = await personal(alice.client, alice.resident, {
       recipient_email: null,
       recipient_user_id: bob.client.userId,
     });
     const send = (c: Client) => () => c.call("invoiceservice.send_draft", { invoice_id: inv.sid });
-    await refusedNoWrite(t, send(bob.client), -32002, "Forbidden");
+    await refusedNoWrite(t, send(bob.client), -32003, "NotFound");
     await refusedNoWrite(t, send(carol.client), -32003, "NotFound");
     const sent = await alice.client.callOk("invoiceservice.send_draft", { invoice_id: inv.sid });
     expect(sent.status).toBe("sent");
@@ -90,8 +92,8 @@ describe("person-to-person invoices", () => {
     await refusedNoWrite(
       t,
       () => bob.client.call("invoiceservice.mark_paid", { invoice_id: inv.sid, payment_method: "manual" }),
-      -32002,
-      "Forbidden",
+      -32003,
+      "NotFound",
     );
     expect(
       (await alice.client.callOk("invoiceservice.mark_paid", { invoice_id: inv.sid, payment_method: "cash" })).status,

@@ -1,9 +1,8 @@
 import type { ZoneCompanyRow, ZoneInvoiceRow } from "../../../generated/entities.ts";
 import type { Targeted } from "../../../generated/policy.ts";
-import { companyRoles, satisfiesCompanyRole } from "../../auth/access.ts";
+import { companyRoles } from "../../auth/access.ts";
 import type { Refusal } from "../../domain/refusal.ts";
 import { recordAdminAction } from "../../repos/admin-actions.ts";
-import { requireCompanyOperable } from "../../repos/companies.ts";
 import * as invoices from "../../repos/invoices.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
@@ -53,60 +52,38 @@ export async function resolveIssuer(
   return { fzcId: "", entityType: null, entityId: issuerId };
 }
 
-/** The company status guard (src/domain/company-status.ts): a company that may not operate issues nothing. */
-export function requireOperableIssuer(ctx: RpcContext, fzcId: string): Promise<void> {
-  return requireCompanyOperable(ctx.em, fzcId, (r) => invoiceError(r.refusal, r.message, r.details));
-}
-
-/** The invoice, or NotFound. */
+/** delete's invoice (its target is the issuer fzc_id names), or NotFound. */
 export async function loadInvoice(ctx: RpcContext, invoiceId: string): Promise<ZoneInvoiceRow> {
   const row = await invoices.findInvoice(ctx.em, invoiceId);
   if (!row) throw invoiceError.notFound("invoice");
   return row;
 }
 
-/** Whether the caller may act for the invoice's issuer: director of the company, or owner of the issuing resident. */
-async function issuerStanding(ctx: RpcContext, row: ZoneInvoiceRow): Promise<"acts" | "member" | "none"> {
-  const caller = requireCaller(ctx);
-  if (isAdminSession(caller)) return "acts";
-  if (row.sender_entity_type === null) {
-    return row.sender_entity_id !== null && (await ownsResident(ctx, row.sender_entity_id)) ? "acts" : "none";
-  }
-  const held = await companyRoles(ctx.em, caller, row.fzc_id, ctx.now());
-  if (held === null || held.length === 0) return "none";
-  return satisfiesCompanyRole(held, "director") ? "acts" : "member";
-}
-
 /**
- * The get rule: members of the issuing company, the sender user, the issuing resident's owner, and the recipient
- * side (the recipient user, the recipient resident's owner, members of the recipient company); administrators too.
+ * Who sees an invoice (get, preview_invoice_email; the dispatcher loaded it, `x-target` ZoneInvoice without a role):
+ * the issuer side (members of the issuing company, the owner of the issuing resident, the sender user) and the
+ * recipient side (the recipient user, the owner of the recipient resident, members of the recipient company);
+ * administrators too. Visibility reaching people outside the issuing company, so not x-target's role rule. The
+ * writes (update, send_draft, mark_paid) are the dispatcher's: director of the issuing company or owner of the
+ * issuing resident, the company operable (x-target role director, operable, foreignResident NotFound).
  */
 export async function maySee(ctx: RpcContext, row: ZoneInvoiceRow): Promise<boolean> {
   const caller = requireCaller(ctx);
+  if (isAdminSession(caller)) return true;
   if (row.sender_user_id === caller.userId || row.recipient_user_id === caller.userId) return true;
-  if ((await issuerStanding(ctx, row)) !== "none") return true;
+  if (row.sender_entity_type === null) {
+    if (row.sender_entity_id !== null && (await ownsResident(ctx, row.sender_entity_id))) return true;
+  } else if (await isMember(ctx, row.fzc_id)) return true;
   const type = row.recipient_entity_type;
   const id = row.recipient_entity_id;
   if (type === null || id === null) return false;
   if (type === "resident") return ownsResident(ctx, id);
-  const held = await companyRoles(ctx.em, caller, id, ctx.now());
-  return held !== null && held.length > 0;
+  return isMember(ctx, id);
 }
 
-/**
- * Acting on an invoice (update, send, mark paid): the issuer's director or resident owner. Someone who may see it
- * otherwise is Forbidden; anyone else NotFound (no existence leak). A company issuer must be operable (InvalidState).
- */
-export async function requireIssuerAuthority(ctx: RpcContext, row: ZoneInvoiceRow): Promise<void> {
-  const standing = await issuerStanding(ctx, row);
-  if (standing === "acts") {
-    if (row.sender_entity_type !== null) await requireOperableIssuer(ctx, row.fzc_id);
-    return;
-  }
-  if (standing === "member" || (await maySee(ctx, row))) {
-    throw invoiceError("Forbidden", "only a director of the issuing company or the issuing resident's owner may");
-  }
-  throw invoiceError.notFound("invoice");
+async function isMember(ctx: RpcContext, companyId: string): Promise<boolean> {
+  const held = await companyRoles(ctx.em, requireCaller(ctx), companyId, ctx.now());
+  return held !== null && held.length > 0;
 }
 
 /** An administrator's write on an invoice, recorded (the dispatcher let the session through). */

@@ -5,15 +5,7 @@ import { closeAudience } from "../../repos/document-audiences.ts";
 import * as invoices from "../../repos/invoices.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import {
-  invoiceError,
-  loadInvoice,
-  maySee,
-  recordIfAdmin,
-  refused,
-  requireIssuerAuthority,
-  resolveIssuer,
-} from "./common.ts";
+import { invoiceError, loadInvoice, maySee, recordIfAdmin, refused, resolveIssuer } from "./common.ts";
 import { insertNewInvoice, newInvoiceFields, newInvoiceSid, updatedFields } from "./prepare.ts";
 import { invoiceResult, loadParties, toInvoiceResult } from "./results.ts";
 
@@ -40,15 +32,14 @@ export const create: H["create"] = async (ctx, { fzc_id, data }) => {
   return invoiceResult(ctx.em, row);
 };
 
-export const get: H["get"] = async (ctx, { invoice_id }) => {
-  const row = await loadInvoice(ctx, invoice_id);
+export const get: H["get"] = async (ctx) => {
+  const row = ctx.target.row;
   if (!(await maySee(ctx, row))) throw invoiceError.notFound("invoice");
   return invoiceResult(ctx.em, row);
 };
 
-export const update: H["update"] = async (ctx, { invoice_id, data }) => {
-  const row = await loadInvoice(ctx, invoice_id);
-  await requireIssuerAuthority(ctx, row);
+export const update: H["update"] = async (ctx, { data }) => {
+  const row = ctx.target.row;
   const notDraft = draftOnlyRefusal(row.status, "edited");
   if (notDraft) throw refused(notDraft);
   const changes = await updatedFields(ctx, row, data);
@@ -75,9 +66,8 @@ export const remove: H["delete"] = async (ctx, { fzc_id, invoice_id }) => {
   return { sid: row.sid, deleted: true };
 };
 
-export const markPaid: H["markPaid"] = async (ctx, { invoice_id, payment_method, payment_reference }) => {
-  const row = await loadInvoice(ctx, invoice_id);
-  await requireIssuerAuthority(ctx, row);
+export const markPaid: H["markPaid"] = async (ctx, { payment_method, payment_reference }) => {
+  const row = ctx.target.row;
   const now = ctx.now();
   const paid = markPaidDecision(row.status, payment_method, payment_reference, now);
   if (isRefusal(paid)) throw refused(paid);

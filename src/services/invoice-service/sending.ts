@@ -17,15 +17,7 @@ import { invoiceMessage } from "../../integrations/email/templates.ts";
 import * as invoices from "../../repos/invoices.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { RpcError } from "../../rpc/errors.ts";
-import {
-  invoiceError,
-  loadInvoice,
-  maySee,
-  recordIfAdmin,
-  refused,
-  requireIssuerAuthority,
-  resolveIssuer,
-} from "./common.ts";
+import { invoiceError, maySee, recordIfAdmin, refused, resolveIssuer } from "./common.ts";
 import { insertNewInvoice, newInvoiceFields, newInvoiceSid } from "./prepare.ts";
 import {
   invoiceResult,
@@ -116,8 +108,8 @@ function pdfOf(row: ZoneInvoiceRow, p: Parties): Promise<Buffer> {
   });
 }
 
-export const previewInvoiceEmail: H["previewInvoiceEmail"] = async (ctx, { invoice_id, sender_user_id }) => {
-  const row = await loadInvoice(ctx, invoice_id);
+export const previewInvoiceEmail: H["previewInvoiceEmail"] = async (ctx, { sender_user_id }) => {
+  const row = ctx.target.row;
   if (!(await maySee(ctx, row))) throw invoiceError.notFound("invoice");
   if (row.sender_user_id !== sender_user_id) {
     throw invoiceError("NotOwner", "only the invoice's sender may preview its email");
@@ -167,9 +159,8 @@ async function deliver(ctx: RpcContext, row: ZoneInvoiceRow): Promise<InvoiceRes
   return invoiceResult(ctx.em, { ...row, status: to, sent_at: now, updated_at: now });
 }
 
-export const sendDraft: H["sendDraft"] = async (ctx, { invoice_id, sender_message }) => {
-  const row = await loadInvoice(ctx, invoice_id);
-  await requireIssuerAuthority(ctx, row);
+export const sendDraft: H["sendDraft"] = async (ctx, { sender_message }) => {
+  const row = ctx.target.row;
   const notDraft = draftOnlyRefusal(row.status, "sent");
   if (notDraft) throw refused(notDraft);
   let current = row;

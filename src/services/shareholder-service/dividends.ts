@@ -11,7 +11,6 @@ import { uuidv7 } from "../../domain/ids.ts";
 import { fromCents, toCents } from "../../domain/money.ts";
 import { isRefusal } from "../../domain/refusal.ts";
 import { movementAmount } from "../../domain/treasury.ts";
-import { findCompany } from "../../repos/companies.ts";
 import * as repo from "../../repos/dividends.ts";
 import { findProposal } from "../../repos/proposals.ts";
 import { findAccount } from "../../repos/treasury-accounts.ts";
@@ -20,7 +19,7 @@ import type { RpcContext } from "../../rpc/context.ts";
 import { openProposal } from "../governance-service/proposals.ts";
 import { moveOut } from "../money-out.ts";
 import { writeLedger } from "../treasury/operations-common.ts";
-import { recordIfAdmin, refused, requireOperable, requireRecordRole, shareholderError } from "./transfers-common.ts";
+import { recordIfAdmin, refused, shareholderError } from "./transfers-common.ts";
 
 type Handlers = ShareholderServiceHandlers<RpcContext>;
 
@@ -87,7 +86,6 @@ export const initiateDividend: Handlers["initiateDividend"] = async (ctx, p) => 
   const date = new Date(p.distribution_date);
   const badDate = distributionDateRefusal(date, now);
   if (badDate) throw refused(badDate);
-  await requireOperable(ctx, p.company_id);
   const account = await findAccount(ctx.em, p.source_account_id);
   if (account?.owner_type !== "company" || account.owner_id !== p.company_id) {
     throw shareholderError.notFound("source account");
@@ -101,9 +99,7 @@ export const initiateDividend: Handlers["initiateDividend"] = async (ctx, p) => 
     throw shareholderError("InvalidInput", "the source account is inactive", { field: "source_account_id" });
   await lockAccounts(ctx.em, [account.sid]);
   await requireCovered(ctx, account.sid, cents);
-  const company = await findCompany(ctx.em, p.company_id);
-  if (!company) throw shareholderError.notFound("company");
-  const holdings = dividendHoldings(company.shareholders);
+  const holdings = dividendHoldings(ctx.target.row.shareholders);
   if (isRefusal(holdings)) throw refused(holdings);
 
   let proposalId: string | null = null;
@@ -193,12 +189,9 @@ async function payWhatCan(ctx: RpcContext, row: DividendDistributionRow): Promis
   return allPaid;
 }
 
-export const executeDividend: Handlers["executeDividend"] = async (ctx, p) => {
-  const found = await repo.findDistribution(ctx.em, p.dividend_id);
-  if (!found) throw shareholderError.notFound("dividend");
-  const standing = await requireRecordRole(ctx, found.company_id, "director", "dividend");
+export const executeDividend: Handlers["executeDividend"] = async (ctx) => {
+  const found = ctx.target.row;
   if (found.status === "completed") return toDividendResult(found, await repo.paymentsOf(ctx.em, [found.sid]));
-  await requireOperable(ctx, found.company_id);
   // Every execution from this source holds its lock first: concurrent executions of one dividend run one after
   // the other, and the later one sees what the earlier one did (a completed dividend: nothing more to do).
   await lockAccounts(ctx.em, [found.source_account_id]);
@@ -239,7 +232,7 @@ export const executeDividend: Handlers["executeDividend"] = async (ctx, p) => {
   if (await payWhatCan(ctx, row)) {
     await repo.moveDistribution(ctx.em, row.sid, ["processing"], "completed", { completed_at: now }, now);
   }
-  recordIfAdmin(ctx, standing, "execute_dividend", row.company_id, { dividend_id: row.sid });
+  recordIfAdmin(ctx, "execute_dividend", row.company_id, { dividend_id: row.sid });
   return resultOf(ctx, row.sid);
 };
 

@@ -34,12 +34,16 @@ const shareholderError = errorsFor("ShareholderService", "ShareholderError");
 const INVITE_TOKEN_PREFIX = "fzi_";
 const LIST_LIMIT = 500;
 
-async function requireOperable(ctx: RpcContext, companyId: string) {
+/**
+ * accept_invite's company status guard. The invitation is named by its token, stored only as a hash, and
+ * `x-target` matches a param to a field as given: it cannot load a ShareholderInvite by sha256(invite_token), so
+ * this one status check stays here (invite_shareholder's is the dispatcher's, x-target operable).
+ */
+async function requireInviteCompanyOperable(ctx: RpcContext, companyId: string): Promise<void> {
   const company = await findCompanyHead(ctx.em, companyId);
   if (!company) throw shareholderError.notFound("company");
   const refusal = companyStatusRefusal(company.status, "operate");
   if (refusal) throw shareholderError(refusal.refusal, refusal.message, refusal.details);
-  return company;
 }
 
 function toInviteResult(row: ShareholderInviteRow): InviteResult {
@@ -74,7 +78,7 @@ async function loadAnswerable(ctx: RpcContext, token: string): Promise<Sharehold
 }
 
 export const inviteShareholder: Handlers["inviteShareholder"] = async (ctx, p) => {
-  const company = await requireOperable(ctx, p.company_id);
+  const company = ctx.target.row;
   const input = inviteInput(p);
   if (isRefusal(input)) throw shareholderError(input.refusal, input.message, input.details);
   const now = ctx.now();
@@ -115,7 +119,7 @@ export const acceptInvite: Handlers["acceptInvite"] = async (ctx, p) => {
   const row = await loadAnswerable(ctx, p.invite_token);
   if (!(await ownedResidentIdsOf(ctx.em, caller)).includes(p.resident_id))
     throw shareholderError("Forbidden", "resident_id must be a resident the caller owns");
-  await requireOperable(ctx, row.company_id);
+  await requireInviteCompanyOperable(ctx, row.company_id);
   const resident = await findResident(ctx.em, p.resident_id);
   if (!resident) throw shareholderError.notFound("resident");
   const now = ctx.now();

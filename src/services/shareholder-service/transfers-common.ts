@@ -3,7 +3,6 @@ import type { TransferResult } from "../../../generated/types.ts";
 import { companyRoles, mayActAsResident, satisfiesCompanyRole } from "../../auth/access.ts";
 import type { Refusal } from "../../domain/refusal.ts";
 import { recordAdminAction } from "../../repos/admin-actions.ts";
-import { requireCompanyOperable } from "../../repos/companies.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
@@ -14,37 +13,22 @@ export function refused(r: Refusal): Error {
   return shareholderError(r.refusal as never, r.message, r.details);
 }
 
-/** The company status guard (only an active company operates): InvalidState with `status`. */
-export function requireOperable(ctx: RpcContext, companyId: string): Promise<void> {
-  return requireCompanyOperable(ctx.em, companyId, refused);
-}
-
-/** How the caller stands towards a company: an administrator's session, or its current roles (empty: none). */
-export interface CompanyStanding {
-  admin: boolean;
-  roles: string[];
-}
-
-export async function standingIn(ctx: RpcContext, companyId: string): Promise<CompanyStanding> {
+/** Whether the caller holds any current role in the company (visibility of a transfer to its members). */
+export async function isMemberOf(ctx: RpcContext, companyId: string): Promise<boolean> {
   const caller = requireCaller(ctx);
-  if (isAdminSession(caller)) return { admin: true, roles: [] };
-  return { admin: false, roles: (await companyRoles(ctx.em, caller, companyId, ctx.now())) ?? [] };
+  return isAdminSession(caller) || ((await companyRoles(ctx.em, caller, companyId, ctx.now())) ?? []).length > 0;
 }
 
 /**
- * The dispatcher's company rule for operations whose company comes from the record: an administrator's session
- * and holders of `role` pass (a founder acts as director); other members get Forbidden, anyone else NotFound.
+ * cancel_transfer's "the giver or a director": the dispatcher checked membership (`x-target` role member); a member
+ * who is not the giver must also hold the director role (a founder acts as director). x-target cannot say "this
+ * record's party or this role", so the director half is here.
  */
-export async function requireRecordRole(
-  ctx: RpcContext,
-  companyId: string,
-  role: string,
-  what: string,
-): Promise<CompanyStanding> {
-  const standing = await standingIn(ctx, companyId);
-  if (standing.admin || satisfiesCompanyRole(standing.roles, role)) return standing;
-  if (standing.roles.length > 0) throw shareholderError("Forbidden", `needs the ${role} role in ${companyId}`);
-  throw shareholderError.notFound(what);
+export async function requireDirectorUnlessGiver(ctx: RpcContext, companyId: string): Promise<void> {
+  const caller = requireCaller(ctx);
+  if (isAdminSession(caller)) return;
+  if (satisfiesCompanyRole((await companyRoles(ctx.em, caller, companyId, ctx.now())) ?? [], "director")) return;
+  throw shareholderError("Forbidden", `needs the director role in ${companyId}`);
 }
 
 /** Whether the caller may act as the resident (owns it, or, when allowed, holds an effective proxy for it). */
@@ -52,15 +36,15 @@ export function actsAs(ctx: RpcContext, residentId: string, allowProxy = true): 
   return mayActAsResident(ctx.em, requireCaller(ctx), residentId, ctx.now(), allowProxy);
 }
 
-/** An administrator's write on a company records an AdminAction in the same transaction. */
+/** An administrator's write on a company (the dispatcher let the session through) records an AdminAction. */
 export function recordIfAdmin(
   ctx: RpcContext,
-  standing: CompanyStanding,
   action: string,
   companyId: string,
   details: Record<string, unknown>,
 ): void {
-  if (standing.admin) recordAdminAction(ctx, { action, targetType: "company", targetId: companyId, details });
+  if (isAdminSession(requireCaller(ctx)))
+    recordAdminAction(ctx, { action, targetType: "company", targetId: companyId, details });
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -15,15 +15,15 @@ import { closeRole, openRole } from "../../repos/company-roles.ts";
 import { findResident } from "../../repos/digital-residents.ts";
 import { findEntityKeys } from "../../repos/entity-keys.ts";
 import * as repo from "../../repos/share-transfers.ts";
-import type { RpcContext } from "../../rpc/context.ts";
+import { requireCaller } from "../../rpc/caller.ts";
+import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
 import {
   actsAs,
+  isMemberOf,
   recordIfAdmin,
   refused,
-  requireOperable,
-  requireRecordRole,
+  requireDirectorUnlessGiver,
   shareholderError,
-  standingIn,
   toTransferResult,
 } from "./transfers-common.ts";
 
@@ -33,12 +33,13 @@ type Handlers = ShareholderServiceHandlers<RpcContext>;
  * Share transfers (issue 17; docs/decisions.md "Share transfers and dividends"). pending (initiate) -> approved
  * (the recipient's Ed25519 signature over transfer_hash) -> completed (a director; units move in the cap table
  * under the company row's lock); pending or approved -> cancelled. `rejected` is not reached by these operations.
+ * The dispatcher loads the transfer (`x-target` ShareTransfer), checks the company role and that the company
+ * operates; the handlers read it as `ctx.target.row`.
  */
 
 export const initiateTransfer: Handlers["initiateTransfer"] = async (ctx, p) => {
   const input = transferInput({ from: p.from_resident_id, to: p.to_resident_id, units: p.units, reason: p.reason });
   if (isRefusal(input)) throw refused(input);
-  await requireOperable(ctx, p.company_id);
   const recipient = await findResident(ctx.em, p.to_resident_id);
   if (!recipient) throw shareholderError.notFound("recipient resident");
   const table = await repo.lockCapTable(ctx.em, p.company_id);
@@ -72,21 +73,15 @@ export const initiateTransfer: Handlers["initiateTransfer"] = async (ctx, p) => 
   return toTransferResult(row);
 };
 
-async function loadTransfer(ctx: RpcContext, transferId: string) {
-  const row = await repo.findTransfer(ctx.em, transferId);
-  if (!row) throw shareholderError.notFound("transfer");
-  return row;
-}
-
 export const approveTransfer: Handlers["approveTransfer"] = async (ctx, p) => {
-  const row = await loadTransfer(ctx, p.transfer_id);
+  const row = ctx.target.row;
+  // Visibility, not a role rule: the recipient is usually outside the company. Members and the giver see the
+  // transfer (NotOwner); anyone else does not (NotFound).
   if (!(await actsAs(ctx, row.to_resident_id, false))) {
-    const standing = await standingIn(ctx, row.company_id);
-    const sees = standing.admin || standing.roles.length > 0 || (await actsAs(ctx, row.from_resident_id));
+    const sees = (await isMemberOf(ctx, row.company_id)) || (await actsAs(ctx, row.from_resident_id));
     if (!sees) throw shareholderError.notFound("transfer");
     throw shareholderError("NotOwner", "only the owner of the recipient resident countersigns");
   }
-  await requireOperable(ctx, row.company_id);
   const bad = transferMoveRefusal(row.status, "approve");
   if (bad) throw refused(bad);
   const signature = parseSignature(p.to_signature, "to_signature");
@@ -121,10 +116,8 @@ export const approveTransfer: Handlers["approveTransfer"] = async (ctx, p) => {
   return toTransferResult(moved);
 };
 
-export const completeTransfer: Handlers["completeTransfer"] = async (ctx, p) => {
-  const row = await loadTransfer(ctx, p.transfer_id);
-  const standing = await requireRecordRole(ctx, row.company_id, "director", "transfer");
-  await requireOperable(ctx, row.company_id);
+export const completeTransfer: Handlers["completeTransfer"] = async (ctx) => {
+  const row = ctx.target.row;
   const bad = transferMoveRefusal(row.status, "complete");
   if (bad) throw refused(bad);
   const table = await repo.lockCapTable(ctx.em, row.company_id);
@@ -150,7 +143,7 @@ export const completeTransfer: Handlers["completeTransfer"] = async (ctx, p) => 
   );
   if (isRefusal(move)) throw refused(move);
   await repo.writeCapTable(ctx.em, row.company_id, move.table, now);
-  const createdBy = standing.admin ? "admin" : row.from_resident_id;
+  const createdBy = isAdminSession(requireCaller(ctx)) ? "admin" : row.from_resident_id;
   if (!(await repo.openRoleOf(ctx.em, row.company_id, row.to_resident_id, "shareholder", now))) {
     await openRole(ctx.em, {
       companyId: row.company_id,
@@ -165,17 +158,14 @@ export const completeTransfer: Handlers["completeTransfer"] = async (ctx, p) => 
     const giverRole = await repo.openRoleOf(ctx.em, row.company_id, row.from_resident_id, "shareholder", now);
     if (giverRole) await closeRole(ctx.em, giverRole.sid, now);
   }
-  recordIfAdmin(ctx, standing, "complete_share_transfer", row.company_id, { transfer_id: row.sid, units: row.units });
+  recordIfAdmin(ctx, "complete_share_transfer", row.company_id, { transfer_id: row.sid, units: row.units });
   return toTransferResult(moved);
 };
 
-export const cancelTransfer: Handlers["cancelTransfer"] = async (ctx, p) => {
-  const row = await loadTransfer(ctx, p.transfer_id);
+export const cancelTransfer: Handlers["cancelTransfer"] = async (ctx) => {
+  const row = ctx.target.row;
   const giver = await actsAs(ctx, row.from_resident_id);
-  const standing = giver
-    ? { admin: false, roles: [] }
-    : await requireRecordRole(ctx, row.company_id, "director", "transfer");
-  await requireOperable(ctx, row.company_id);
+  if (!giver) await requireDirectorUnlessGiver(ctx, row.company_id);
   const bad = transferMoveRefusal(row.status, "cancel");
   if (bad) throw refused(bad);
   const now = ctx.now();
@@ -188,7 +178,7 @@ export const cancelTransfer: Handlers["cancelTransfer"] = async (ctx, p) => {
     now,
   );
   if (!moved) throw shareholderError("InvalidState", "the transfer moved meanwhile");
-  recordIfAdmin(ctx, standing, "cancel_share_transfer", row.company_id, { transfer_id: row.sid });
+  if (!giver) recordIfAdmin(ctx, "cancel_share_transfer", row.company_id, { transfer_id: row.sid });
   return toTransferResult(moved);
 };
 
