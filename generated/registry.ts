@@ -3953,7 +3953,15 @@ export function buildRegistry<Ctx>(
         op: "get",
         domain: "finance",
         auth: "user",
-        target: null,
+        target: {
+          record: "ZoneExpense",
+          param: "expense_id",
+          field: "sid",
+          role: "member",
+          operable: false,
+          foreignResident: null,
+          company: { field: "fzc_id", resident: null, kind: null, through: null },
+        },
         actsAs: null,
         internal: false,
         callerBinding: null,
@@ -3973,7 +3981,7 @@ export function buildRegistry<Ctx>(
       },
       v.validateExpenseServiceGetParams,
       v.validateExpenseResult,
-      (ctx, p) => handlers.expenseService.get(ctx, p as ExpenseServiceGetParams),
+      (ctx, p) => handlers.expenseService.get(ctx as Targeted<Ctx, RowOf["ZoneExpense"]>, p as ExpenseServiceGetParams),
     ),
     entry(
       {
@@ -3983,7 +3991,15 @@ export function buildRegistry<Ctx>(
         op: "update",
         domain: "finance",
         auth: "user",
-        target: null,
+        target: {
+          record: "ZoneExpense",
+          param: "expense_id",
+          field: "sid",
+          role: "director",
+          operable: true,
+          foreignResident: null,
+          company: { field: "fzc_id", resident: null, kind: null, through: null },
+        },
         actsAs: null,
         internal: false,
         callerBinding: null,
@@ -4003,7 +4019,8 @@ export function buildRegistry<Ctx>(
       },
       v.validateExpenseServiceUpdateParams,
       v.validateExpenseResult,
-      (ctx, p) => handlers.expenseService.update(ctx, p as ExpenseServiceUpdateParams),
+      (ctx, p) =>
+        handlers.expenseService.update(ctx as Targeted<Ctx, RowOf["ZoneExpense"]>, p as ExpenseServiceUpdateParams),
     ),
     entry(
       {
@@ -4052,7 +4069,15 @@ export function buildRegistry<Ctx>(
         op: "submit",
         domain: "finance",
         auth: "user",
-        target: null,
+        target: {
+          record: "ZoneExpense",
+          param: "expense_id",
+          field: "sid",
+          role: "director",
+          operable: true,
+          foreignResident: null,
+          company: { field: "fzc_id", resident: null, kind: null, through: null },
+        },
         actsAs: null,
         internal: false,
         callerBinding: null,
@@ -4072,7 +4097,8 @@ export function buildRegistry<Ctx>(
       },
       v.validateExpenseServiceSubmitParams,
       v.validateExpenseResult,
-      (ctx, p) => handlers.expenseService.submit(ctx, p as ExpenseServiceSubmitParams),
+      (ctx, p) =>
+        handlers.expenseService.submit(ctx as Targeted<Ctx, RowOf["ZoneExpense"]>, p as ExpenseServiceSubmitParams),
     ),
     entry(
       {
@@ -4082,7 +4108,15 @@ export function buildRegistry<Ctx>(
         op: "approve",
         domain: "finance",
         auth: "user",
-        target: null,
+        target: {
+          record: "ZoneExpense",
+          param: "expense_id",
+          field: "sid",
+          role: null,
+          operable: true,
+          foreignResident: null,
+          company: { field: "fzc_id", resident: null, kind: null, through: null },
+        },
         actsAs: { param: "approved_by", caller: false, action: "act" },
         internal: false,
         callerBinding: { param: "approved_by", kind: "resident", adminMayOverride: false },
@@ -4102,7 +4136,8 @@ export function buildRegistry<Ctx>(
       },
       v.validateExpenseServiceApproveParams,
       v.validateExpenseResult,
-      (ctx, p) => handlers.expenseService.approve(ctx, p as ExpenseServiceApproveParams),
+      (ctx, p) =>
+        handlers.expenseService.approve(ctx as Targeted<Ctx, RowOf["ZoneExpense"]>, p as ExpenseServiceApproveParams),
     ),
     entry(
       {
@@ -4112,7 +4147,15 @@ export function buildRegistry<Ctx>(
         op: "reject",
         domain: "finance",
         auth: "user",
-        target: null,
+        target: {
+          record: "ZoneExpense",
+          param: "expense_id",
+          field: "sid",
+          role: null,
+          operable: true,
+          foreignResident: null,
+          company: { field: "fzc_id", resident: null, kind: null, through: null },
+        },
         actsAs: { param: "rejected_by", caller: false, action: "act" },
         internal: false,
         callerBinding: { param: "rejected_by", kind: "resident", adminMayOverride: false },
@@ -4132,7 +4175,8 @@ export function buildRegistry<Ctx>(
       },
       v.validateExpenseServiceRejectParams,
       v.validateExpenseResult,
-      (ctx, p) => handlers.expenseService.reject(ctx, p as ExpenseServiceRejectParams),
+      (ctx, p) =>
+        handlers.expenseService.reject(ctx as Targeted<Ctx, RowOf["ZoneExpense"]>, p as ExpenseServiceRejectParams),
     ),
     entry(
       {
@@ -5068,7 +5112,15 @@ export function buildRegistry<Ctx>(
         op: "get",
         domain: "finance",
         auth: "user",
-        target: null,
+        target: {
+          record: "ZoneInvoice",
+          param: "invoice_id",
+          field: "sid",
+          role: null,
+          operable: false,
+          foreignResident: null,
+          company: { field: "fzc_id", resident: "sender_entity_id", kind: null, through: null },
+        },
         actsAs: null,
         internal: false,
         callerBinding: null,
@@ -5088,7 +5140,7 @@ export function buildRegistry<Ctx>(
       },
       v.validateInvoiceServiceGetParams,
       v.validateInvoiceResult,
-      (ctx, p) => handlers.invoiceService.get(ctx, p as InvoiceServiceGetParams),
+      (ctx, p) => handlers.invoiceService.get(ctx as Targeted<Ctx, RowOf["ZoneInvoice"]>, p as InvoiceServiceGetParams),
     ),
     entry(
       {
@@ -5098,7 +5150,15 @@ export function buildRegistry<Ctx>(
         op: "update",
         domain: "finance",
         auth: "user",
-        target: null,
+        target: {
+          record: "ZoneInvoice",
+          param: "invoice_id",
+          field: "sid",
+          role: "director",
+          operable: true,
+          foreignResident: "NotFound",
+          company: { field: "fzc_id", resident: "sender_entity_id", kind: null, through: null },
+        },
         actsAs: null,
         internal: false,
         callerBinding: null,
@@ -5120,7 +5180,8 @@ export function buildRegistry<Ctx>(
       },
       v.validateInvoiceServiceUpdateParams,
       v.validateInvoiceResult,
-      (ctx, p) => handlers.invoiceService.update(ctx, p as InvoiceServiceUpdateParams),
+      (ctx, p) =>
+        handlers.invoiceService.update(ctx as Targeted<Ctx, RowOf["ZoneInvoice"]>, p as InvoiceServiceUpdateParams),
     ),
     entry(
       {
@@ -5169,7 +5230,15 @@ export function buildRegistry<Ctx>(
         op: "preview_invoice_email",
         domain: "finance",
         auth: "user",
-        target: null,
+        target: {
+          record: "ZoneInvoice",
+          param: "invoice_id",
+          field: "sid",
+          role: null,
+          operable: false,
+          foreignResident: null,
+          company: { field: "fzc_id", resident: "sender_entity_id", kind: null, through: null },
+        },
         actsAs: null,
         internal: false,
         callerBinding: { param: "sender_user_id", kind: "user", adminMayOverride: false },
@@ -5189,7 +5258,11 @@ export function buildRegistry<Ctx>(
       },
       v.validateInvoiceServicePreviewInvoiceEmailParams,
       v.validatePreviewInvoiceEmailResult,
-      (ctx, p) => handlers.invoiceService.previewInvoiceEmail(ctx, p as InvoiceServicePreviewInvoiceEmailParams),
+      (ctx, p) =>
+        handlers.invoiceService.previewInvoiceEmail(
+          ctx as Targeted<Ctx, RowOf["ZoneInvoice"]>,
+          p as InvoiceServicePreviewInvoiceEmailParams,
+        ),
     ),
     entry(
       {
@@ -5199,7 +5272,15 @@ export function buildRegistry<Ctx>(
         op: "send_draft",
         domain: "finance",
         auth: "user",
-        target: null,
+        target: {
+          record: "ZoneInvoice",
+          param: "invoice_id",
+          field: "sid",
+          role: "director",
+          operable: true,
+          foreignResident: "NotFound",
+          company: { field: "fzc_id", resident: "sender_entity_id", kind: null, through: null },
+        },
         actsAs: null,
         internal: false,
         callerBinding: null,
@@ -5228,7 +5309,11 @@ export function buildRegistry<Ctx>(
       },
       v.validateInvoiceServiceSendDraftParams,
       v.validateInvoiceResult,
-      (ctx, p) => handlers.invoiceService.sendDraft(ctx, p as InvoiceServiceSendDraftParams),
+      (ctx, p) =>
+        handlers.invoiceService.sendDraft(
+          ctx as Targeted<Ctx, RowOf["ZoneInvoice"]>,
+          p as InvoiceServiceSendDraftParams,
+        ),
     ),
     entry(
       {
@@ -5292,7 +5377,15 @@ export function buildRegistry<Ctx>(
         op: "mark_paid",
         domain: "finance",
         auth: "user",
-        target: null,
+        target: {
+          record: "ZoneInvoice",
+          param: "invoice_id",
+          field: "sid",
+          role: "director",
+          operable: true,
+          foreignResident: "NotFound",
+          company: { field: "fzc_id", resident: "sender_entity_id", kind: null, through: null },
+        },
         actsAs: null,
         internal: false,
         callerBinding: null,
@@ -5312,7 +5405,8 @@ export function buildRegistry<Ctx>(
       },
       v.validateInvoiceServiceMarkPaidParams,
       v.validateInvoiceResult,
-      (ctx, p) => handlers.invoiceService.markPaid(ctx, p as InvoiceServiceMarkPaidParams),
+      (ctx, p) =>
+        handlers.invoiceService.markPaid(ctx as Targeted<Ctx, RowOf["ZoneInvoice"]>, p as InvoiceServiceMarkPaidParams),
     ),
     entry(
       {
@@ -8182,7 +8276,15 @@ export function buildRegistry<Ctx>(
         op: "get_report",
         domain: "finance",
         auth: "user",
-        target: null,
+        target: {
+          record: "FinancialReport",
+          param: "report_id",
+          field: "sid",
+          role: "member",
+          operable: false,
+          foreignResident: null,
+          company: { field: "company_id", resident: null, kind: null, through: null },
+        },
         actsAs: null,
         internal: false,
         callerBinding: null,
@@ -8202,7 +8304,11 @@ export function buildRegistry<Ctx>(
       },
       v.validateReportServiceGetReportParams,
       v.validateFinancialReportDetailResult,
-      (ctx, p) => handlers.reportService.getReport(ctx, p as ReportServiceGetReportParams),
+      (ctx, p) =>
+        handlers.reportService.getReport(
+          ctx as Targeted<Ctx, RowOf["FinancialReport"]>,
+          p as ReportServiceGetReportParams,
+        ),
     ),
     entry(
       {
@@ -8749,7 +8855,15 @@ export function buildRegistry<Ctx>(
         op: "approve_transfer",
         domain: "company",
         auth: "user",
-        target: null,
+        target: {
+          record: "ShareTransfer",
+          param: "transfer_id",
+          field: "sid",
+          role: null,
+          operable: true,
+          foreignResident: null,
+          company: { field: "company_id", resident: null, kind: null, through: null },
+        },
         actsAs: null,
         internal: false,
         callerBinding: null,
@@ -8769,7 +8883,11 @@ export function buildRegistry<Ctx>(
       },
       v.validateShareholderServiceApproveTransferParams,
       v.validateTransferResult,
-      (ctx, p) => handlers.shareholderService.approveTransfer(ctx, p as ShareholderServiceApproveTransferParams),
+      (ctx, p) =>
+        handlers.shareholderService.approveTransfer(
+          ctx as Targeted<Ctx, RowOf["ShareTransfer"]>,
+          p as ShareholderServiceApproveTransferParams,
+        ),
     ),
     entry(
       {
@@ -9087,7 +9205,15 @@ export function buildRegistry<Ctx>(
         op: "get_filing",
         domain: "finance",
         auth: "user",
-        target: null,
+        target: {
+          record: "TaxFiling",
+          param: "filing_id",
+          field: "sid",
+          role: "member",
+          operable: false,
+          foreignResident: null,
+          company: { field: "company_id", resident: null, kind: null, through: null },
+        },
         actsAs: null,
         internal: false,
         callerBinding: null,
@@ -9107,7 +9233,8 @@ export function buildRegistry<Ctx>(
       },
       v.validateTaxServiceGetFilingParams,
       v.validateTaxFilingDetailResult,
-      (ctx, p) => handlers.taxService.getFiling(ctx, p as TaxServiceGetFilingParams),
+      (ctx, p) =>
+        handlers.taxService.getFiling(ctx as Targeted<Ctx, RowOf["TaxFiling"]>, p as TaxServiceGetFilingParams),
     ),
     entry(
       {
@@ -9117,7 +9244,15 @@ export function buildRegistry<Ctx>(
         op: "update_filing",
         domain: "finance",
         auth: "user",
-        target: null,
+        target: {
+          record: "TaxFiling",
+          param: "filing_id",
+          field: "sid",
+          role: "director",
+          operable: true,
+          foreignResident: null,
+          company: { field: "company_id", resident: null, kind: null, through: null },
+        },
         actsAs: null,
         internal: false,
         callerBinding: null,
@@ -9137,7 +9272,8 @@ export function buildRegistry<Ctx>(
       },
       v.validateTaxServiceUpdateFilingParams,
       v.validateTaxFilingResult,
-      (ctx, p) => handlers.taxService.updateFiling(ctx, p as TaxServiceUpdateFilingParams),
+      (ctx, p) =>
+        handlers.taxService.updateFiling(ctx as Targeted<Ctx, RowOf["TaxFiling"]>, p as TaxServiceUpdateFilingParams),
     ),
     entry(
       {
@@ -9147,7 +9283,15 @@ export function buildRegistry<Ctx>(
         op: "submit_filing",
         domain: "finance",
         auth: "user",
-        target: null,
+        target: {
+          record: "TaxFiling",
+          param: "filing_id",
+          field: "sid",
+          role: "member",
+          operable: true,
+          foreignResident: null,
+          company: { field: "company_id", resident: null, kind: null, through: null },
+        },
         actsAs: { param: "submitted_by", caller: false, action: "act" },
         internal: false,
         callerBinding: { param: "submitted_by", kind: "resident", adminMayOverride: false },
@@ -9167,7 +9311,8 @@ export function buildRegistry<Ctx>(
       },
       v.validateTaxServiceSubmitFilingParams,
       v.validateTaxFilingResult,
-      (ctx, p) => handlers.taxService.submitFiling(ctx, p as TaxServiceSubmitFilingParams),
+      (ctx, p) =>
+        handlers.taxService.submitFiling(ctx as Targeted<Ctx, RowOf["TaxFiling"]>, p as TaxServiceSubmitFilingParams),
     ),
     entry(
       {
@@ -9315,7 +9460,15 @@ export function buildRegistry<Ctx>(
         op: "generate_document",
         domain: "finance",
         auth: "user",
-        target: null,
+        target: {
+          record: "TaxFiling",
+          param: "filing_id",
+          field: "sid",
+          role: "director",
+          operable: true,
+          foreignResident: null,
+          company: { field: "company_id", resident: null, kind: null, through: null },
+        },
         actsAs: null,
         internal: false,
         callerBinding: null,
@@ -9335,7 +9488,11 @@ export function buildRegistry<Ctx>(
       },
       v.validateTaxServiceGenerateDocumentParams,
       v.validateTaxDocumentResult,
-      (ctx, p) => handlers.taxService.generateDocument(ctx, p as TaxServiceGenerateDocumentParams),
+      (ctx, p) =>
+        handlers.taxService.generateDocument(
+          ctx as Targeted<Ctx, RowOf["TaxFiling"]>,
+          p as TaxServiceGenerateDocumentParams,
+        ),
     ),
     entry(
       {
@@ -9345,7 +9502,15 @@ export function buildRegistry<Ctx>(
         op: "list_documents",
         domain: "finance",
         auth: "user",
-        target: null,
+        target: {
+          record: "TaxFiling",
+          param: "filing_id",
+          field: "sid",
+          role: "member",
+          operable: false,
+          foreignResident: null,
+          company: { field: "company_id", resident: null, kind: null, through: null },
+        },
         actsAs: null,
         internal: false,
         callerBinding: null,
@@ -9365,7 +9530,8 @@ export function buildRegistry<Ctx>(
       },
       v.validateTaxServiceListDocumentsParams,
       v.validateTaxDocumentListResult,
-      (ctx, p) => handlers.taxService.listDocuments(ctx, p as TaxServiceListDocumentsParams),
+      (ctx, p) =>
+        handlers.taxService.listDocuments(ctx as Targeted<Ctx, RowOf["TaxFiling"]>, p as TaxServiceListDocumentsParams),
     ),
     entry(
       {

@@ -35,9 +35,9 @@ export interface ReportServiceHandlers<Ctx> {
     ctx: Targeted<Ctx, RowOf["ZoneCompany"]>,
     params: ReportServiceGenerateTrialBalanceParams,
   ): FinancialReportResult | Promise<FinancialReportResult>;
-  /** `reportservice.get_report`: Read one financial report — x-auth: user */
+  /** `reportservice.get_report`: Read one financial report — x-auth: user, target FinancialReport */
   getReport(
-    ctx: Ctx,
+    ctx: Targeted<Ctx, RowOf["FinancialReport"]>,
     params: ReportServiceGetReportParams,
   ): FinancialReportDetailResult | Promise<FinancialReportDetailResult>;
   /** `reportservice.list_reports`: List a company's financial reports — x-auth: user, target ZoneCompany */

@@ -27,12 +27,21 @@ export interface TaxServiceHandlers<Ctx> {
     ctx: Targeted<Ctx, RowOf["ZoneCompany"]>,
     params: TaxServiceCreateFilingParams,
   ): TaxFilingResult | Promise<TaxFilingResult>;
-  /** `taxservice.get_filing`: Read one tax filing — x-auth: user */
-  getFiling(ctx: Ctx, params: TaxServiceGetFilingParams): TaxFilingDetailResult | Promise<TaxFilingDetailResult>;
-  /** `taxservice.update_filing`: Enter a draft filing's figures — x-auth: user */
-  updateFiling(ctx: Ctx, params: TaxServiceUpdateFilingParams): TaxFilingResult | Promise<TaxFilingResult>;
-  /** `taxservice.submit_filing`: Submit a tax filing — x-auth: user */
-  submitFiling(ctx: Ctx, params: TaxServiceSubmitFilingParams): TaxFilingResult | Promise<TaxFilingResult>;
+  /** `taxservice.get_filing`: Read one tax filing — x-auth: user, target TaxFiling */
+  getFiling(
+    ctx: Targeted<Ctx, RowOf["TaxFiling"]>,
+    params: TaxServiceGetFilingParams,
+  ): TaxFilingDetailResult | Promise<TaxFilingDetailResult>;
+  /** `taxservice.update_filing`: Enter a draft filing's figures — x-auth: user, target TaxFiling */
+  updateFiling(
+    ctx: Targeted<Ctx, RowOf["TaxFiling"]>,
+    params: TaxServiceUpdateFilingParams,
+  ): TaxFilingResult | Promise<TaxFilingResult>;
+  /** `taxservice.submit_filing`: Submit a tax filing — x-auth: user, target TaxFiling */
+  submitFiling(
+    ctx: Targeted<Ctx, RowOf["TaxFiling"]>,
+    params: TaxServiceSubmitFilingParams,
+  ): TaxFilingResult | Promise<TaxFilingResult>;
   /** `taxservice.accept_filing`: Accept a submitted tax filing — x-auth: admin */
   acceptFiling(ctx: Ctx, params: TaxServiceAcceptFilingParams): TaxFilingResult | Promise<TaxFilingResult>;
   /** `taxservice.reject_filing`: Reject a submitted tax filing — x-auth: admin */
@@ -47,11 +56,14 @@ export interface TaxServiceHandlers<Ctx> {
     ctx: Targeted<Ctx, RowOf["ZoneCompany"]>,
     params: TaxServiceGetDeadlinesParams,
   ): TaxDeadlineResult | Promise<TaxDeadlineResult>;
-  /** `taxservice.generate_document`: Generate a document for a filing — x-auth: user */
-  generateDocument(ctx: Ctx, params: TaxServiceGenerateDocumentParams): TaxDocumentResult | Promise<TaxDocumentResult>;
-  /** `taxservice.list_documents`: List a filing's documents — x-auth: user */
+  /** `taxservice.generate_document`: Generate a document for a filing — x-auth: user, target TaxFiling */
+  generateDocument(
+    ctx: Targeted<Ctx, RowOf["TaxFiling"]>,
+    params: TaxServiceGenerateDocumentParams,
+  ): TaxDocumentResult | Promise<TaxDocumentResult>;
+  /** `taxservice.list_documents`: List a filing's documents — x-auth: user, target TaxFiling */
   listDocuments(
-    ctx: Ctx,
+    ctx: Targeted<Ctx, RowOf["TaxFiling"]>,
     params: TaxServiceListDocumentsParams,
   ): TaxDocumentListResult | Promise<TaxDocumentListResult>;
 }

@@ -1,7 +1,7 @@
-import type { FinancialReportRow } from "../../generated/entities.ts";
+import type { FinancialReportRow, ZoneCompanyRow } from "../../generated/entities.ts";
 import type { ReportServiceHandlers } from "../../generated/handlers/index.ts";
+import type { Targeted } from "../../generated/policy.ts";
 import type { FinancialReportResult, FinancialReportSummary, FinancialReportType } from "../../generated/types.ts";
-import { companyRoles } from "../auth/access.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import type { Refusal } from "../domain/refusal.ts";
 import {
@@ -22,7 +22,7 @@ import { currentCompanyRoles } from "../repos/company-access.ts";
 import { writeAudience } from "../repos/document-audiences.ts";
 import * as reports from "../repos/reports.ts";
 import { requireCaller } from "../rpc/caller.ts";
-import { isAdminSession, type RpcContext } from "../rpc/context.ts";
+import type { RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
 
 /**
@@ -55,7 +55,10 @@ function toResult(row: FinancialReportRow): FinancialReportResult {
   return { ...toSummary(row), content_format: "json", content: row.content };
 }
 
-/** generated_by (which the caller may act as) must itself be a current director of the company. */
+/**
+ * generated_by (which the caller may act as) must itself be a current director of the company: a rule on the named
+ * author, not the caller's role (the dispatcher checked that: x-target ZoneCompany director).
+ */
 async function requireDirector(ctx: RpcContext, companyId: string, residentId: string): Promise<void> {
   const roles = await currentCompanyRoles(ctx.em, companyId, [residentId], ctx.now());
   if (!roles.some((r) => REPORT_AUTHOR_ROLES.includes(r))) {
@@ -73,7 +76,7 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /** Loads the books up to `until`, builds the body, stores the report and its audience. */
 async function generate(
-  ctx: RpcContext,
+  ctx: Targeted<RpcContext, ZoneCompanyRow>,
   input: {
     companyId: string;
     generatedBy: string;
@@ -85,8 +88,7 @@ async function generate(
   build: (facts: BookFacts) => unknown,
 ): Promise<FinancialReportResult> {
   const { companyId, generatedBy, type, window } = input;
-  const company = await reports.findCompany(ctx.em, companyId);
-  if (!company) throw reportError.notFound("company");
+  const company = ctx.target.row;
   await requireDirector(ctx, companyId, generatedBy);
   const now = ctx.now();
   const facts = await reports.loadBookFacts(ctx.em, companyId, input.until);
@@ -130,7 +132,7 @@ async function generate(
 
 /** A balance sheet or trial balance: the books as of an instant that is not in the future. */
 function asOfReport(
-  ctx: RpcContext,
+  ctx: Targeted<RpcContext, ZoneCompanyRow>,
   params: { company_id: string; as_of_date: string; generated_by: string },
   type: "balance_sheet" | "trial_balance",
   build: (facts: BookFacts, asOf: Date) => unknown,
@@ -146,7 +148,7 @@ function asOfReport(
 
 /** An income statement or cash flow over [period_start, period_end), which ends after it starts and not later than now. */
 function periodReport(
-  ctx: RpcContext,
+  ctx: Targeted<RpcContext, ZoneCompanyRow>,
   params: { company_id: string; period_start: string; period_end: string; generated_by: string },
   type: "income_statement" | "cash_flow",
   build: (facts: BookFacts, start: Date, end: Date) => unknown,
@@ -167,14 +169,8 @@ export const reportService: ReportServiceHandlers<RpcContext> = {
   generateCashFlow: (ctx, params) => periodReport(ctx, params, "cash_flow", cashFlow),
   generateTrialBalance: (ctx, params) => asOfReport(ctx, params, "trial_balance", trialBalance),
 
-  async getReport(ctx, { report_id }) {
-    const row = await reports.findReport(ctx.em, report_id);
-    if (!row) throw reportError.notFound("report");
-    const caller = requireCaller(ctx);
-    if (!isAdminSession(caller)) {
-      const held = await companyRoles(ctx.em, caller, row.company_id, ctx.now());
-      if (held === null || held.length === 0) throw reportError.notFound("report");
-    }
+  async getReport(ctx) {
+    const row = ctx.target.row;
     const company = await reports.findCompany(ctx.em, row.company_id);
     return {
       ...toResult(row),
@@ -184,7 +180,6 @@ export const reportService: ReportServiceHandlers<RpcContext> = {
   },
 
   async listReports(ctx, { company_id, report_type }) {
-    if (!(await reports.findCompany(ctx.em, company_id))) throw reportError.notFound("company");
     const rows = await reports.listReports(ctx.em, company_id, report_type);
     return { items: rows.map(toSummary) };
   },

@@ -8,6 +8,7 @@ import {
   callParams,
   companyRows,
   type Entry,
+  issuedBy,
   kindsWithoutFixture,
   RECORD_FIXTURES,
   ROLE_KINDS,
@@ -172,11 +173,11 @@ describe.each(WAYS.filter((w) => RECORD_FIXTURES[w.row.rule.record]))("$name", (
 
   if (rule.foreignResident) {
     test("the caller's own resident as issuer gets past the target step", async () => {
-      passed(await call(outsider, entry, outsider.resident), entry);
+      passed(await call(outsider, entry, await issuedBy(t, rule.record, outsider.resident)), entry);
     });
 
     test(`another user's resident as issuer is ${rule.foreignResident}, even to a holder of the role`, async () => {
-      const other = (await member(t)).resident;
+      const other = await issuedBy(t, rule.record, (await member(t)).resident);
       refusedAs(await call(inA, entry, other), entry, rule.foreignResident!);
       refusedAs(await call(outsider, entry, other), entry, rule.foreignResident!);
     });

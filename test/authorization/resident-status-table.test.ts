@@ -3,7 +3,7 @@ import type { ResidentStatus } from "../../generated/types.ts";
 import { RESIDENT_STATUS_ALLOWS, type ResidentAction } from "../../src/domain/resident-status.ts";
 import type { Client, RpcReply, TestApp } from "../support/app.ts";
 import { insertCompany, insertRole, member, startFinanceApp } from "../support/entities.ts";
-import { callParams, type Entry, kindsWithoutFixture, RECORD_FIXTURES, registryEntries } from "./support.ts";
+import { callParams, type Entry, issuedBy, kindsWithoutFixture, RECORD_FIXTURES, registryEntries } from "./support.ts";
 
 /**
  * The resident status gate, method by method, listed from the registry (a new method is covered without editing
@@ -124,7 +124,8 @@ describe.each(STATUSES)("a %s resident", (status) => {
   const issuers = CALLED.filter((e) => gatedByTarget(e) && e.target!.foreignResident);
   test.each(issuers.map((e) => [e.name, e] as const))("%s, its own resident as the issuer", async (_name, entry) => {
     const c = callers.get(status)!;
-    const r = await c.client.rpc(entry.name, callParams(entry, c.resident, c.resident));
+    const own = await issuedBy(t, entry.target!.record, c.resident);
+    const r = await c.client.rpc(entry.name, callParams(entry, c.resident, own));
     expect(r.error, JSON.stringify(r.body)).toMatchObject({ code: -32005, data: { variant: "InvalidState", status } });
   });
 });

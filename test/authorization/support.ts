@@ -124,6 +124,8 @@ export function isStatusRefusal(r: RpcReply, status: string): boolean {
  * takes it. `by` is a resident of the company (the record's author where it has one). A record kind an x-target
  * names with no entry here fails the tests that list kinds from the registry, naming the kind.
  */
+let filingMonths = 0;
+
 export const RECORD_FIXTURES: Record<string, (t: TestApp, company: string, by: string) => Promise<string>> = {
   ZoneCompany: async (_t, company) => company,
   Proposal: async (t, company, by) =>
@@ -216,7 +218,81 @@ export const RECORD_FIXTURES: Record<string, (t: TestApp, company: string, by: s
         uploaded_by: by,
       }),
     ),
+  FinancialReport: async (t, company, by) =>
+    sid(
+      await insertRow(t.app.runtime.orm, "FinancialReport", {
+        company_id: company,
+        report_type: "balance_sheet",
+        title: "Fixture balance sheet",
+        period_start: null,
+        period_end: null,
+        as_of_date: new Date("2026-10-31T00:00:00.000Z"),
+        content: JSON.stringify({ assets: [] }),
+        generated_by: by,
+      }),
+    ),
+  // One live filing per company and period: each fixture takes the month before the last one's.
+  TaxFiling: async (t, company) => {
+    filingMonths += 1;
+    const start = new Date(Date.UTC(2026, 9 - filingMonths, 1));
+    return sid(
+      await insertRow(t.app.runtime.orm, "TaxFiling", {
+        company_id: company,
+        filing_type: "monthly",
+        period_start: start,
+        period_end: new Date(Date.UTC(2026, 10 - filingMonths, 0)),
+        due_date: new Date("2026-12-31T00:00:00.000Z"),
+      }),
+    );
+  },
+  ZoneExpense: async (t, company, by) =>
+    sid(
+      await insertRow(t.app.runtime.orm, "ZoneExpense", {
+        fzc_id: company,
+        receipt_number: `R-${Math.random().toString(36).slice(2, 10)}`,
+        vendor_name: "Fixture Supplies",
+        description: "Paper",
+        amount: 12.5,
+        currency: "USD",
+        category: "office",
+        expense_date: new Date("2026-10-15T00:00:00.000Z"),
+        submitted_by: by,
+      }),
+    ),
+  ZoneInvoice: async (t, company) =>
+    invoice(t, { fzc_id: company, sender_entity_type: "company", sender_entity_id: company }),
 };
+
+/**
+ * What a target param holds to name `resident` as the issuer (x-target `foreignResident`): the resident itself where
+ * the param names the company, or a record of that resident (a personal invoice) where it names a record.
+ */
+export async function issuedBy(t: TestApp, record: string, resident: string): Promise<string> {
+  if (record === "ZoneCompany") return resident;
+  if (record !== "ZoneInvoice") throw new Error(`no personal fixture for ${record}: add one to issuedBy`);
+  return invoice(t, { fzc_id: "", sender_entity_type: null, sender_entity_id: resident });
+}
+
+/** An invoice draft from the issuer `sender` names (a company, or person to person a resident). */
+async function invoice(t: TestApp, sender: Record<string, unknown>): Promise<string> {
+  const n = Math.random().toString(36).slice(2, 10);
+  return sid(
+    await insertRow(t.app.runtime.orm, "ZoneInvoice", {
+      ...sender,
+      reseller_invoice_id: `RI-${n}`,
+      invoice_number: `INV-${n}`,
+      amount: 100,
+      currency: "USD",
+      description: "Consulting",
+      issue_date: new Date("2026-11-01T00:00:00.000Z"),
+      due_date: new Date("2026-12-01T00:00:00.000Z"),
+      recipient_email: "client@example.org",
+      sender_user_id: null,
+      recipient_user_id: null,
+      payment_instructions: null,
+    }),
+  );
+}
 
 const sid = (row: Record<string, unknown>) => String(row["sid"]);
 

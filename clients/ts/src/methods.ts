@@ -5043,7 +5043,7 @@ export const SERVICES = {
     /**
      * Approve a submitted expense
      *
-     * Moves a `submitted` expense to `approved` and records approved_by and decided_at. approved_by must be a resident the caller owns (or acts for through an effective proxy) that is a current director of the expense's company (-32002 otherwise; NotFound for a caller with no role there). The submitter may not decide their own submission: a caller who submitted it, or an approving resident owned by the submitting user, is SelfApproval. Refuses any other state (InvalidState). A company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Moves a `submitted` expense to `approved` and records approved_by and decided_at. approved_by must be a resident the caller owns (or acts for through an effective proxy) that is a current director of the expense's company (-32002 otherwise; NotFound for a caller with no role there). The submitter may not decide their own submission: a caller who submitted it, or an approving resident owned by the submitting user, is SelfApproval. Refuses any other state (InvalidState). Checked first (x-target): a company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `expenseservice.approve`.
      */
@@ -5051,7 +5051,7 @@ export const SERVICES = {
     /**
      * Reject a submitted expense
      *
-     * Moves a `submitted` expense to `rejected` with the reason, recording rejected_by, rejection_reason and decided_at. rejected_by must be a resident the caller owns (or acts for through an effective proxy) that is a current director of the expense's company (-32002 otherwise; NotFound for a caller with no role there). The submitter may not decide their own submission (SelfApproval). Refuses any other state (InvalidState) and a blank reason or one over 1,000 characters (InvalidInput). A company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Moves a `submitted` expense to `rejected` with the reason, recording rejected_by, rejection_reason and decided_at. rejected_by must be a resident the caller owns (or acts for through an effective proxy) that is a current director of the expense's company (-32002 otherwise; NotFound for a caller with no role there). The submitter may not decide their own submission (SelfApproval). Refuses any other state (InvalidState) and a blank reason or one over 1,000 characters (InvalidInput). Checked first (x-target): a company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `expenseservice.reject`.
      */
@@ -5263,7 +5263,7 @@ export const SERVICES = {
     /**
      * Edit a draft invoice
      *
-     * Changes a `draft` invoice (absent fields unchanged). The caller must be a current director of the invoice's issuing company (checked on the invoice's fzc_id), or for a resident-issued invoice the issuing resident's owner. Refuses an invoice that is not a draft (InvalidState) and the same input errors as create. An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Changes a `draft` invoice (absent fields unchanged). The caller must be a current director of the invoice's issuing company (checked on the invoice's fzc_id: other members get Forbidden, anyone else NotFound), or for a resident-issued invoice the issuing resident's owner (anyone else NotFound). Refuses an invoice that is not a draft (InvalidState) and the same input errors as create. An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `invoiceservice.update`.
      */
@@ -5289,7 +5289,7 @@ export const SERVICES = {
     /**
      * Send a draft invoice
      *
-     * Emails the invoice (PDF attached, sender_message in the body only, escaped) to the recipient, posts it to an in-platform recipient's inbox and moves it from `draft` to `sent`. A given sender_message replaces the stored note first; without one the stored note is used, so a retry carries the same note. A failed external send leaves the invoice in `draft` (ProviderUnavailable or ProviderRejected) and it can be sent again. The caller must be a current director of the invoice's issuing company (checked on the invoice's fzc_id), or for a resident-issued invoice the issuing resident's owner. Refuses an invoice that is not a draft (InvalidState) and one without a recipient address (InvalidInput). An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Emails the invoice (PDF attached, sender_message in the body only, escaped) to the recipient, posts it to an in-platform recipient's inbox and moves it from `draft` to `sent`. A given sender_message replaces the stored note first; without one the stored note is used, so a retry carries the same note. A failed external send leaves the invoice in `draft` (ProviderUnavailable or ProviderRejected) and it can be sent again. The caller must be a current director of the invoice's issuing company (checked on the invoice's fzc_id: other members get Forbidden, anyone else NotFound), or for a resident-issued invoice the issuing resident's owner (anyone else NotFound). Refuses an invoice that is not a draft (InvalidState) and one without a recipient address (InvalidInput). An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `invoiceservice.send_draft`.
      */
@@ -5305,7 +5305,7 @@ export const SERVICES = {
     /**
      * Mark an invoice as paid
      *
-     * Records an out-of-band payment: sets payment_method, payment_reference and paid_at and moves a `sent` or `overdue` invoice to `paid`. The caller must be a current director of the invoice's issuing company (checked on the invoice's fzc_id), or for a resident-issued invoice the issuing resident's owner. Refuses an invoice in any other state (InvalidState). Method, reference and paid_at are set once: a second mark_paid is InvalidState and changes nothing. An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Records an out-of-band payment: sets payment_method, payment_reference and paid_at and moves a `sent` or `overdue` invoice to `paid`. The caller must be a current director of the invoice's issuing company (checked on the invoice's fzc_id: other members get Forbidden, anyone else NotFound), or for a resident-issued invoice the issuing resident's owner (anyone else NotFound). Refuses an invoice in any other state (InvalidState). Method, reference and paid_at are set once: a second mark_paid is InvalidState and changes nothing. An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `invoiceservice.mark_paid`.
      */
@@ -6291,7 +6291,7 @@ export const SERVICES = {
     /**
      * Countersign a share transfer as the recipient
      *
-     * By the recipient: to_signature is the recipient's Ed25519 signature of the 32 raw bytes of transfer_hash, verified (strict RFC 8032) with the recipient's current public key; moves the transfer from `pending` to `approved`. The caller must own the recipient resident (a proxy does not countersign): a caller who can see the transfer otherwise (a member of the company, the giver) gets NotOwner, anyone else NotFound. Refuses other states and companies that are not active (InvalidState), and a signature that is malformed, does not verify, or a recipient without a public key (InvalidSignature, data.reason says which); nothing is written.
+     * By the recipient: to_signature is the recipient's Ed25519 signature of the 32 raw bytes of transfer_hash, verified (strict RFC 8032) with the recipient's current public key; moves the transfer from `pending` to `approved`. The caller must own the recipient resident (a proxy does not countersign): a caller who can see the transfer otherwise (a member of the company, the giver) gets NotOwner, anyone else NotFound. A company that is not active is refused first (InvalidState, x-target); other states are InvalidState too, and a signature that is malformed, does not verify, or a recipient without a public key (InvalidSignature, data.reason says which); nothing is written.
      *
      * Wire name: `shareholderservice.approve_transfer`.
      */

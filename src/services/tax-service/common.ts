@@ -1,17 +1,18 @@
 import type { TaxFilingRow } from "../../../generated/entities.ts";
 import type { TaxFilingResult } from "../../../generated/types.ts";
-import { companyStanding } from "../../auth/access.ts";
 import type { Refusal } from "../../domain/refusal.ts";
 import { grossProfit, TAX_DIRECTOR_ROLES } from "../../domain/tax.ts";
 import { recordAdminAction } from "../../repos/admin-actions.ts";
-import { requireCompanyOperable } from "../../repos/companies.ts";
 import { currentCompanyRoles } from "../../repos/company-access.ts";
 import * as filings from "../../repos/tax-filings.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
 
-/** What the TaxService use cases share: the error factory, loading with access checks, the result mapper. */
+/**
+ * What the TaxService use cases share: the error factory, the result mapper. The dispatcher loads a filing named by
+ * `filing_id` and checks its company's role rule and status (x-target TaxFiling, docs/authorization.md).
+ */
 
 export const taxError = errorsFor("TaxService", "TaxError");
 
@@ -50,29 +51,6 @@ export async function loadFiling(ctx: RpcContext, filingId: string): Promise<Tax
   const row = await filings.findFiling(ctx.em, filingId);
   if (!row) throw taxError.notFound("filing");
   return row;
-}
-
-/**
- * The caller's standing in the filing's company: no current role is NotFound (no existence leak), a member without
- * the director role is Forbidden. An administrator's session passes, as the dispatcher's company check lets it.
- */
-export async function requireCompanyRole(
-  ctx: RpcContext,
-  companyId: string,
-  required: "member" | "director",
-): Promise<void> {
-  const standing = await companyStanding(ctx.em, requireCaller(ctx), companyId, required, ctx.now());
-  if (standing === "none") throw taxError.notFound("filing");
-  if (standing === "short") throw taxError("Forbidden", `needs the ${required} role in the filing's company`);
-}
-
-/**
- * The company status guard (src/domain/company-status.ts) on the company's own filing writes (create, update,
- * submit, documents): only a company that may operate files. The administrator's review is the zone's act on a
- * filing already submitted and is not guarded.
- */
-export function requireOperableCompany(ctx: RpcContext, companyId: string): Promise<void> {
-  return requireCompanyOperable(ctx.em, companyId, (r) => taxError(r.refusal, r.message, r.details));
 }
 
 /** The acting resident (the dispatcher checked the caller may act as it) must be a current director of the company. */

@@ -16,20 +16,10 @@ import {
 } from "../../domain/tax.ts";
 import { takeNumber } from "../../repos/counters.ts";
 import { writeAudience } from "../../repos/document-audiences.ts";
-import { findCompany } from "../../repos/reports.ts";
 import * as filings from "../../repos/tax-filings.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import {
-  loadFiling,
-  recordIfAdmin,
-  refused,
-  requireCompanyRole,
-  requireDirectorResident,
-  requireOperableCompany,
-  taxError,
-  toFilingResult,
-} from "./common.ts";
+import { recordIfAdmin, refused, requireDirectorResident, taxError, toFilingResult } from "./common.ts";
 import { toDocumentSummary } from "./documents.ts";
 
 type H = TaxServiceHandlers<RpcContext>;
@@ -65,9 +55,6 @@ async function amendOriginal(
 export const createFiling: H["createFiling"] = async (ctx, params) => {
   const { company_id, filing_type } = params;
   const now = ctx.now();
-  const company = await findCompany(ctx.em, company_id);
-  if (!company) throw taxError.notFound("company");
-  await requireOperableCompany(ctx, company_id);
   const period_start = new Date(params.period_start);
   const period_end = new Date(params.period_end);
   const badPeriod = periodRefusal(filing_type, period_start, period_end);
@@ -118,23 +105,19 @@ export const createFiling: H["createFiling"] = async (ctx, params) => {
   return toFilingResult(row);
 };
 
-export const getFiling: H["getFiling"] = async (ctx, { filing_id }) => {
-  const row = await loadFiling(ctx, filing_id);
-  await requireCompanyRole(ctx, row.company_id, "member");
+export const getFiling: H["getFiling"] = async (ctx) => {
+  const row = ctx.target.row;
   const documents = await filings.listDocuments(ctx.em, row.sid);
   return { ...toFilingResult(row), documents: documents.map(toDocumentSummary) };
 };
 
 export const listFilings: H["listFilings"] = async (ctx, { company_id, status }) => {
-  if (!(await findCompany(ctx.em, company_id))) throw taxError.notFound("company");
   const rows = await filings.listFilings(ctx.em, company_id, status);
   return { items: rows.map(toFilingResult) };
 };
 
 export const updateFiling: H["updateFiling"] = async (ctx, params) => {
-  const row = await loadFiling(ctx, params.filing_id);
-  await requireCompanyRole(ctx, row.company_id, "director");
-  await requireOperableCompany(ctx, row.company_id);
+  const row = ctx.target.row;
   const notDraft = draftOnlyRefusal(row.status);
   if (notDraft) throw refused(notDraft);
   // The rate in force when the figures are set is snapshotted with them; submission freezes both.
@@ -149,11 +132,11 @@ export const updateFiling: H["updateFiling"] = async (ctx, params) => {
   return toFilingResult({ ...row, ...figures, tax_rate, updated_at: now });
 };
 
-export const submitFiling: H["submitFiling"] = async (ctx, { filing_id, submitted_by }) => {
-  const row = await loadFiling(ctx, filing_id);
-  await requireCompanyRole(ctx, row.company_id, "member");
+export const submitFiling: H["submitFiling"] = async (ctx, { submitted_by }) => {
+  const row = ctx.target.row;
+  // Who submits is a business rule on the named resident, not the caller's role: a current director (the caller may
+  // act for it through a proxy while holding only a member role itself).
   await requireDirectorResident(ctx, row.company_id, submitted_by);
-  await requireOperableCompany(ctx, row.company_id);
   const bad = moveRefusal(row.status, "submit");
   if (bad) throw refused(bad);
   const now = ctx.now();

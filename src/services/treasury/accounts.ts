@@ -13,7 +13,6 @@ import { requireCompanyOperable } from "../../repos/companies.ts";
 import { findResident } from "../../repos/digital-residents.ts";
 import * as accounts from "../../repos/treasury-accounts.ts";
 import { listLedger, lockAccounts } from "../../repos/treasury-ledger.ts";
-import { companyForTreasury } from "../../repos/treasury-owners.ts";
 import { openTransferCount } from "../../repos/treasury-transfers.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
@@ -42,13 +41,6 @@ export async function loadOwned(
   const row = await accounts.findOwnedAccount(ctx.em, ownerType, ownerId, accountId);
   if (!row) throw treasuryError.notFound("account");
   return row;
-}
-
-/** An administrator passes the company role check; the company must still exist. */
-export async function requireCompany(ctx: RpcContext, companyId: string) {
-  const company = await companyForTreasury(ctx.em, companyId);
-  if (!company) throw treasuryError.notFound("company");
-  return company;
 }
 
 /** The company status guard (src/domain/company-status.ts): only a company that may operate changes its accounts. */
@@ -136,7 +128,6 @@ async function transactionsOf(ctx: RpcContext, row: TreasuryAccountRow) {
 
 export const accountHandlers = {
   async listCompanyAccounts(ctx: RpcContext, { company_id }: { company_id: string }) {
-    await requireCompany(ctx, company_id);
     return { items: (await accounts.listAccounts(ctx.em, "company", company_id)).map(toAccountResult) };
   },
 
@@ -155,8 +146,6 @@ export const accountHandlers = {
     ctx: RpcContext,
     { company_id, data }: { company_id: string; data: CreateTreasuryAccountData },
   ) {
-    await requireCompany(ctx, company_id);
-    await requireOperableCompany(ctx, company_id);
     return createAccount(ctx, "company", company_id, data);
   },
 
@@ -165,7 +154,6 @@ export const accountHandlers = {
     { company_id, account_id, data }: { company_id: string; account_id: string; data: UpdateTreasuryAccountData },
   ) {
     const row = await loadOwned(ctx, "company", company_id, account_id);
-    await requireOperableCompany(ctx, company_id);
     return updateAccount(ctx, row, data);
   },
 
