@@ -1,12 +1,11 @@
 import type { ResidentServiceHandlers } from "../../../generated/handlers/index.ts";
 import { ownsResident } from "../../domain/resident-access.ts";
-import { effectiveStatus, statusRefusal } from "../../domain/resident-status.ts";
 import { isResidentPlan, RESIDENT_PLANS } from "../../domain/subscriptions.ts";
 import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { flipAnonymity, updateResidentIf } from "../../repos/digital-residents.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
-import { loadResident, refused, residentError, toResidentResult, toSubscriptionResult } from "./common.ts";
+import { loadResident, residentError, toResidentResult, toSubscriptionResult } from "./common.ts";
 
 type Handlers = ResidentServiceHandlers<RpcContext>;
 
@@ -17,8 +16,6 @@ export const updateSubscription: Handlers["updateSubscription"] = async (ctx, { 
     throw residentError("InvalidInput", `plan is one of ${RESIDENT_PLANS.join(", ")}`, { field: "plan" });
   }
   const now = ctx.now();
-  const frozen = statusRefusal(effectiveStatus(row, now), "update_subscription");
-  if (frozen) throw refused(frozen);
   const changes = { subscription_plan: plan, auto_renewal };
   if ((await updateResidentIf(ctx.em, resident_id, [row.status], changes, now)) === 0) {
     throw residentError("InvalidState", "the resident changed meanwhile; read it again");
