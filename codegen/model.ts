@@ -52,6 +52,11 @@ export interface ActsAs {
   /** The caller's own residents (the pair user_id, partner_id): one of them must allow the action. */
   caller: boolean;
   action: "act" | "register" | "renew" | "update_profile" | "update_subscription" | "delete" | "activate";
+  /**
+   * A company role (CompanyRoleKind, or `member`) the named resident itself must hold in the target's company: a
+   * rule on the author the call records (a report's generated_by), not on the caller. Null: none.
+   */
+  role: string | null;
 }
 
 export interface McpPolicy {

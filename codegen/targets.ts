@@ -20,7 +20,7 @@ export const RESIDENT_ACTIONS = [
 ] as const;
 
 const TARGET_KEYS = ["record", "param", "field", "role", "operable", "foreignResident"];
-const ACTS_KEYS = ["param", "caller", "action"];
+const ACTS_KEYS = ["param", "caller", "action", "role"];
 
 const str = (value: unknown): string | null => (typeof value === "string" && value.length > 0 ? value : null);
 const isObject = (value: unknown): value is JsonSchema =>
@@ -63,27 +63,29 @@ export function parseTarget(value: unknown, file: string, ptr: string, diags: Di
 
 export function parseActsAs(value: unknown, file: string, ptr: string, diags: Diagnostics): ActsAs | null {
   if (value === undefined) return null;
-  if (typeof value === "string" && value.length > 0) return { param: value, caller: false, action: "act" };
+  if (typeof value === "string" && value.length > 0) return { param: value, caller: false, action: "act", role: null };
   const v = isObject(value) ? value : {};
   const param = str(v["param"]);
   const caller = v["caller"] === true;
   const action = str(v["action"]) ?? "act";
+  const role = str(v["role"]);
   const shapeOk =
     Object.keys(v).every((k) => ACTS_KEYS.includes(k)) &&
     (param !== null) !== caller &&
     (v["caller"] === undefined || typeof v["caller"] === "boolean") &&
-    (RESIDENT_ACTIONS as readonly string[]).includes(action);
+    (RESIDENT_ACTIONS as readonly string[]).includes(action) &&
+    (v["role"] === undefined || (role !== null && param !== null));
   if (!shapeOk) {
     diags.add(
       "invalid-acts-as",
       file,
       ptr,
-      `x-acts-as must be "<param>", { "param": "<param>", "action"?: "<action>" } or { "caller": true, ` +
-        `"action"?: "<action>" }, the action one of ${RESIDENT_ACTIONS.join(", ")}`,
+      `x-acts-as must be "<param>", { "param": "<param>", "action"?: "<action>", "role"?: "<company role>" } or ` +
+        `{ "caller": true, "action"?: "<action>" }, the action one of ${RESIDENT_ACTIONS.join(", ")}`,
     );
     return null;
   }
-  return { param, caller, action: action as ActsAs["action"] };
+  return { param, caller, action: action as ActsAs["action"], role };
 }
 
 /**
@@ -204,9 +206,29 @@ function requireVariants(m: MethodModel, needed: string[], what: string, diags: 
   }
 }
 
-function checkActsAs(m: MethodModel, diags: Diagnostics): void {
+function checkActsAs(m: MethodModel, model: SpecModel, diags: Diagnostics): void {
   const a = m.actsAs;
   if (!a) return;
+  if (a.role) {
+    const roles = knownCompanyRoles(model);
+    if (roles.length > 1 && !roles.includes(a.role)) {
+      diags.add(
+        "unknown-company-role",
+        m.file,
+        `${m.pointer}/x-acts-as/role`,
+        `company role "${a.role}" is not one of ${roles.join(", ")}`,
+      );
+    }
+    if (!m.target?.company) {
+      diags.add(
+        "invalid-acts-as",
+        m.file,
+        `${m.pointer}/x-acts-as/role`,
+        `x-acts-as role is a role in the target's company: ${m.name} needs an x-target whose record has a company`,
+      );
+    }
+    requireVariants(m, ["Forbidden"], "x-acts-as role", diags);
+  }
   if (a.param && !m.params.some((p) => p.name === a.param)) {
     diags.add(
       "unknown-param",
@@ -244,6 +266,6 @@ export function checkTargets(model: SpecModel, diags: Diagnostics): void {
   }
   for (const m of model.methods) {
     checkTarget(m, model, records, diags);
-    checkActsAs(m, diags);
+    checkActsAs(m, model, diags);
   }
 }

@@ -45,6 +45,8 @@ export interface ActsAsPolicy {
   param: string | null;
   caller: boolean;
   action: ResidentActionName;
+  /** A company role the named resident itself must hold in the target's company (Forbidden), or null. */
+  role: string | null;
 }
 
 /** What the spec's `x-` extensions say about one method; enforced by the dispatcher. */

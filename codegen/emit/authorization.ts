@@ -42,7 +42,10 @@ function source(rule: CompanyRule): string {
 /** The resident status rule of a method (docs/decisions.md "Resident status"), or "" when none applies. */
 export function statusRule(m: MethodModel): string {
   const parts: string[] = [];
-  if (m.actsAs?.param) parts.push(`${code(m.actsAs.param)} may ${m.actsAs.action}`);
+  if (m.actsAs?.param) {
+    const role = m.actsAs.role ? ` and holds ${m.actsAs.role} in the company` : "";
+    parts.push(`${code(m.actsAs.param)} may ${m.actsAs.action}${role}`);
+  }
   if (m.actsAs?.caller) parts.push(`the caller's resident may ${m.actsAs.action}`);
   if (actsThroughTarget(m)) {
     parts.push(m.target?.role ? "the role is held by an active resident" : "the issuing resident is active");

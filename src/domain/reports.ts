@@ -340,6 +340,3 @@ export const REPORT_CLASSIFICATION: readonly string[] = [
   "founding_member",
   "platinum_member",
 ];
-
-/** Roles generated_by may hold to generate a report (a founder may act as director). */
-export const REPORT_AUTHOR_ROLES: readonly string[] = ["director", "founder"];

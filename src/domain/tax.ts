@@ -245,6 +245,3 @@ export const COMPANY_MEMBER_CLASSIFICATION: readonly string[] = [
 
 export const TAX_FILING_AUDIENCE_RULE = "tax_filing_company_members";
 export const TAX_DOCUMENT_AUDIENCE_RULE = "tax_document_company_members";
-
-/** Roles that may create, edit, submit filings and generate documents (a founder may act as director). */
-export const TAX_DIRECTOR_ROLES: readonly string[] = ["director", "founder"];

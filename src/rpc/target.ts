@@ -11,9 +11,9 @@ import { mayActAsResident } from "../auth/access.ts";
 import { companyStatusRefusal } from "../domain/company-status.ts";
 import { ownsResident } from "../domain/resident-access.ts";
 import { effectiveStatus } from "../domain/resident-status.ts";
-import { actingRefusal, companyStanding, type HeldRole } from "../domain/target-access.ts";
+import { actingRefusal, companyStanding, type HeldRole, satisfiesCompanyRole } from "../domain/target-access.ts";
 import { findCompanyHead } from "../repos/companies.ts";
-import { companyOwnership, currentRoleHolders } from "../repos/company-access.ts";
+import { companyOwnership, currentCompanyRoles, currentRoleHolders } from "../repos/company-access.ts";
 import { ownedResidentIds, residentStandings } from "../repos/digital-residents.ts";
 import { type Caller, isAdminSession, type RpcContext } from "./context.ts";
 import { RpcError } from "./errors.ts";
@@ -172,8 +172,31 @@ export async function checkTarget(entry: TargetEntry, ctx: RpcContext, params: R
   (ctx as RpcContext & { target?: TargetOf<AnyRow | null> }).target = target;
 }
 
-/** `x-acts-as`: the resident the param names, or one of the caller's own, must be in a status that allows the action. */
+/**
+ * `x-acts-as`: the resident the param names, or one of the caller's own, must be in a status that allows the action;
+ * with `role`, the named resident must itself hold that role in the target's company.
+ */
 export async function checkActsAs(entry: TargetEntry, ctx: RpcContext, params: Record<string, unknown>): Promise<void> {
+  await checkActingStatus(entry, ctx, params);
+  await checkActorRole(entry, ctx, params);
+}
+
+/**
+ * `x-acts-as` `role`: a rule on the resident the call records as its author (a report's generated_by, a filing's
+ * submitted_by), not on the caller, so it holds for administrators' sessions too: the caller may act for the
+ * resident through a proxy while holding a lesser role itself.
+ */
+async function checkActorRole(entry: TargetEntry, ctx: RpcContext, params: Record<string, unknown>): Promise<void> {
+  const a = entry.actsAs;
+  const companyId = (ctx as RpcContext & { target?: TargetOf<AnyRow | null> }).target?.companyId;
+  if (!a?.role || !a.param || !companyId) return;
+  const value = params[a.param];
+  const held = typeof value === "string" ? await currentCompanyRoles(ctx.em, companyId, [value], ctx.now()) : [];
+  if (satisfiesCompanyRole(held, a.role)) return;
+  throw RpcError.forbidden(errorType(entry), "Forbidden", `${a.param} is not a current ${a.role} of the company`);
+}
+
+async function checkActingStatus(entry: TargetEntry, ctx: RpcContext, params: Record<string, unknown>): Promise<void> {
   const a = entry.actsAs;
   const caller = ctx.caller;
   // Administrators' sessions pass, as they pass the role rule: they correct records (docs/decisions.md).

@@ -214,6 +214,20 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
     [["invalid-acts-as", NOTES, "/methods/2/x-acts-as"]],
   ],
   [
+    "an x-acts-as role on the caller's own residents (a role needs the named resident)",
+    json(NOTES, (d) => (d.methods[2]["x-acts-as"] = { caller: true, role: "director" })),
+    [["invalid-acts-as", NOTES, "/methods/2/x-acts-as"]],
+  ],
+  [
+    "an x-acts-as role without an x-target company, nor the InvalidState and Forbidden it refuses with",
+    json(NOTES, (d) => (d.methods[2]["x-acts-as"] = { param: "note_id", role: "director" })),
+    [
+      ["invalid-acts-as", NOTES, "/methods/2/x-acts-as/role"],
+      ["target-variant", NOTES, "/methods/2/x-errors"],
+      ["target-variant", NOTES, "/methods/2/x-errors"],
+    ],
+  ],
+  [
     "an x-acts-as naming a param the method does not take, without the InvalidState it refuses with",
     json(NOTES, (d) => (d.methods[2]["x-acts-as"] = "resident_id")),
     [

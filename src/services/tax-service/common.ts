@@ -1,9 +1,8 @@
 import type { TaxFilingRow } from "../../../generated/entities.ts";
 import type { TaxFilingResult } from "../../../generated/types.ts";
 import type { Refusal } from "../../domain/refusal.ts";
-import { grossProfit, TAX_DIRECTOR_ROLES } from "../../domain/tax.ts";
+import { grossProfit } from "../../domain/tax.ts";
 import { recordAdminAction } from "../../repos/admin-actions.ts";
-import { currentCompanyRoles } from "../../repos/company-access.ts";
 import * as filings from "../../repos/tax-filings.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
@@ -51,13 +50,6 @@ export async function loadFiling(ctx: RpcContext, filingId: string): Promise<Tax
   const row = await filings.findFiling(ctx.em, filingId);
   if (!row) throw taxError.notFound("filing");
   return row;
-}
-
-/** The acting resident (the dispatcher checked the caller may act as it) must be a current director of the company. */
-export async function requireDirectorResident(ctx: RpcContext, companyId: string, residentId: string): Promise<void> {
-  const roles = await currentCompanyRoles(ctx.em, companyId, [residentId], ctx.now());
-  if (roles.some((r) => TAX_DIRECTOR_ROLES.includes(r))) return;
-  throw taxError("Forbidden", "the submitting resident is not a current director of the filing's company");
 }
 
 /** An administrator's write on a company's filing (the dispatcher let the session through), recorded. */
