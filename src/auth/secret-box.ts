@@ -7,9 +7,10 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
  */
 const SEALED = "enc:";
 const TAG_BYTES = 16;
+const NONCE_BYTES = 12;
 
 export function sealSecret(key: Buffer, plaintext: string): string {
-  const nonce = randomBytes(12);
+  const nonce = randomBytes(NONCE_BYTES);
   const cipher = createCipheriv("aes-256-gcm", key, nonce);
   const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final(), cipher.getAuthTag()]);
   return `${SEALED}${nonce.toString("hex")}:${body.toString("hex")}`;
@@ -24,9 +25,18 @@ export function isSealed(stored: string): boolean {
 export function openSecret(key: Buffer, stored: string): string {
   if (!isSealed(stored)) throw new Error("value is not sealed");
   const [nonceHex = "", bodyHex = ""] = stored.slice(SEALED.length).split(":");
-  const body = Buffer.from(bodyHex, "hex");
+  return openSealedBytes(key, Buffer.from(nonceHex, "hex"), Buffer.from(bodyHex, "hex")).toString("utf8");
+}
+
+/**
+ * AES-256-GCM decryption of `ciphertext + tag` as sealSecret writes it: a 32-byte key, a 12-byte nonce (sealSecret
+ * never writes another length, so another is refused), a 16-byte tag, no associated data. Throws on any mismatch.
+ */
+export function openSealedBytes(key: Buffer, nonce: Buffer, body: Buffer): Buffer {
+  if (key.length !== 32) throw new Error("the encryption key is not 32 bytes");
+  if (nonce.length !== NONCE_BYTES) throw new Error("sealed value has a bad nonce");
   if (body.length < TAG_BYTES) throw new Error("sealed value is truncated");
-  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(nonceHex, "hex"));
+  const decipher = createDecipheriv("aes-256-gcm", key, nonce, { authTagLength: TAG_BYTES });
   decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
-  return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString("utf8");
+  return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]);
 }

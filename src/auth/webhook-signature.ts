@@ -7,8 +7,12 @@ export const WEBHOOK_TOLERANCE_S = 5 * 60;
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` (API.md "Webhooks"). */
 export function signWebhook(secret: string, rawBody: string, unixSeconds: number): string {
-  const mac = createHmac("sha256", secret).update(`${unixSeconds}.${rawBody}`).digest("hex");
-  return `t=${unixSeconds},v1=${mac}`;
+  return `t=${unixSeconds},v1=${hmacSha256Hex(secret, `${unixSeconds}.${rawBody}`)}`;
+}
+
+/** The full 32-byte HMAC-SHA256 tag in lowercase hex (a truncated tag never verifies). */
+export function hmacSha256Hex(key: string | Uint8Array, message: string | Uint8Array): string {
+  return createHmac("sha256", key).update(message).digest("hex");
 }
 
 /** Refuses a missing or bad signature, or one more than five minutes off the server clock. */

@@ -96,7 +96,7 @@ interface WycheproofFile {
 }
 
 const wycheproof = JSON.parse(
-  readFileSync(new URL("../../../shared/vectors/wycheproof/ed25519_test.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../vectors/wycheproof/ed25519_test.json", import.meta.url), "utf8"),
 ) as WycheproofFile;
 const cases = wycheproof.testGroups.flatMap((g) => g.tests.map((t) => ({ ...t, pk: g.publicKey.pk })));
 

@@ -17,9 +17,9 @@ interface Vector {
   pk: string;
 }
 
-const file = JSON.parse(
-  readFileSync(new URL("../../../shared/vectors/wycheproof/ed25519_test.json", import.meta.url), "utf8"),
-) as { testGroups: { publicKey: { pk: string }; tests: Omit<Vector, "pk">[] }[] };
+const file = JSON.parse(readFileSync(new URL("../vectors/wycheproof/ed25519_test.json", import.meta.url), "utf8")) as {
+  testGroups: { publicKey: { pk: string }; tests: Omit<Vector, "pk">[] }[];
+};
 const vectors: Vector[] = file.testGroups
   .flatMap((g) => g.tests.map((v) => ({ ...v, pk: g.publicKey.pk })))
   .filter((v) => v.msg.length === 64);

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { Diagnostics } from "../../codegen/diagnostics.ts";
 import { type Contract, contractFromOpenrpc, contractFromSpecDir } from "./contract.ts";
 
@@ -29,6 +29,13 @@ function fromText(text: string, file: string, kind: string): Loaded {
   return { contract, diags, kind };
 }
 
+/** A path as diagnostics show it: relative inside the working directory, absolute outside it (no `../..`). */
+function shown(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  if (rel === "") return ".";
+  return rel.startsWith("..") || isAbsolute(rel) ? resolve(path) : rel;
+}
+
 /** `spec/` itself, or a project root holding one. */
 function specDirOf(dir: string): string | null {
   if (existsSync(join(dir, "platform.json"))) return dir;
@@ -40,15 +47,10 @@ function fromDirectory(dir: string, cwd: string): Loaded {
   const specDir = specDirOf(dir);
   const diags = new Diagnostics();
   if (!specDir) {
-    diags.add(
-      "not-a-spec",
-      relative(cwd, dir) || ".",
-      "",
-      "no platform.json here nor under spec/: not a spec directory",
-    );
+    diags.add("not-a-spec", shown(cwd, dir), "", "no platform.json here nor under spec/: not a spec directory");
     return { contract: null, diags, kind: "spec directory" };
   }
-  const parent = relative(cwd, join(specDir, "..")) || ".";
+  const parent = shown(cwd, join(specDir, ".."));
   const contract = contractFromSpecDir(specDir, (file) => (parent === "." ? file : join(parent, file)), diags);
   return { contract, diags, kind: "spec directory" };
 }
