@@ -1,21 +1,42 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 
 /**
- * Empties every table of the ORM's schema except the migrations table, in one
- * `TRUNCATE ... RESTART IDENTITY CASCADE` statement (sequences restart too). Meant for resets between tests.
+ * Empties every table of the ORM's schema except the migrations table. Meant for resets between tests, where most
+ * tables are already empty: one query finds the tables holding rows, and only those are emptied, with `DELETE`
+ * under `session_replication_role = replica` (foreign-key triggers off, so the order does not matter). On a few
+ * small tables that is several times faster than one `TRUNCATE ... CASCADE` over all of them (which rewrites every
+ * table's files, about 270 ms on PostgreSQL for 69 tables). Sequences of the schema restart at 1 (the registry's
+ * own schema has none: ids are UUIDv7 and the formatted-id counters are rows).
  */
 export async function truncateAll(orm: MikroORM): Promise<void> {
   const connection = orm.em.getConnection();
   const platform = orm.em.getPlatform();
   const schema = orm.config.get("schema") ?? platform.getDefaultSchemaName() ?? "public";
   const migrationsTable = (orm.config.get("migrations").tableName ?? "mikro_orm_migrations").split(".").pop();
-  const rows = await connection.execute<{ tablename: string }[]>(
-    `select tablename from pg_catalog.pg_tables where schemaname = ${platform.quoteValue(schema)} order by tablename`,
-  );
-  const tables = rows
+  const tables = (
+    await connection.execute<{ tablename: string }[]>(
+      `select tablename from pg_catalog.pg_tables where schemaname = ${platform.quoteValue(schema)} order by tablename`,
+    )
+  )
     .map((r) => r.tablename)
     .filter((t) => t !== migrationsTable)
     .map((t) => `${platform.quoteIdentifier(schema)}.${platform.quoteIdentifier(t)}`);
   if (tables.length === 0) return;
-  await connection.execute(`truncate table ${tables.join(", ")} restart identity cascade`);
+  const probe = tables.map((t, i) => `select ${i} as i where exists (select 1 from ${t})`).join(" union all ");
+  const filled = (await connection.execute<{ i: number }[]>(probe)).map((r) => tables[Number(r.i)]!);
+  if (filled.length === 0) return;
+  const sequences = await connection.execute<{ name: string }[]>(
+    `select c.relname as name from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+     where c.relkind = 'S' and n.nspname = ${platform.quoteValue(schema)}`,
+  );
+  await orm.em.transactional(async (em) => {
+    const tx = em.getConnection();
+    const ctx = em.getTransactionContext();
+    await tx.execute("set local session_replication_role = replica", [], "run", ctx);
+    for (const t of filled) await tx.execute(`delete from ${t}`, [], "run", ctx);
+    for (const { name } of sequences) {
+      const qualified = `${platform.quoteIdentifier(schema)}.${platform.quoteIdentifier(name)}`;
+      await tx.execute(`select setval(${platform.quoteValue(qualified)}, 1, false)`, [], "run", ctx);
+    }
+  });
 }

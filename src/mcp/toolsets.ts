@@ -2,7 +2,7 @@
  * Ready-made toolsets (issue 19): lists of tool-name globs for an agent key's `allowed_tool_patterns`, per domain
  * and per common job, so an agent sees tens of tools instead of the whole catalogue. A key may combine several
  * (`toolsetPatterns`). Plain data: the web console's key form offers them. Every pattern matches at least one
- * tool an API key may call (test/mcp/discovery-toolsets.test.ts).
+ * tool an API key may call (test/mcp/discovery-toolsets.pure.test.ts).
  */
 export interface Toolset {
   name: string;

@@ -1,4 +1,5 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
+import { expect } from "vitest";
 import { ENTITIES } from "../../generated/entities.ts";
 import { migrate, openOrm } from "../../src/db/orm.ts";
 import { truncateAll } from "../../src/db/reset.ts";
@@ -15,6 +16,10 @@ export function workerSchema(): string {
 
 /** One migrated database per test worker (PGlite in memory, or a PostgreSQL schema with DATABASE_URL). */
 export function testOrm(): Promise<MikroORM> {
+  if (process.env["FZ_TEST_PURE"]) {
+    const file = expect.getState().testPath ?? "a test";
+    return Promise.reject(new Error(`pure test ${file} opened the test database: drop .pure from its name`));
+  }
   shared ??= (async () => {
     const url = process.env["DATABASE_URL"];
     const orm = await openOrm({

@@ -5,7 +5,7 @@ import { writeFiles } from "../../codegen/write.ts";
 import { copyFixture, editJson, readText, removeDir, writeText } from "../codegen/support.ts";
 
 // clients/ts is part of the codegen file set: `npm run codegen` writes it and `npm run codegen:check` fails when
-// it is stale (on the fixture spec, like test/codegen/check.test.ts).
+// it is stale (on the fixture spec, like test/codegen/check.pure.test.ts).
 let root: string;
 
 beforeEach(async () => {
