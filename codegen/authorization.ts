@@ -47,13 +47,20 @@ export interface CompanyRule {
   companyField: string;
   /** The company field may name a resident the caller must own instead (else this variant). */
   foreignResident: "NotOwner" | "NotFound" | null;
+  /** A resident's effective proxy holder passes as its owner. */
+  proxy: boolean;
+  /** An administrator's session passes (false: checked as any caller). */
+  adminBypass: boolean;
   operable: boolean;
 }
 
 /** What the rule needs of a method: a registry entry (generated/policy.ts) has exactly these. */
 export interface RuleInput {
   name: string;
-  target?: Pick<Target, "record" | "param" | "field" | "role" | "operable" | "foreignResident" | "company"> | null;
+  target?: Pick<
+    Target,
+    "record" | "param" | "field" | "role" | "operable" | "foreignResident" | "proxy" | "adminBypass" | "company"
+  > | null;
 }
 
 /** The company rule of a method (from the spec model or a registry entry), or null when it needs no company role. */
@@ -68,6 +75,8 @@ export function companyRule(m: RuleInput): CompanyRule | null {
     field: t.field,
     companyField: t.company.field,
     foreignResident: t.foreignResident,
+    proxy: t.proxy,
+    adminBypass: t.adminBypass,
     operable: t.operable,
   };
 }

@@ -41,6 +41,17 @@ export interface Target {
   role: string | null;
   operable: boolean;
   foreignResident: "NotOwner" | "NotFound" | null;
+  /**
+   * Where the target belongs to a resident: an effective proxy holder of that resident passes as its owner (a
+   * treasury account's money is moved by the resident's proxy too). Needs `foreignResident`.
+   */
+  proxy: boolean;
+  /**
+   * Whether an administrator's session passes the role, ownership and status checks (default true: administrators
+   * correct records). False where the call spends the target's money: a treasury account's owner moves it, never an
+   * administrator.
+   */
+  adminBypass: boolean;
   /** The record's `x-company`, filled in when the model is checked. */
   company: CompanyLink | null;
 }

@@ -19,7 +19,7 @@ export const RESIDENT_ACTIONS = [
   "activate",
 ] as const;
 
-const TARGET_KEYS = ["record", "param", "field", "role", "operable", "foreignResident"];
+const TARGET_KEYS = ["record", "param", "field", "role", "operable", "foreignResident", "proxy", "adminBypass"];
 const ACTS_KEYS = ["param", "caller", "action", "role"];
 
 const str = (value: unknown): string | null => (typeof value === "string" && value.length > 0 ? value : null);
@@ -39,14 +39,16 @@ export function parseTarget(value: unknown, file: string, ptr: string, diags: Di
     (v["field"] === undefined || str(v["field"]) !== null) &&
     (v["role"] === undefined || str(v["role"]) !== null) &&
     (v["operable"] === undefined || typeof v["operable"] === "boolean") &&
-    (foreign === undefined || foreign === "NotOwner" || foreign === "NotFound");
+    (foreign === undefined || foreign === "NotOwner" || foreign === "NotFound") &&
+    (v["proxy"] === undefined || (v["proxy"] === true && foreign !== undefined)) &&
+    (v["adminBypass"] === undefined || v["adminBypass"] === false);
   if (!shapeOk) {
     diags.add(
       "invalid-target",
       file,
       ptr,
       'x-target must be { "record": "<Record>", "param": "<param>", "field"?: "<field>", "role"?: "<role>", ' +
-        '"operable"?: true, "foreignResident"?: "NotOwner" | "NotFound" }',
+        '"operable"?: true, "foreignResident"?: "NotOwner" | "NotFound", "proxy"?: true (with foreignResident), "adminBypass"?: false }',
     );
     return null;
   }
@@ -57,6 +59,8 @@ export function parseTarget(value: unknown, file: string, ptr: string, diags: Di
     role: str(v["role"]),
     operable: v["operable"] === true,
     foreignResident: (foreign as Target["foreignResident"] | undefined) ?? null,
+    proxy: v["proxy"] === true,
+    adminBypass: v["adminBypass"] !== false,
     company: null,
   };
 }

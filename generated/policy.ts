@@ -26,6 +26,10 @@ export interface TargetPolicy {
   role: string | null;
   operable: boolean;
   foreignResident: "NotOwner" | "NotFound" | null;
+  /** A resident's target admits an effective proxy holder of the resident as its owner. */
+  proxy: boolean;
+  /** An administrator's session passes the checks (false: it is checked as any caller). */
+  adminBypass: boolean;
   /** The record's `x-company`: the field naming its company and, where that is empty, the one naming a resident. */
   company: CompanyLinkPolicy | null;
 }
@@ -87,6 +91,7 @@ export const COMPANY_LINKS: Record<string, CompanyLinkPolicy> = {
   DividendDistribution: { field: "company_id", resident: null, kind: null, through: null },
   DocumentAudience: { field: "company_id", resident: null, kind: null, through: null },
   FinancialReport: { field: "company_id", resident: null, kind: null, through: null },
+  FundTransfer: { field: "from_account_id", resident: null, kind: null, through: "TreasuryAccount" },
   GovernanceAction: { field: "company_id", resident: null, kind: null, through: null },
   Proposal: { field: "company_id", resident: null, kind: null, through: null },
   Resolution: { field: "company_id", resident: null, kind: null, through: null },
@@ -95,6 +100,7 @@ export const COMPANY_LINKS: Record<string, CompanyLinkPolicy> = {
   SigningAuthority: { field: "company_id", resident: null, kind: null, through: null },
   TaxDocument: { field: "company_id", resident: null, kind: null, through: null },
   TaxFiling: { field: "company_id", resident: null, kind: null, through: null },
+  TreasuryAccount: { field: "owner_id", resident: null, kind: "owner_type", through: null },
   Vote: { field: "company_id", resident: null, kind: null, through: null },
   ZoneCompany: { field: "company_id", resident: null, kind: null, through: null },
   ZoneExpense: { field: "fzc_id", resident: null, kind: null, through: null },

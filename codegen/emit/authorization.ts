@@ -35,7 +35,8 @@ function source(rule: CompanyRule): string {
     rule.record === "ZoneCompany"
       ? code(rule.param)
       : `${rule.record} \`${rule.param}\` (its ${code(rule.companyField)})`;
-  const resident = rule.foreignResident ? `; or a resident the caller owns (else ${rule.foreignResident})` : "";
+  const who = rule.proxy ? "owns or holds an effective proxy for" : "owns";
+  const resident = rule.foreignResident ? `; or a resident the caller ${who} (else ${rule.foreignResident})` : "";
   return `${where}${resident}`;
 }
 
@@ -79,7 +80,7 @@ function companySection(model: SpecModel): string[] {
       code(m.name),
       code(rule.role),
       ...cells,
-      "yes",
+      rule.adminBypass ? "yes" : "-",
       source(rule),
       rule.operable ? "yes" : "",
       statusRule(m),

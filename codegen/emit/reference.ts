@@ -26,7 +26,9 @@ function who(m: MethodModel): string {
   const target = t ? `; the ${t.record} \`${t.param}\` names is loaded first` : "";
   const role = t?.role
     ? ` and needs a current \`${t.role}\` role in its company (administrators' sessions pass)` +
-      (t.foreignResident ? ", or names a resident the caller owns" : "")
+      (t.foreignResident
+        ? `, or names a resident the caller owns${t.proxy ? " or holds an effective proxy for" : ""}`
+        : "")
     : "";
   const operable = t?.operable ? "; the company must operate" : "";
   const status = statusRule(m);

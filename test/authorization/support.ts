@@ -261,6 +261,8 @@ export const RECORD_FIXTURES: Record<string, (t: TestApp, company: string, by: s
     ),
   ZoneInvoice: async (t, company) =>
     invoice(t, { fzc_id: company, sender_entity_type: "company", sender_entity_id: company }),
+  TreasuryAccount: async (t, company) => account(t, "company", company),
+  FundTransfer: async (t, company, by) => transfer(t, await account(t, "company", company), by),
 };
 
 /**
@@ -269,8 +271,48 @@ export const RECORD_FIXTURES: Record<string, (t: TestApp, company: string, by: s
  */
 export async function issuedBy(t: TestApp, record: string, resident: string): Promise<string> {
   if (record === "ZoneCompany") return resident;
-  if (record !== "ZoneInvoice") throw new Error(`no personal fixture for ${record}: add one to issuedBy`);
-  return invoice(t, { fzc_id: "", sender_entity_type: null, sender_entity_id: resident });
+  if (record === "ZoneInvoice") return invoice(t, { fzc_id: "", sender_entity_type: null, sender_entity_id: resident });
+  if (record === "TreasuryAccount") return account(t, "resident", resident);
+  if (record === "FundTransfer") return transfer(t, await account(t, "resident", resident), resident);
+  throw new Error(`no personal fixture for ${record}: add one to issuedBy`);
+}
+
+/** A bank account in EUR of a company or a resident, active, no approval threshold. */
+async function account(t: TestApp, ownerType: "company" | "resident", ownerId: string): Promise<string> {
+  return sid(
+    await insertRow(t.app.runtime.orm, "TreasuryAccount", {
+      owner_type: ownerType,
+      owner_id: ownerId,
+      kind: "bank_account",
+      name: `Fixture ${Math.random().toString(36).slice(2, 10)}`,
+      currency: "EUR",
+    }),
+  );
+}
+
+/** A pending external transfer of 1 EUR from `from`, initiated by `by`. */
+async function transfer(t: TestApp, from: string, by: string): Promise<string> {
+  return sid(
+    await insertRow(t.app.runtime.orm, "FundTransfer", {
+      from_account_id: from,
+      to_account_id: null,
+      to_external_address: "DE89370400440532013000",
+      to_external_name: "Fixture payee",
+      amount: 1,
+      currency: "EUR",
+      reference: null,
+      status: "pending",
+      requires_approval: true,
+      approval_threshold: 0,
+      approved_by: null,
+      initiated_by: by,
+      transaction_id: null,
+      fee_amount: null,
+      completed_at: null,
+      initiated_by_user: null,
+      provider_ref: null,
+    }),
+  );
 }
 
 /** An invoice draft from the issuer `sender` names (a company, or person to person a resident). */

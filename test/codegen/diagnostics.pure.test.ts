@@ -190,6 +190,19 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
     [["target-auth", NOTES, "/methods/2/x-auth"]],
   ],
   [
+    "an x-target proxy without foreignResident, or an adminBypass other than false",
+    (root) => {
+      editJson(root, NOTES, (d) => {
+        d.methods[0]["x-target"] = { record: "Note", param: "user_id", field: "user_id", proxy: true };
+        d.methods[1]["x-target"] = { record: "Note", param: "user_id", field: "user_id", adminBypass: true };
+      });
+    },
+    [
+      ["invalid-target", NOTES, "/methods/0/x-target"],
+      ["invalid-target", NOTES, "/methods/1/x-target"],
+    ],
+  ],
+  [
     "an x-target whose NotFound refusal is not in x-errors",
     json(NOTES, (d) => (d.methods[0]["x-target"] = { record: "Note", param: "user_id", field: "user_id" })),
     [["target-variant", NOTES, "/methods/0/x-errors"]],

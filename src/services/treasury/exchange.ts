@@ -1,4 +1,5 @@
-import type { ExchangeQuoteRow } from "../../../generated/entities.ts";
+import type { ExchangeQuoteRow, TreasuryAccountRow } from "../../../generated/entities.ts";
+import type { Targeted } from "../../../generated/policy.ts";
 import type {
   ExchangeQuoteResult,
   ExchangeResult,
@@ -24,7 +25,6 @@ import {
   opsRefused,
   requireActive,
   requireCurrency,
-  requireOperableOwner,
   writeLedger,
 } from "./operations-common.ts";
 import { toExchangeResult, toQuoteResult } from "./results.ts";
@@ -124,17 +124,13 @@ function mismatch(): QuoteRefusal {
 }
 
 export async function executeExchange(
-  ctx: RpcContext,
+  ctx: Targeted<RpcContext, TreasuryAccountRow>,
   p: TreasuryOperationsServiceExecuteExchangeParams,
 ): Promise<ExchangeResult> {
-  const standing = await standingTowards(ctx, p.owner_type, p.owner_id);
-  if (!standing.see) throw opsError.notFound("owner");
-  const from = await findOwnedAccount(ctx.em, p.owner_type, p.owner_id, p.from_account_id);
+  // The dispatcher authorized the source account (x-target); both accounts must belong to the owner named.
+  const from = ctx.target.row;
   const to = await findOwnedAccount(ctx.em, p.owner_type, p.owner_id, p.to_account_id);
-  if (!from || !to) throw opsError.notFound("account");
-  if (!standing.move) {
-    throw opsError("Forbidden", "only a current director of the owning company or the owning resident exchanges");
-  }
+  if (from.owner_type !== p.owner_type || from.owner_id !== p.owner_id || !to) throw opsError.notFound("account");
   requireCurrency(from, p.from_currency);
   if (to.currency === from.currency) {
     throw opsError("CurrencyMismatch", "an exchange needs accounts in two different currencies", {
@@ -148,7 +144,6 @@ export async function executeExchange(
   if (!lockedFrom || !lockedTo) throw opsError.notFound("account");
   requireActive(lockedFrom);
   requireActive(lockedTo);
-  await requireOperableOwner(ctx, lockedFrom);
   const now = ctx.now();
   const exchangeId = uuidv7(now);
   const quote = await claimOne(ctx, quotes, exchangeId);

@@ -1,4 +1,5 @@
 import type { FundTransferRow, TreasuryAccountRow } from "../../../generated/entities.ts";
+import type { Targeted } from "../../../generated/policy.ts";
 import type {
   FundTransferResult,
   TreasuryOperationsServiceInitiateExternalTransferParams,
@@ -17,12 +18,10 @@ import { moveOut } from "../money-out.ts";
 import {
   amountCents,
   insufficient,
-  movableAccount,
   opsError,
   referenceOf,
   requireActive,
   requireCurrency,
-  requireOperableOwner,
   reservedOf,
   writeLedger,
 } from "./operations-common.ts";
@@ -92,19 +91,18 @@ function debitRow(ctx: RpcContext, account: TreasuryAccountRow, transfer: FundTr
 }
 
 export async function initiateExternalTransfer(
-  ctx: RpcContext,
+  ctx: Targeted<RpcContext, TreasuryAccountRow>,
   p: TreasuryOperationsServiceInitiateExternalTransferParams,
 ): Promise<FundTransferResult> {
   const cents = amountCents(p.amount);
   const reference = referenceOf(p.reference);
-  const from = await movableAccount(ctx, p.from_account_id);
+  const from = ctx.target.row;
   requireCurrency(from, p.currency);
   const { address, name } = destination(from, p.to_address, p.to_name);
   await lockAccounts(ctx.em, [from.sid]);
   const locked = await findAccount(ctx.em, from.sid);
   if (!locked) throw opsError.notFound("account");
   requireActive(locked);
-  await requireOperableOwner(ctx, locked);
   const fee = percentFee(cents, ctx.config.treasury.externalFeePercent);
   const total = cents + fee;
   const now = ctx.now();

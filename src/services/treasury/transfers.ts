@@ -1,4 +1,5 @@
 import type { FundTransferRow, TreasuryAccountRow } from "../../../generated/entities.ts";
+import type { Targeted } from "../../../generated/policy.ts";
 import type {
   FundTransferResult,
   TreasuryOperationsServiceApproveTransferParams,
@@ -19,7 +20,6 @@ import { approveExternal } from "./external.ts";
 import {
   amountCents,
   insufficient,
-  movableAccount,
   opsError,
   opsRefused,
   referenceOf,
@@ -27,7 +27,6 @@ import {
   requireCurrency,
   requireOperableOwner,
   reservedOf,
-  visibleAccount,
   writeLedger,
 } from "./operations-common.ts";
 import { toTransferResult } from "./results.ts";
@@ -80,7 +79,7 @@ async function moveInternal(
 }
 
 export async function initiateTransfer(
-  ctx: RpcContext,
+  ctx: Targeted<RpcContext, TreasuryAccountRow>,
   p: TreasuryOperationsServiceInitiateTransferParams,
 ): Promise<FundTransferResult> {
   const cents = amountCents(p.amount);
@@ -88,7 +87,7 @@ export async function initiateTransfer(
   if (p.from_account_id === p.to_account_id) {
     throw opsError("InvalidInput", "a transfer needs two different accounts", { field: "to_account_id" });
   }
-  const from = await movableAccount(ctx, p.from_account_id);
+  const from = ctx.target.row;
   const to = await findAccount(ctx.em, p.to_account_id);
   if (!to) throw opsError.notFound("destination account");
   requireCurrency(from, p.currency);
@@ -98,7 +97,6 @@ export async function initiateTransfer(
   if (!lockedFrom || !lockedTo) throw opsError.notFound("account");
   requireActive(lockedFrom);
   requireActive(lockedTo);
-  await requireOperableOwner(ctx, lockedFrom);
   await requireOperableOwner(ctx, lockedTo);
   const now = ctx.now();
   const pending = needsApproval(cents, lockedFrom.approval_threshold);
@@ -132,21 +130,19 @@ export async function initiateTransfer(
   return toTransferResult(transfer);
 }
 
-/** The transfer and its source account, visible to the caller (else NotFound). */
-async function loadTransfer(ctx: RpcContext, transferId: string) {
-  const transfer = await transfers.findTransfer(ctx.em, transferId);
-  if (!transfer) throw opsError.notFound("transfer");
+/** The transfer the dispatcher loaded (x-target FundTransfer, through its source account) and that account. */
+async function loadTransfer(ctx: Targeted<RpcContext, FundTransferRow>) {
+  const transfer = ctx.target.row;
   const from = await findAccount(ctx.em, transfer.from_account_id);
-  const standing = from ? await standingTowards(ctx, from.owner_type, from.owner_id) : null;
-  if (!from || !standing?.see) throw opsError.notFound("transfer");
-  return { transfer, from, standing };
+  if (!from) throw opsError.notFound("transfer");
+  return { transfer, from };
 }
 
 export async function approveTransfer(
-  ctx: RpcContext,
-  { transfer_id, approved_by }: TreasuryOperationsServiceApproveTransferParams,
+  ctx: Targeted<RpcContext, FundTransferRow>,
+  { approved_by }: TreasuryOperationsServiceApproveTransferParams,
 ): Promise<FundTransferResult> {
-  const { transfer, from } = await loadTransfer(ctx, transfer_id);
+  const { transfer, from } = await loadTransfer(ctx);
   const bad = transferMoveRefusal(transfer.status, "approve");
   if (bad) throw opsRefused(bad);
   if (!(await mayApprove(ctx, from.owner_type, from.owner_id, approved_by))) {
@@ -157,7 +153,6 @@ export async function approveTransfer(
   }
   const self = selfApprovalRefusal(transfer, approved_by, requireCaller(ctx).userId);
   if (self) throw opsRefused(self);
-  await requireOperableOwner(ctx, from);
   const target = transfer.to_account_id ? await findAccount(ctx.em, transfer.to_account_id) : null;
   if (target) await requireOperableOwner(ctx, target);
   const now = ctx.now();
@@ -181,12 +176,15 @@ export async function approveTransfer(
 }
 
 export async function cancelTransfer(
-  ctx: RpcContext,
-  { transfer_id }: TreasuryOperationsServiceCancelTransferParams,
+  ctx: Targeted<RpcContext, FundTransferRow>,
+  _params: TreasuryOperationsServiceCancelTransferParams,
 ): Promise<FundTransferResult> {
-  const { transfer, from, standing } = await loadTransfer(ctx, transfer_id);
+  const { transfer, from } = await loadTransfer(ctx);
+  // Who may cancel is the initiator or one who may approve it: a rule on the party, past the dispatcher's target
+  // check (any member of the company, or the resident's owner or proxy, sees the transfer).
   const initiator = transfer.initiated_by_user === requireCaller(ctx).userId;
-  const approver = from.owner_type === "company" ? standing.move : standing.manage;
+  const standing = initiator ? null : await standingTowards(ctx, from.owner_type, from.owner_id);
+  const approver = standing !== null && (from.owner_type === "company" ? standing.move : standing.manage);
   if (!initiator && !approver) {
     throw opsError("Forbidden", "only the initiator or someone who may approve it cancels a transfer");
   }
@@ -202,9 +200,9 @@ export async function cancelTransfer(
 }
 
 export async function listTransfers(
-  ctx: RpcContext,
-  { account_id, status }: TreasuryOperationsServiceListTransfersParams,
+  ctx: Targeted<RpcContext, TreasuryAccountRow>,
+  { status }: TreasuryOperationsServiceListTransfersParams,
 ) {
-  const { account } = await visibleAccount(ctx, account_id);
+  const account = ctx.target.row;
   return { items: (await transfers.listTransfers(ctx.em, account.sid, status)).map(toTransferResult) };
 }
