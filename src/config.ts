@@ -1,5 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { ExecutorRole } from "../generated/types.ts";
+import type { DisciplineConfig, DisciplineStep } from "./domain/discipline.ts";
+import { KYC_PERSONAL_FIELDS, type KycPersonalField } from "./domain/kyc.ts";
+import { TAX_PERIODS, type TaxPeriod } from "./domain/tax.ts";
 
 export type Clock = () => Date;
 
@@ -252,16 +255,6 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
 
 // ---- KYC (identity verification, issue 14; docs/decisions.md "KYC sessions" and "KYC personal data") ----
 
-/** The verified personal fields an identity provider may send (KycPersonalData). */
-export const KYC_PERSONAL_FIELDS = [
-  "dob",
-  "nationality",
-  "document_number",
-  "document_type",
-  "document_expiry",
-] as const;
-export type KycPersonalField = (typeof KYC_PERSONAL_FIELDS)[number];
-
 export interface KycConfig {
   /** How long a provider session waits for a verdict before it reads expired (KYC_SESSION_TTL_S, default 24 hours). */
   sessionTtlS: number;
@@ -302,9 +295,6 @@ function kycConfig(env: Env): KycConfig {
 }
 
 // ---- Tax filings (issue 15; docs/decisions.md "Tax filings") ----
-
-export const TAX_PERIODS = ["monthly", "quarterly", "annual"] as const;
-export type TaxPeriod = (typeof TAX_PERIODS)[number];
 
 export interface TaxConfig {
   /** Rate applied to taxable income, a fraction from 0 to 1 with at most 6 decimals (TAX_RATE, default 0.15). */
@@ -438,13 +428,6 @@ function proposalConfig(env: Env): ProposalConfig {
 
 // ---- Member discipline chain (issue 17; docs/decisions.md "Member discipline chain") ----
 
-/**
- * The steps of a discipline chain, in order; `appeal_decision` is the ruling on an appeal (a decision row whose parent
- * is the appeal). The keys match CoopDueProcessExecutors.
- */
-export const DISCIPLINE_STEPS = ["notice", "response", "review", "decision", "appeal", "appeal_decision"] as const;
-export type DisciplineStep = (typeof DISCIPLINE_STEPS)[number];
-
 const EXECUTOR_ROLES = [
   "ethics_committee",
   "governance_board",
@@ -456,23 +439,6 @@ const EXECUTOR_ROLES = [
   "internal_appeals_committee",
   "arbitration",
 ] as const satisfies readonly ExecutorRole[];
-
-export interface DisciplineConfig {
-  /**
-   * The SLA of each step in whole days: a step's row gets due_by = the prior step's due_by (now for a notice) plus
-   * its step's SLA, the deadline of the step that follows it. DISCIPLINE_SLA_<STEP>_DAYS: NOTICE (the response
-   * window, default 14), RESPONSE (until the review, 14), REVIEW (until the decision, 14), DECISION (the appeal
-   * window, 14), APPEAL (until the appeal ruling, 30), APPEAL_DECISION (nothing follows a ruling, default 0).
-   */
-  slaDays: Record<DisciplineStep, number>;
-  /**
-   * Deployment default executor sets for decisions, used when the company's due_process_executors names none for
-   * the step: DISCIPLINE_DECISION_EXECUTORS (step 4, on a review; default governance_board,ethics_committee) and
-   * DISCIPLINE_APPEAL_EXECUTORS (step 5, the ruling on an appeal; default internal_appeals_committee,arbitration).
-   * Comma-separated ExecutorRole values, at least one.
-   */
-  executors: { decision: readonly ExecutorRole[]; appeal_decision: readonly ExecutorRole[] };
-}
 
 function executorSet(env: Env, name: string, fallback: readonly ExecutorRole[]): readonly ExecutorRole[] {
   const raw = env[name];

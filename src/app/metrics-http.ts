@@ -1,12 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { Logger } from "pino";
 import { authenticateSession } from "../auth/sessions.ts";
+import type { Credentials } from "../http/credentials.ts";
+import type { AppMetrics } from "../metrics/metrics.ts";
 import { isAdminSession } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import type { Runtime } from "../rpc/runtime.ts";
-import type { Credentials } from "./credentials.ts";
 import { listen } from "./listen.ts";
-import type { AppMetrics } from "./metrics.ts";
 
 export interface MetricsAnswer {
   status: number;

@@ -1,9 +1,9 @@
 import { DriverException, UniqueConstraintViolationException } from "@mikro-orm/core";
-import type { MethodPolicy } from "../../generated/policy.ts";
-import { ownConnection, writeSlots } from "../db/orm.ts";
+import { type CallerOutcome, type Credentials, resolveCaller, resolveCallerNow } from "../http/credentials.ts";
 import { isAgentKey, runAgentCall } from "../mcp/agent-calls.ts";
-import { type CallContextInput, createCallContext } from "../rpc/call-context.ts";
-import type { Caller, RequestInfo, RpcContext } from "../rpc/context.ts";
+import { metricsOf } from "../metrics/metrics.ts";
+import type { CallStats } from "../metrics/metrics-calls.ts";
+import type { RequestInfo } from "../rpc/context.ts";
 import { dispatchCall } from "../rpc/dispatcher.ts";
 import { logCause, RpcError } from "../rpc/errors.ts";
 import {
@@ -18,10 +18,8 @@ import {
 } from "../rpc/jsonrpc.ts";
 import { andThen, isPromiseLike, type MaybePromise } from "../rpc/maybe-async.ts";
 import type { Runtime } from "../rpc/runtime.ts";
-import { type CallerOutcome, type Credentials, resolveCaller, resolveCallerNow } from "./credentials.ts";
+import { createContext } from "../rpc/runtime-context.ts";
 import { type LineBudget, successLines } from "./logging.ts";
-import { metricsOf } from "./metrics.ts";
-import type { CallStats } from "./metrics-calls.ts";
 import { openrpcText } from "./openrpc.ts";
 
 export interface HttpAnswer {
@@ -270,43 +268,6 @@ class BatchRun {
     const { parts } = this;
     return parts.length > 0 ? { status: 200, body: `[${parts.join(",")}]` } : { status: 204, body: null };
   }
-}
-
-/** A call's context; its unit of work is forked on first use, so calls that never touch the database pay nothing. */
-export function createContext(
-  runtime: Runtime,
-  caller: Caller | null,
-  request: RequestInfo,
-  method: MethodPolicy,
-): RpcContext {
-  const shared = sharedOf(runtime);
-  return createCallContext({
-    em: shared.em,
-    ownConnection: shared.ownConnection,
-    writeSlots: shared.writeSlots,
-    caller,
-    config: runtime.config,
-    request,
-    method,
-    log: runtime.log,
-  });
-}
-
-type SharedParts = Pick<CallContextInput, "em" | "ownConnection" | "writeSlots">;
-const sharedParts = new WeakMap<Runtime, SharedParts>();
-
-/** What every context of a runtime shares, looked up once: a context is made per call, batches make thousands. */
-function sharedOf(runtime: Runtime): SharedParts {
-  let shared = sharedParts.get(runtime);
-  if (!shared) {
-    shared = {
-      em: () => runtime.orm.em.fork(),
-      ownConnection: ownConnection(runtime.orm),
-      writeSlots: writeSlots(runtime.orm),
-    };
-    sharedParts.set(runtime, shared);
-  }
-  return shared;
 }
 
 /** No credential sent: `resolveCaller` answers null without waiting for anything. */

@@ -1,8 +1,8 @@
 import type { Config } from "../config.ts";
+import type { Credentials } from "../http/credentials.ts";
 import type { RequestInfo } from "../rpc/context.ts";
 import type { MaybePromise } from "../rpc/maybe-async.ts";
 import { newRequestId } from "../rpc/runtime.ts";
-import type { Credentials } from "./credentials.ts";
 import type { HttpAnswer, RpcEndpoint } from "./rpc-endpoint.ts";
 
 /** One HTTP request to a JSON-RPC endpoint, as any server adapter (Hono or plain node:http) sees it. */

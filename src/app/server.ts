@@ -3,11 +3,11 @@ import { getRequestListener } from "@hono/node-server";
 import type { Logger } from "pino";
 import { CONTEXT, DOMAINS } from "../../generated/policy.ts";
 import type { Config } from "../config.ts";
+import { type Credentials, clientAddress, type HeaderLookup, readCredentials } from "../http/credentials.ts";
+import { onBody, readBody } from "../http/read-body.ts";
 import { serveMcpNode } from "../mcp/node-http.ts";
 import { isPromiseLike } from "../rpc/maybe-async.ts";
 import type { App } from "./create-app.ts";
-import { type Credentials, clientAddress, type HeaderLookup, readCredentials } from "./credentials.ts";
-import { onBody, readBody } from "./read-body.ts";
 import { RpcEndpoint } from "./rpc-endpoint.ts";
 
 export { listen } from "./listen.ts";

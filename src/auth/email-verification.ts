@@ -1,6 +1,7 @@
 import type { UserRow } from "../../generated/entities.ts";
 import type { VerifyEmailResult } from "../../generated/types.ts";
 import { oneTimeTokenRefusal } from "../domain/credentials.ts";
+import { isValidEmail, normalizeEmail } from "../domain/email.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { sendEmail } from "../integrations/email/index.ts";
 import { verifyEmailMessage } from "../integrations/email/templates.ts";
@@ -10,7 +11,7 @@ import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { limitAddress, limitQuota } from "./limits.ts";
 import { newToken, sha256Hex, TOKEN_PREFIX } from "./tokens.ts";
-import { findUserByEmail, isValidEmail, normalizeEmail } from "./users.ts";
+import { findUserByEmail } from "./users.ts";
 
 export const EMAIL_VERIFICATION_TTL_S = 24 * 3600;
 

@@ -2,6 +2,7 @@ import { revokeActiveKeysOfUser } from "../repos/api-keys.ts";
 import { writeAudit } from "../repos/audit-log.ts";
 import { rejectPendingOfKey } from "../repos/mcp-approvals.ts";
 import type { RpcContext } from "../rpc/context.ts";
+import { KeyCache } from "./key-cache.ts";
 
 const KEY_REVOKED = "key revoked";
 
@@ -34,6 +35,7 @@ export async function endPendingApprovals(ctx: Pick<RpcContext, "em">, keyId: st
  */
 export async function revokeKeysOnRecovery(ctx: Pick<RpcContext, "em">, userId: string, now: Date): Promise<number> {
   const revoked = await revokeActiveKeysOfUser(ctx.em, userId, now);
+  KeyCache.of(ctx.em)?.drop(`user:${userId}`);
   for (const keyId of revoked) {
     await writeAudit(
       ctx.em,

@@ -1,11 +1,12 @@
 import type { UserRow } from "../../generated/entities.ts";
 import type { AuthResult, MfaChallengeResult } from "../../generated/types.ts";
+import { normalizeEmail } from "../domain/email.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { limitAddress, loginBucket, reserveAttempt } from "./limits.ts";
 import { verifyAgainstDummy, verifyPassword } from "./passwords.ts";
 import { openSession } from "./sessions.ts";
-import { findUserByEmail, normalizeEmail } from "./users.ts";
+import { findUserByEmail } from "./users.ts";
 
 export const invalidLogin = (): RpcError => RpcError.unauthenticated("InvalidCredentials", "wrong email or password");
 

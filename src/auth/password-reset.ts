@@ -1,6 +1,7 @@
 import type { UserRow } from "../../generated/entities.ts";
 import type { ChangePasswordResult, PasswordResetRequestResult } from "../../generated/types.ts";
 import { oneTimeTokenRefusal } from "../domain/credentials.ts";
+import { isValidEmail, normalizeEmail } from "../domain/email.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { sendEmail } from "../integrations/email/index.ts";
 import { passwordResetMessage } from "../integrations/email/templates.ts";
@@ -12,7 +13,7 @@ import { forgetFailures, limitAddress, limitQuota, loginBucket } from "./limits.
 import { checkPasswordRules, hashPassword } from "./passwords.ts";
 import { revokeUserSessions } from "./sessions.ts";
 import { newToken, sha256Hex, TOKEN_PREFIX } from "./tokens.ts";
-import { findUserByEmail, isValidEmail, normalizeEmail, storePasswordHash } from "./users.ts";
+import { findUserByEmail, storePasswordHash } from "./users.ts";
 
 export const PASSWORD_RESET_TTL_S = 3600;
 const ACCEPTED = "If the address has an account, a link to reset the password was sent to it.";

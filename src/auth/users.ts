@@ -2,26 +2,11 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import type { UserRow } from "../../generated/entities.ts";
 import type { UserRole } from "../../generated/types.ts";
 import type { Config } from "../config.ts";
+import { isValidEmail, normalizeEmail } from "../domain/email.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import * as users from "../repos/users.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { checkPasswordRules, hashPassword } from "./passwords.ts";
-
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
-/**
- * The WHATWG HTML "valid e-mail address" grammar (what `<input type=email>` accepts), with a dot required in the
- * domain: a deliverable address has one. The mailbox itself is proven by verify_email.
- */
-const EMAIL =
-  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
-
-/** A valid e-mail address (HTML5 grammar), at most 254 characters. */
-export function isValidEmail(normalized: string): boolean {
-  return EMAIL.test(normalized) && normalized.length <= 254;
-}
 
 export interface NewUser {
   email: string;

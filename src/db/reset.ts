@@ -1,4 +1,5 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
+import { ALL, CHANNELS } from "./notifications.ts";
 
 /**
  * Empties every table of the ORM's schema except the migrations table. Meant for resets between tests, where most
@@ -34,6 +35,8 @@ export async function truncateAll(orm: MikroORM): Promise<void> {
     const ctx = em.getTransactionContext();
     await tx.execute("set local session_replication_role = replica", [], "run", ctx);
     for (const t of filled) await tx.execute(`delete from ${t}`, [], "run", ctx);
+    // With the triggers off nothing notifies: tell listeners (the key cache) what a TRUNCATE's trigger would.
+    await tx.execute(`select pg_notify('${CHANNELS.keyOwner}', '${ALL}')`, [], "run", ctx);
     for (const { name } of sequences) {
       const qualified = `${platform.quoteIdentifier(schema)}.${platform.quoteIdentifier(name)}`;
       await tx.execute(`select setval(${platform.quoteValue(qualified)}, 1, false)`, [], "run", ctx);

@@ -1,5 +1,5 @@
 import type { Address, CryptoWallet } from "../../generated/types.ts";
-import { isValidEmail, normalizeEmail } from "../auth/users.ts";
+import { isValidEmail, normalizeEmail } from "./email.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 import { residentPhone } from "./resident-profile.ts";
 

@@ -4,8 +4,32 @@ import type {
   ExecutorRole,
   GovernanceActionKind,
 } from "../../generated/types.ts";
-import type { DisciplineConfig, DisciplineStep } from "../config.ts";
 import { type Refusal, refuse } from "./refusal.ts";
+
+/**
+ * The steps of a discipline chain, in order; `appeal_decision` is the ruling on an appeal (a decision row whose parent
+ * is the appeal). The keys match CoopDueProcessExecutors.
+ */
+export const DISCIPLINE_STEPS = ["notice", "response", "review", "decision", "appeal", "appeal_decision"] as const;
+export type DisciplineStep = (typeof DISCIPLINE_STEPS)[number];
+
+/** The deployment's discipline settings (parsed from the environment by src/config.ts). */
+export interface DisciplineConfig {
+  /**
+   * The SLA of each step in whole days: a step's row gets due_by = the prior step's due_by (now for a notice) plus
+   * its step's SLA, the deadline of the step that follows it. DISCIPLINE_SLA_<STEP>_DAYS: NOTICE (the response
+   * window, default 14), RESPONSE (until the review, 14), REVIEW (until the decision, 14), DECISION (the appeal
+   * window, 14), APPEAL (until the appeal ruling, 30), APPEAL_DECISION (nothing follows a ruling, default 0).
+   */
+  slaDays: Record<DisciplineStep, number>;
+  /**
+   * Deployment default executor sets for decisions, used when the company's due_process_executors names none for
+   * the step: DISCIPLINE_DECISION_EXECUTORS (step 4, on a review; default governance_board,ethics_committee) and
+   * DISCIPLINE_APPEAL_EXECUTORS (step 5, the ruling on an appeal; default internal_appeals_committee,arbitration).
+   * Comma-separated ExecutorRole values, at least one.
+   */
+  executors: { decision: readonly ExecutorRole[]; appeal_decision: readonly ExecutorRole[] };
+}
 
 /**
  * The member discipline chain (seed 000 "Member discipline chain", rules 1-4): rows chain by parent_action_sid as

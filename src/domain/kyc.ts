@@ -1,7 +1,16 @@
 import { Point } from "@noble/ed25519";
 import type { KycProviderPersonalData, KycProviderWebhookData, KycStatus } from "../../generated/types.ts";
-import type { KycPersonalField } from "../config.ts";
 import { type Refusal, refuse } from "./refusal.ts";
+
+/** The verified personal fields an identity provider may send (KycPersonalData). */
+export const KYC_PERSONAL_FIELDS = [
+  "dob",
+  "nationality",
+  "document_number",
+  "document_type",
+  "document_expiry",
+] as const;
+export type KycPersonalField = (typeof KYC_PERSONAL_FIELDS)[number];
 
 /**
  * KYC rules (issue 14; docs/decisions.md "KYC sessions"): who owns a resident, what start_verification accepts,

@@ -1,4 +1,4 @@
-import { isValidEmail, normalizeEmail } from "../auth/users.ts";
+import { isValidEmail, normalizeEmail } from "./email.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 
 /**

@@ -2,6 +2,10 @@ import type { TaxFilingPeriod, TaxFilingStatus } from "../../generated/types.ts"
 import { fromCents, isValidAmount, multiplyMoney, roundMoney, toCents } from "./money.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 
+/** The periods a tax filing covers (TaxFilingPeriod), in the order deadlines list them. */
+export const TAX_PERIODS = ["monthly", "quarterly", "annual"] as const;
+export type TaxPeriod = (typeof TAX_PERIODS)[number];
+
 /**
  * Tax filing rules (issue 15): calendar periods per filing type (UTC), deadlines, the figures the server computes,
  * and the state machine

@@ -1,7 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { BOTH_CREDENTIALS, readCredentials } from "../app/credentials.ts";
 import { authenticateApiKey } from "../auth/api-keys.ts";
 import { TOKEN_PREFIX } from "../auth/tokens.ts";
+import { BOTH_CREDENTIALS, readCredentials } from "../http/credentials.ts";
 import type { Caller, RequestInfo } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 

@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { metricsOf } from "../app/metrics.ts";
 import { ownConnection, writeSlots } from "../db/orm.ts";
+import { metricsOf } from "../metrics/metrics.ts";
 import { createCallContext } from "../rpc/call-context.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { dispatch, fillCallerBinding } from "../rpc/dispatcher.ts";

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readBody } from "../app/read-body.ts";
+import { readBody } from "../http/read-body.ts";
 import type { McpEndpoint } from "./endpoint.ts";
 import type { McpHttpRequest } from "./http.ts";
 

@@ -1,8 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { AdminActionEntity } from "../../generated/entities.ts";
 import { uuidv7 } from "../domain/ids.ts";
-import { requireCaller } from "../rpc/caller.ts";
-import type { RpcContext } from "../rpc/context.ts";
 
 /** The AdminAction table: one append-only row per administrator write. */
 
@@ -16,15 +14,11 @@ export interface AdminActionEntry {
   details: Record<string, unknown>;
 }
 
-/**
- * Records the calling administrator's action in the call's unit of work, so it commits exactly when the
- * action's own changes do. Returns the row's sid.
- */
-export function recordAdminAction(ctx: Pick<RpcContext, "em" | "caller" | "now">, entry: AdminActionEntry): string {
-  const now = ctx.now();
-  const row = ctx.em.create(AdminActionEntity, {
+/** Inserts one row in the unit of work `em` (it commits with the call's other writes). Returns its sid. */
+export function insertAdminAction(em: EntityManager, adminEmail: string, now: Date, entry: AdminActionEntry): string {
+  const row = em.create(AdminActionEntity, {
     sid: uuidv7(now),
-    admin_email: requireCaller(ctx).email,
+    admin_email: adminEmail,
     action: entry.action,
     target_type: entry.targetType,
     target_id: entry.targetId,

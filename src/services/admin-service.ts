@@ -1,12 +1,14 @@
 import type { AdminActionRow, UserRow } from "../../generated/entities.ts";
 import type { AdminServiceHandlers } from "../../generated/handlers/index.ts";
 import type { AdminActionResult, AdminUserStatusResult } from "../../generated/types.ts";
+import { KeyCache } from "../auth/key-cache.ts";
 import { revokeUserSessions } from "../auth/sessions.ts";
 import { adminRoleChange } from "../domain/admin-roles.ts";
 import { isRefusal, type Refusal, refuse } from "../domain/refusal.ts";
-import { listAdminActionRows, recordAdminAction } from "../repos/admin-actions.ts";
+import { listAdminActionRows } from "../repos/admin-actions.ts";
 import { cursorPage, decodeCursor } from "../repos/paging.ts";
 import { countOtherActiveAdmins, findUserById, lockAdminRoles } from "../repos/users.ts";
+import { recordAdminAction } from "../rpc/admin-actions.ts";
 import { requireCaller } from "../rpc/caller.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
@@ -50,6 +52,7 @@ async function setSuspension(ctx: RpcContext, userId: string, reason: string | n
     suspension_reason: cleanReason,
     updated_at: now,
   });
+  KeyCache.of(ctx.em)?.drop(`user:${user.sid}`);
   const details: Record<string, unknown> = suspend ? { reason: cleanReason } : {};
   if (suspend) details["sessions_revoked"] = await revokeUserSessions(ctx.em, user.sid, now);
   const actionId = recordAdminAction(ctx, {

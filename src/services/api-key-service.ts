@@ -1,6 +1,7 @@
 import type { ApiKeyRow } from "../../generated/entities.ts";
 import type { ApiKeyServiceHandlers } from "../../generated/handlers/index.ts";
 import { issueKey, toApiKeyResult, toKeySummary } from "../auth/api-key-store.ts";
+import { KeyCache } from "../auth/key-cache.ts";
 import { cleanName, newPolicy, policyChanges } from "../auth/key-policy-input.ts";
 import { endPendingApprovals } from "../auth/key-revocation.ts";
 import {
@@ -60,6 +61,7 @@ export const apiKeyService: ApiKeyServiceHandlers<RpcContext> = {
     }
     const now = ctx.now();
     ctx.em.assign(key, { is_active: false, revoked_at: now, updated_at: now });
+    KeyCache.of(ctx.em)?.drop(`key:${key.sid}`);
     await endPendingApprovals(ctx, key.sid, now);
     return { key_id, is_active: false, revoked_at: now.toISOString(), already_revoked: false };
   },
@@ -72,6 +74,7 @@ export const apiKeyService: ApiKeyServiceHandlers<RpcContext> = {
     if ((await keys.revokeIfActive(ctx.em, key.sid, now)) === 0) {
       throw apiKeyError("InvalidState", "the key was revoked meanwhile");
     }
+    KeyCache.of(ctx.em)?.drop(`key:${key.sid}`);
     await endPendingApprovals(ctx, key.sid, now);
     const { row, plaintext } = issueKey(ctx.em, now, {
       userId: requireCaller(ctx).userId,
@@ -95,6 +98,7 @@ export const apiKeyService: ApiKeyServiceHandlers<RpcContext> = {
     if (name !== undefined) changes.name = cleanName(name);
     if (Object.keys(changes).length === 0) throw apiKeyError("InvalidInput", "name at least one field to change");
     ctx.em.assign(key, { ...changes, updated_at: now });
+    KeyCache.of(ctx.em)?.drop(`key:${key.sid}`);
     return toKeySummary(key, now);
   },
 

@@ -17,11 +17,11 @@ import {
 } from "../domain/expenses.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { isRefusal, type Refusal } from "../domain/refusal.ts";
-import { recordAdminAction } from "../repos/admin-actions.ts";
 import { currentCompanyRoles } from "../repos/company-access.ts";
 import { findResident } from "../repos/digital-residents.ts";
 import { closeAudience, writeAudience } from "../repos/document-audiences.ts";
 import * as expenses from "../repos/expenses.ts";
+import { recordAdminAction } from "../rpc/admin-actions.ts";
 import { requireCaller } from "../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";

@@ -9,10 +9,10 @@ import {
   messageText,
 } from "../domain/messages.ts";
 import { isRefusal, type Refusal } from "../domain/refusal.ts";
-import { recordAdminAction } from "../repos/admin-actions.ts";
 import { writeAudience } from "../repos/document-audiences.ts";
 import * as messages from "../repos/messages.ts";
 import { findUserById } from "../repos/users.ts";
+import { recordAdminAction } from "../rpc/admin-actions.ts";
 import { requireCaller } from "../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";

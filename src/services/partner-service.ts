@@ -1,14 +1,15 @@
 import type { PartnerConfigurationRow } from "../../generated/entities.ts";
 import type { PartnerServiceHandlers } from "../../generated/handlers/index.ts";
+import { KeyCache } from "../auth/key-cache.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import { newToken } from "../auth/tokens.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { discountProfileRefusal, partnerName, reactivationRefusal, rotationRefusal } from "../domain/partners.ts";
 import { isRefusal, type Refusal } from "../domain/refusal.ts";
-import { recordAdminAction } from "../repos/admin-actions.ts";
 import * as keys from "../repos/api-keys.ts";
 import * as partners from "../repos/partners.ts";
 import { insertUser } from "../repos/users.ts";
+import { recordAdminAction } from "../rpc/admin-actions.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
 import { newClientId, newPartnerSecrets, toPartnerResult } from "./partner-credentials.ts";
@@ -106,6 +107,7 @@ export const partnerService: PartnerServiceHandlers<RpcContext> = {
     if (wasActive) {
       ctx.em.assign(row, { is_active: false, updated_at: now });
       keysRevoked = await keys.revokePartnerKeysBeyond(ctx.em, row.sid, 0, now);
+      KeyCache.of(ctx.em)?.drop(`partner:${row.sid}`);
     }
     const details = { already_inactive: !wasActive, keys_revoked: keysRevoked };
     recordAdminAction(ctx, { action: "deactivate_partner", targetType: "partner", targetId: row.sid, details });

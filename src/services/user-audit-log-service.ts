@@ -3,8 +3,8 @@ import type { UserAuditLogServiceHandlers } from "../../generated/handlers/index
 import type { AuditTargetType, UserAuditLogResult } from "../../generated/types.ts";
 import { ownsTarget } from "../auth/target-owner.ts";
 import { uuidv7 } from "../domain/ids.ts";
-import { recordAdminAction } from "../repos/admin-actions.ts";
 import { createAuditRow, listAuditRows, writeAudit } from "../repos/audit-log.ts";
+import { recordAdminAction } from "../rpc/admin-actions.ts";
 import { requireCaller } from "../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";

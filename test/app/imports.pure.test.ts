@@ -52,6 +52,49 @@ describe("module graph of src/", () => {
     expect(cycles(graph)).toEqual([]);
   });
 
+  /**
+   * What each layer of src/ may not import: `domain` is pure business rules over generated types; `repos` (data
+   * access) sits below `rpc` (the call: context, dispatcher, policy), which sits below the services, the app and
+   * MCP; `http` (credentials, bodies) and `metrics` serve both the app and MCP, which never import the app. The
+   * MCP approval service replays tools through src/mcp/, so services may import mcp. generated/ is open to all.
+   */
+  const LAYERS: Record<string, { mayNotImport: string[] }> = {
+    domain: {
+      mayNotImport: [
+        "app",
+        "auth",
+        "contracts",
+        "crud",
+        "db",
+        "documents",
+        "integrations",
+        "mcp",
+        "repos",
+        "rpc",
+        "services",
+        "config.ts",
+      ],
+    },
+    repos: { mayNotImport: ["services", "app", "mcp", "rpc"] },
+    services: { mayNotImport: ["app"] },
+    mcp: { mayNotImport: ["app"] },
+    http: { mayNotImport: ["services", "app", "mcp"] },
+    metrics: { mayNotImport: ["services", "app", "mcp"] },
+    rpc: { mayNotImport: ["services", "app", "mcp"] },
+  };
+
+  test.each(Object.keys(LAYERS))("%s/ imports only the layers below it", (layer) => {
+    const forbidden = LAYERS[layer]!.mayNotImport.map((f) => join(SRC, f));
+    const crossings = [...graph].flatMap(([file, imports]) =>
+      file.startsWith(join(SRC, layer, "/"))
+        ? imports
+            .filter((i) => forbidden.some((f) => i === f || i.startsWith(`${f}/`)))
+            .map((i) => `${relative(SRC, file)} -> ${relative(SRC, i)}`)
+        : [],
+    );
+    expect(crossings).toEqual([]);
+  });
+
   test("the runtime type and request ids live below the app (src/rpc/runtime.ts)", () => {
     const reachingUp = [...graph].filter(
       ([file, imports]) =>

@@ -1,8 +1,8 @@
 import type { MethodMap } from "../../generated/methods.ts";
-import { createContext } from "../../src/app/rpc-endpoint.ts";
 import { uuidv7 } from "../../src/domain/ids.ts";
 import { dispatchInternal } from "../../src/rpc/dispatcher.ts";
 import { RpcError } from "../../src/rpc/errors.ts";
+import { createContext } from "../../src/rpc/runtime-context.ts";
 import type { Client, RpcErrorBody, TestApp } from "../support/app.ts";
 import { sql } from "../support/helpers.ts";
 import { insertRow } from "../support/rows.ts";

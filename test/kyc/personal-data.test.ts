@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, test } from "vitest";
-import type { KycConfig, KycPersonalField } from "../../src/config.ts";
+import type { KycConfig } from "../../src/config.ts";
+import type { KycPersonalField } from "../../src/domain/kyc.ts";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
 import { count, errorOf, sql } from "../support/helpers.ts";
 import { auditRows, deliver, insertResident, partnerWithKey, sandboxVerdict, startKyc, verdict } from "./support.ts";

@@ -1,7 +1,7 @@
 import type { CreateResidentData } from "../../generated/types.ts";
-import { createContext } from "../../src/app/rpc-endpoint.ts";
 import { inCallTransaction } from "../../src/rpc/call-transaction.ts";
 import type { Caller } from "../../src/rpc/context.ts";
+import { createContext } from "../../src/rpc/runtime-context.ts";
 import type { Client, RpcReply, TestApp } from "../support/app.ts";
 import * as entities from "../support/entities.ts";
 import { sql } from "../support/helpers.ts";

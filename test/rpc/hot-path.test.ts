@@ -1,13 +1,14 @@
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { LineBudget } from "../../src/app/logging.ts";
-import { createContext, RpcEndpoint } from "../../src/app/rpc-endpoint.ts";
+import { RpcEndpoint } from "../../src/app/rpc-endpoint.ts";
 import type { RequestInfo } from "../../src/rpc/context.ts";
 import { dispatchCall, type Entry } from "../../src/rpc/dispatcher.ts";
 import { RpcError } from "../../src/rpc/errors.ts";
 import { nestingDepth, refuseNul } from "../../src/rpc/jsonrpc.ts";
 import { isPromiseLike } from "../../src/rpc/maybe-async.ts";
 import { newRequestId } from "../../src/rpc/runtime.ts";
+import { createContext } from "../../src/rpc/runtime-context.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 
 // Issue 18: a call that waits for nothing answers without a promise, with the same policy and errors.

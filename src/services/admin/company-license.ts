@@ -1,6 +1,6 @@
 import type { CompanyLicense, CompanyLicenseResult } from "../../../generated/types.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { findCompanyHead, setCompanyLicenseRow } from "../../repos/companies.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";

@@ -1,7 +1,7 @@
 import type { CompanyStatusChangeResult } from "../../../generated/types.ts";
 import { statusAfterSuspension, suspensionRefusal } from "../../domain/company-status.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { lockCompanyStatus, moveCompanyStatus } from "../../repos/companies.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
 

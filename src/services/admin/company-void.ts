@@ -1,7 +1,7 @@
 import type { CompanyVoidResult } from "../../../generated/types.ts";
 import { isLiveCompanyStatus } from "../../domain/company-status.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { findCompanyHead, voidCompanyRow } from "../../repos/companies.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";

@@ -3,9 +3,9 @@ import type { BusinessDocumentDetailResult, BusinessDocumentResult } from "../..
 import { AUDIENCE_RULE, CLASSIFICATION_BY_TYPE } from "../../domain/business-documents.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import type { Refusal } from "../../domain/refusal.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { insertBusinessDocument } from "../../repos/business-documents.ts";
 import { callerSubjects, type DocumentKey, liveAudience, writeAudience } from "../../repos/document-audiences.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";

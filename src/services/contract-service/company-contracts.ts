@@ -7,9 +7,9 @@ import {
   newContractFields,
 } from "../../domain/contracts.ts";
 import { isRefusal } from "../../domain/refusal.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import * as contracts from "../../repos/contracts.ts";
 import { writeAudience } from "../../repos/document-audiences.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
 import { contractError, type Handlers, toContractResult } from "./common.ts";

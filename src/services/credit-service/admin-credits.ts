@@ -1,10 +1,10 @@
 import type { CreditServiceHandlers } from "../../../generated/handlers/index.ts";
 import { ledgerAmount, referenceType, refundRefusal } from "../../domain/ledger.ts";
 import { isRefusal } from "../../domain/refusal.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { lockWallet } from "../../repos/credit-balances.ts";
 import { referenceTotals } from "../../repos/credit-transactions.ts";
 import { findUserById } from "../../repos/users.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { creditError, postCredit, refused } from "./common.ts";
 

@@ -2,9 +2,9 @@ import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { CreditServiceHandlers } from "../../../generated/handlers/index.ts";
 import { ledgerAmount, topUpRefusal } from "../../domain/ledger.ts";
 import { isRefusal } from "../../domain/refusal.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { findPayment } from "../../repos/credit-payments.ts";
 import { findTopUpOfPayment } from "../../repos/credit-transactions.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { creditError, postCredit, refused } from "./common.ts";
 

@@ -2,8 +2,8 @@ import type { ZoneCompanyRow, ZoneInvoiceRow } from "../../../generated/entities
 import type { Targeted } from "../../../generated/policy.ts";
 import { companyRoles } from "../../auth/access.ts";
 import type { Refusal } from "../../domain/refusal.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import * as invoices from "../../repos/invoices.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";

@@ -2,9 +2,9 @@ import type { ExternalCompanyRegistrationRow } from "../../../generated/entities
 import type { KybServiceHandlers } from "../../../generated/handlers/index.ts";
 import { hardGateRefusal, kybMoveSources, nextKybStatus } from "../../domain/kyb.ts";
 import { isRefusal } from "../../domain/refusal.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import * as registrations from "../../repos/external-companies.ts";
 import { findUserById } from "../../repos/users.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { createResident } from "../new-resident.ts";

@@ -11,7 +11,6 @@ import {
   schemeRefusal,
 } from "../../domain/kyc-artifacts.ts";
 import { isRefusal } from "../../domain/refusal.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { findKeyWithOwnerById } from "../../repos/api-keys.ts";
 import {
   type Artifact,
@@ -20,6 +19,7 @@ import {
   findPartnerRequest,
   insertArtifact,
 } from "../../repos/kyc-artifacts.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { kycError, refused } from "./common.ts";

@@ -1,9 +1,9 @@
 import type { KycServiceHandlers } from "../../../generated/handlers/index.ts";
 import { reasonText, reviewRefusal } from "../../domain/kyc.ts";
 import { isRefusal } from "../../domain/refusal.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { deletePersonalDataFrom } from "../../repos/kyc-personal-data.ts";
 import { findKycSession, moveKycSession } from "../../repos/kyc-sessions.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { kycError, recordCompletion, refused, toStatusResult } from "./common.ts";

@@ -1,8 +1,8 @@
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { PaymentServiceHandlers } from "../../../generated/handlers/index.ts";
 import { adminConfirmRefusal } from "../../domain/payments.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { findPayment, hashUsedElsewhere } from "../../repos/payments.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { paymentError, refused, toConfirmResult } from "./common.ts";

@@ -1,5 +1,4 @@
 import type { PaymentRow } from "../../../generated/entities.ts";
-import { createContext } from "../../app/rpc-endpoint.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { toCents } from "../../domain/money.ts";
 import { chainStatus } from "../../domain/payments.ts";
@@ -8,6 +7,7 @@ import { expireOverdue, openCryptoPayments, queuedAutoTopUps, updatePaymentIf } 
 import { inCallTransaction } from "../../rpc/call-transaction.ts";
 import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
+import { createContext } from "../../rpc/runtime-context.ts";
 import { chargeQueuedTopUp } from "../credit-service/auto-topup.ts";
 import { confirmOpenPayment } from "./confirm.ts";
 

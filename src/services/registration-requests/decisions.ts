@@ -1,7 +1,7 @@
 import type { RegistrationRequestRow } from "../../../generated/entities.ts";
 import type { AdminRegistrationServiceHandlers } from "../../../generated/handlers/index.ts";
 import type { RegistrationRequestStatus } from "../../../generated/types.ts";
-import { normalizeEmail } from "../../auth/users.ts";
+import { normalizeEmail } from "../../domain/email.ts";
 import { isRefusal, type Refusal } from "../../domain/refusal.ts";
 import {
   adminText,
@@ -11,10 +11,10 @@ import {
   splitName,
 } from "../../domain/registration-requests.ts";
 import { payloadDigest, verifyRequestSignature } from "../../domain/request-signature.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import * as partners from "../../repos/partners.ts";
 import type { RequestChanges } from "../../repos/registration-requests.ts";
 import * as requests from "../../repos/registration-requests.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { createResident } from "../new-resident.ts";

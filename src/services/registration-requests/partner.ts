@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { PartnerConfigurationRow, RegistrationRequestRow } from "../../../generated/entities.ts";
 import type { RegistrationRequestServiceHandlers } from "../../../generated/handlers/index.ts";
-import { isValidEmail, normalizeEmail } from "../../auth/users.ts";
+import { isValidEmail, normalizeEmail } from "../../domain/email.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { isRefusal, type Refusal } from "../../domain/refusal.ts";
 import {

@@ -3,10 +3,10 @@ import type { AdminRegistrationServiceHandlers } from "../../../generated/handle
 import type { KycArtifactSummary, RegistrationSignatureSummary } from "../../../generated/types.ts";
 import { isRefusal } from "../../domain/refusal.ts";
 import { nextStatus } from "../../domain/registration-requests.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { pageWindow, toPage } from "../../repos/paging.ts";
 import * as partners from "../../repos/partners.ts";
 import * as requests from "../../repos/registration-requests.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";

@@ -2,12 +2,11 @@ import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { DigitalResidentRow } from "../../../generated/entities.ts";
 import type { ResidentServiceHandlers } from "../../../generated/handlers/index.ts";
 import type { CreateResidentData, UpdateResidentData } from "../../../generated/types.ts";
-import { isValidEmail, normalizeEmail } from "../../auth/users.ts";
+import { isValidEmail, normalizeEmail } from "../../domain/email.ts";
 import { isRefusal } from "../../domain/refusal.ts";
 import { ownsResident } from "../../domain/resident-access.ts";
 import { residentName, residentPhone } from "../../domain/resident-profile.ts";
 import { effectiveStatus, statusRefusal } from "../../domain/resident-status.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import {
   deletePendingResident,
   hasPersonalResident,
@@ -15,6 +14,7 @@ import {
   updateResidentIf,
 } from "../../repos/digital-residents.ts";
 import { registrationPayments, residentHasHistory } from "../../repos/registration.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
 import { createResident } from "../new-resident.ts";

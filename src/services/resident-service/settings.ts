@@ -1,8 +1,8 @@
 import type { ResidentServiceHandlers } from "../../../generated/handlers/index.ts";
 import { ownsResident } from "../../domain/resident-access.ts";
 import { isResidentPlan, RESIDENT_PLANS } from "../../domain/subscriptions.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { flipAnonymity, updateResidentIf } from "../../repos/digital-residents.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
 import { loadResident, residentError, toResidentResult, toSubscriptionResult } from "./common.ts";

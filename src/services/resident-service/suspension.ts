@@ -5,8 +5,8 @@ import {
   statusFromDates,
   suspensionRefusal,
 } from "../../domain/resident-status.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { findResident, updateResidentIf } from "../../repos/digital-residents.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { refused, residentError, toResidentResult } from "./common.ts";
 

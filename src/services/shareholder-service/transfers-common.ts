@@ -2,7 +2,7 @@ import type { ShareTransferRow } from "../../../generated/entities.ts";
 import type { TransferResult } from "../../../generated/types.ts";
 import { companyRoles, mayActAsResident, satisfiesCompanyRole } from "../../auth/access.ts";
 import type { Refusal } from "../../domain/refusal.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";

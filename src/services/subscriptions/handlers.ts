@@ -1,8 +1,8 @@
 import type { PaymentServiceHandlers } from "../../../generated/handlers/index.ts";
 import { isRefusal } from "../../domain/refusal.ts";
 import { isRenewalPlan, renewalPlanRefusal } from "../../domain/subscriptions.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { findOwnResident } from "../../repos/digital-residents.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";

@@ -1,8 +1,8 @@
 import type { TaxServiceHandlers } from "../../../generated/handlers/index.ts";
 import { isRefusal } from "../../domain/refusal.ts";
 import { moveRefusal, rejectionReason, TAX_FILING_MOVES, type TaxFilingMove } from "../../domain/tax.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import * as filings from "../../repos/tax-filings.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { loadFiling, refused, taxError, toFilingResult } from "./common.ts";
 

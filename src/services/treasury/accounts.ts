@@ -8,12 +8,12 @@ import type {
 import { uuidv7 } from "../../domain/ids.ts";
 import { isRefusal, type Refusal } from "../../domain/refusal.ts";
 import { accountChanges, accountFields, deactivationRefusal, TREASURY_LIST_LIMIT } from "../../domain/treasury.ts";
-import { recordAdminAction } from "../../repos/admin-actions.ts";
 import { requireCompanyOperable } from "../../repos/companies.ts";
 import { findResident } from "../../repos/digital-residents.ts";
 import * as accounts from "../../repos/treasury-accounts.ts";
 import { listLedger, lockAccounts } from "../../repos/treasury-ledger.ts";
 import { openTransferCount } from "../../repos/treasury-transfers.ts";
+import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
