@@ -52,6 +52,8 @@ export interface CompanyRule {
   /** An administrator's session passes (false: checked as any caller). */
   adminBypass: boolean;
   operable: boolean;
+  /** The CompanyAction the company's status must allow, with `operable`. */
+  companyAction: string;
 }
 
 /** What the rule needs of a method: a registry entry (generated/policy.ts) has exactly these. */
@@ -59,7 +61,16 @@ export interface RuleInput {
   name: string;
   target?: Pick<
     Target,
-    "record" | "param" | "field" | "role" | "operable" | "foreignResident" | "proxy" | "adminBypass" | "company"
+    | "record"
+    | "param"
+    | "field"
+    | "role"
+    | "operable"
+    | "companyAction"
+    | "foreignResident"
+    | "proxy"
+    | "adminBypass"
+    | "company"
   > | null;
 }
 
@@ -78,5 +89,6 @@ export function companyRule(m: RuleInput): CompanyRule | null {
     proxy: t.proxy,
     adminBypass: t.adminBypass,
     operable: t.operable,
+    companyAction: t.companyAction,
   };
 }

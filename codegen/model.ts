@@ -40,6 +40,11 @@ export interface Target {
   field: string;
   role: string | null;
   operable: boolean;
+  /**
+   * With `operable`: the CompanyAction the company's status must allow (src/domain/company-status.ts): `operate`
+   * (`"operable": true`), or `update_profile` / `renew` (`"operable": "update_profile"`).
+   */
+  companyAction: "operate" | "update_profile" | "renew";
   foreignResident: "NotOwner" | "NotFound" | null;
   /**
    * Where the target belongs to a resident: an effective proxy holder of that resident passes as its owner (a

@@ -19,6 +19,9 @@ export const RESIDENT_ACTIONS = [
   "activate",
 ] as const;
 
+/** The CompanyAction values `operable` may name besides `true` (operate). */
+const COMPANY_ACTIONS = ["update_profile", "renew"];
+
 const TARGET_KEYS = ["record", "param", "field", "role", "operable", "foreignResident", "proxy", "adminBypass"];
 const ACTS_KEYS = ["param", "caller", "action", "role"];
 
@@ -38,7 +41,7 @@ export function parseTarget(value: unknown, file: string, ptr: string, diags: Di
     Object.keys(v).every((k) => TARGET_KEYS.includes(k)) &&
     (v["field"] === undefined || str(v["field"]) !== null) &&
     (v["role"] === undefined || str(v["role"]) !== null) &&
-    (v["operable"] === undefined || typeof v["operable"] === "boolean") &&
+    (v["operable"] === undefined || v["operable"] === true || COMPANY_ACTIONS.includes(v["operable"] as never)) &&
     (foreign === undefined || foreign === "NotOwner" || foreign === "NotFound") &&
     (v["proxy"] === undefined || (v["proxy"] === true && foreign !== undefined)) &&
     (v["adminBypass"] === undefined || v["adminBypass"] === false);
@@ -48,7 +51,7 @@ export function parseTarget(value: unknown, file: string, ptr: string, diags: Di
       file,
       ptr,
       'x-target must be { "record": "<Record>", "param": "<param>", "field"?: "<field>", "role"?: "<role>", ' +
-        '"operable"?: true, "foreignResident"?: "NotOwner" | "NotFound", "proxy"?: true (with foreignResident), "adminBypass"?: false }',
+        '"operable"?: true | "update_profile" | "renew", "foreignResident"?: "NotOwner" | "NotFound", "proxy"?: true (with foreignResident), "adminBypass"?: false }',
     );
     return null;
   }
@@ -57,7 +60,8 @@ export function parseTarget(value: unknown, file: string, ptr: string, diags: Di
     param: param as string,
     field: str(v["field"]) ?? "sid",
     role: str(v["role"]),
-    operable: v["operable"] === true,
+    operable: v["operable"] !== undefined,
+    companyAction: typeof v["operable"] === "string" ? (v["operable"] as Target["companyAction"]) : "operate",
     foreignResident: (foreign as Target["foreignResident"] | undefined) ?? null,
     proxy: v["proxy"] === true,
     adminBypass: v["adminBypass"] !== false,

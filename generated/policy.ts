@@ -25,6 +25,8 @@ export interface TargetPolicy {
   field: string;
   role: string | null;
   operable: boolean;
+  /** With `operable`: the CompanyAction the status must allow (src/domain/company-status.ts). */
+  companyAction: "operate" | "update_profile" | "renew";
   foreignResident: "NotOwner" | "NotFound" | null;
   /** A resident's target admits an effective proxy holder of the resident as its owner. */
   proxy: boolean;

@@ -30,7 +30,11 @@ function who(m: MethodModel): string {
         ? `, or names a resident the caller owns${t.proxy ? " or holds an effective proxy for" : ""}`
         : "")
     : "";
-  const operable = t?.operable ? "; the company must operate" : "";
+  const operable = t?.operable
+    ? t.companyAction === "operate"
+      ? "; the company must operate"
+      : `; the company's status must allow ${t.companyAction}`
+    : "";
   const status = statusRule(m);
   const internal = m.internal ? "nobody from outside (internal); " : "";
   return `${internal}${code(m.auth)}: ${base}${target}${role}${operable}${status ? `; ${status}` : ""}`;

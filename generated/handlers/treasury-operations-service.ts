@@ -54,9 +54,9 @@ export interface TreasuryOperationsServiceHandlers<Ctx> {
     ctx: Targeted<Ctx, RowOf["TreasuryAccount"]>,
     params: TreasuryOperationsServiceExecuteExchangeParams,
   ): ExchangeResult | Promise<ExchangeResult>;
-  /** `treasuryoperationsservice.list_exchanges`: List an owner's exchanges — x-auth: user */
+  /** `treasuryoperationsservice.list_exchanges`: List an owner's exchanges — x-auth: user, target ZoneCompany */
   listExchanges(
-    ctx: Ctx,
+    ctx: Targeted<Ctx, RowOf["ZoneCompany"]>,
     params: TreasuryOperationsServiceListExchangesParams,
   ): ExchangeListResult | Promise<ExchangeListResult>;
 }

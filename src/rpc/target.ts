@@ -131,7 +131,7 @@ async function checkCompany(entry: TargetEntry, ctx: RpcContext, caller: Caller,
   if (t.operable) {
     const head = await findCompanyHead(ctx.em, companyId);
     if (!head) throw RpcError.notFound(type, label(t.record));
-    const refusal = companyStatusRefusal(head.status, "operate");
+    const refusal = companyStatusRefusal(head.status, t.companyAction);
     if (refusal) throw RpcError.app(type, refusal.refusal, refusal.message, refusal.details);
   }
 }

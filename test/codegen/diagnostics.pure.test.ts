@@ -190,16 +190,18 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
     [["target-auth", NOTES, "/methods/2/x-auth"]],
   ],
   [
-    "an x-target proxy without foreignResident, or an adminBypass other than false",
+    "an x-target proxy without foreignResident, an adminBypass other than false, an operable action unknown",
     (root) => {
       editJson(root, NOTES, (d) => {
         d.methods[0]["x-target"] = { record: "Note", param: "user_id", field: "user_id", proxy: true };
         d.methods[1]["x-target"] = { record: "Note", param: "user_id", field: "user_id", adminBypass: true };
+        d.methods[2]["x-target"] = { record: "Note", param: "note_id", operable: "dance" };
       });
     },
     [
       ["invalid-target", NOTES, "/methods/0/x-target"],
       ["invalid-target", NOTES, "/methods/1/x-target"],
+      ["invalid-target", NOTES, "/methods/2/x-target"],
     ],
   ],
   [

@@ -6501,7 +6501,7 @@ export const SERVICES = {
     /**
      * List an owner's exchanges
      *
-     * Returns the owner's exchanges, newest first. Any current member of the owning company, or the owning resident's owner; anyone else gets NotFound.
+     * Returns the owner's exchanges, newest first. Any current member of the owning company, or the owning resident's owner or an effective proxy holder of it; anyone else gets NotFound.
      *
      * Read-only: retried on transient failures.
      *

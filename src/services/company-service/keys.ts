@@ -1,5 +1,4 @@
 import type { CompanyServiceHandlers } from "../../../generated/handlers/index.ts";
-import { companyStatusRefusal } from "../../domain/company-status.ts";
 import { parsePublicKey } from "../../domain/ed25519.ts";
 import { encryptedPrivateKeyRefusal } from "../../domain/keypairs.ts";
 import { isRefusal } from "../../domain/refusal.ts";
@@ -44,9 +43,6 @@ export const storeCompanyKeypair: Handlers["storeCompanyKeypair"] = async (
   if (isRefusal(key)) throw keypairError(key.refusal, key.message, key.details);
   const blob = encryptedPrivateKeyRefusal(encrypted_private_key, key);
   if (blob) throw keypairError(blob.refusal, blob.message, blob.details);
-  const row = ctx.target.row;
-  const frozen = companyStatusRefusal(row.status, "update_profile");
-  if (frozen) throw keypairError(frozen.refusal, frozen.message, frozen.details);
   const stored = await storeKeypair(
     ctx,
     { entity_type: "company", entity_id: company_id },

@@ -1,6 +1,5 @@
 import type { CompanyServiceHandlers } from "../../../generated/handlers/index.ts";
 import { profileChanges } from "../../domain/company-profile.ts";
-import { companyStatusRefusal } from "../../domain/company-status.ts";
 import { isRefusal, refuse } from "../../domain/refusal.ts";
 import { deleteUnstartedCompany, updateCompanyProfile } from "../../repos/companies.ts";
 import type { RpcContext } from "../../rpc/context.ts";
@@ -9,14 +8,11 @@ import { companyError, refused, toCompanyResult } from "./common.ts";
 type Handlers = CompanyServiceHandlers<RpcContext>;
 
 /**
- * company:founder (the dispatcher; the owner counts as founder). Profile fields only, in the statuses that allow
- * `update_profile` (src/domain/company-status.ts: not suspended, not voided); the write is conditional on the status
- * the decision read.
+ * x-target founder with `operable: "update_profile"` (the dispatcher: the owner counts as founder; not suspended,
+ * not voided). Profile fields only; the write is conditional on the status the dispatcher read.
  */
 export const update: Handlers["update"] = async (ctx, { company_id, data }) => {
   const row = ctx.target.row;
-  const frozen = companyStatusRefusal(row.status, "update_profile");
-  if (frozen) throw refused(frozen);
   const changes = profileChanges(data);
   if (isRefusal(changes)) throw refused(changes);
   const now = ctx.now();

@@ -28,7 +28,6 @@ import {
   writeLedger,
 } from "./operations-common.ts";
 import { toExchangeResult, toQuoteResult } from "./results.ts";
-import { standingTowards } from "./standing.ts";
 
 /*
  * Currency exchange at server-issued quotes (issue 15, docs/decisions.md "Treasury"). get_exchange_quote stores
@@ -199,7 +198,6 @@ export async function listExchanges(
   ctx: RpcContext,
   { owner_type, owner_id }: TreasuryOperationsServiceListExchangesParams,
 ) {
-  const standing = await standingTowards(ctx, owner_type, owner_id);
-  if (!standing.see) throw opsError.notFound("owner");
+  // The dispatcher authorized owner_id (x-target: a company's member, or a resident's owner or proxy).
   return { items: (await exchanges.listExchanges(ctx.em, owner_type, owner_id)).map(toExchangeResult) };
 }
