@@ -70,6 +70,26 @@ export function revokeIfActive(em: EntityManager, keyId: string, now: Date): Pro
   );
 }
 
+/** When the key was revoked, read fresh (not the unit of work's copy); null when it is not. */
+export async function revokedAtOf(em: EntityManager, keyId: string): Promise<Date | null> {
+  const row = await em.findOne(ApiKeyEntity, { sid: keyId }, { refresh: true });
+  return row?.revoked_at ?? null;
+}
+
+/** Changes a key's name or policy while it is usable (active, not expired at `now`); 0 when it no longer is. */
+export function updateIfUsable(
+  em: EntityManager,
+  keyId: string,
+  changes: Partial<ApiKeyRow>,
+  now: Date,
+): Promise<number> {
+  return em.nativeUpdate(
+    ApiKeyEntity,
+    { sid: keyId, is_active: true, $or: [{ expires_at: null }, { expires_at: { $gt: now } }] },
+    { ...changes, updated_at: now },
+  );
+}
+
 /** Revokes the user's active assistant keys (one is re-minted on demand). */
 export function revokeAssistantKeys(em: EntityManager, userId: string, now: Date): Promise<number> {
   return em.nativeUpdate(

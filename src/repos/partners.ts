@@ -29,3 +29,22 @@ export function insertPartner(
 ): PartnerConfigurationRow {
   return em.create(PartnerConfigurationEntity, row);
 }
+
+/**
+ * Writes `changes` to the partner if it is still in the activity the handler decided on (`wasActive`; null: in
+ * either), as one conditional UPDATE; false when a concurrent call moved it first.
+ */
+export async function updatePartnerIf(
+  em: EntityManager,
+  partnerId: string,
+  wasActive: boolean | null,
+  changes: Partial<PartnerConfigurationRow>,
+  now: Date,
+): Promise<boolean> {
+  const n = await em.nativeUpdate(
+    PartnerConfigurationEntity,
+    { sid: partnerId, ...(wasActive === null ? {} : { is_active: wasActive }) },
+    { ...changes, updated_at: now },
+  );
+  return n > 0;
+}

@@ -138,3 +138,22 @@ export async function lockAdminRoles(em: EntityManager): Promise<void> {
 }
 
 const ADMIN_ROLES_LOCK = 731_002_001;
+
+/** Suspends or lifts a suspension if the user is still in the state the handler decided on; false otherwise. */
+export async function setSuspensionIf(
+  em: EntityManager,
+  userId: string,
+  wasSuspended: boolean,
+  changes: Pick<UserRow, "is_suspended" | "suspended_at" | "suspension_reason">,
+  now: Date,
+): Promise<boolean> {
+  return (
+    (await em.nativeUpdate(UserEntity, { sid: userId, is_suspended: wasSuspended }, { ...changes, updated_at: now })) >
+    0
+  );
+}
+
+/** Replaces the user's roles (under lockAdminRoles: the last-administrator rule reads and writes under one lock). */
+export async function storeRoles(em: EntityManager, userId: string, roles: UserRow["roles"], now: Date): Promise<void> {
+  await em.nativeUpdate(UserEntity, { sid: userId }, { roles, updated_at: now });
+}

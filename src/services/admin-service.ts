@@ -7,7 +7,7 @@ import { adminRoleChange } from "../domain/admin-roles.ts";
 import { isRefusal, type Refusal, refuse } from "../domain/refusal.ts";
 import { listAdminActionRows } from "../repos/admin-actions.ts";
 import { cursorPage, decodeCursor } from "../repos/paging.ts";
-import { countOtherActiveAdmins, findUserById, lockAdminRoles } from "../repos/users.ts";
+import { countOtherActiveAdmins, findUserById, lockAdminRoles, setSuspensionIf, storeRoles } from "../repos/users.ts";
 import { recordAdminAction } from "../rpc/admin-actions.ts";
 import { requireCaller } from "../rpc/caller.ts";
 import type { RpcContext } from "../rpc/context.ts";
@@ -46,12 +46,10 @@ async function setSuspension(ctx: RpcContext, userId: string, reason: string | n
   const now = ctx.now();
   const suspend = reason !== null;
   const cleanReason = reason?.trim() ?? null;
-  ctx.em.assign(user, {
-    is_suspended: suspend,
-    suspended_at: suspend ? now : null,
-    suspension_reason: cleanReason,
-    updated_at: now,
-  });
+  const changes = { is_suspended: suspend, suspended_at: suspend ? now : null, suspension_reason: cleanReason };
+  if (!(await setSuspensionIf(ctx.em, user.sid, user.is_suspended, changes, now))) {
+    throw adminError("InvalidState", "the user changed meanwhile; read it again");
+  }
   KeyCache.of(ctx.em)?.drop(`user:${user.sid}`);
   const details: Record<string, unknown> = suspend ? { reason: cleanReason } : {};
   if (suspend) details["sessions_revoked"] = await revokeUserSessions(ctx.em, user.sid, now);
@@ -113,7 +111,7 @@ export const adminService: AdminServiceHandlers<RpcContext> = {
     if (!user) throw adminError.notFound("user");
     const roles = adminRoleChange(user.roles, administrator, await countOtherActiveAdmins(ctx.em, user.sid));
     if (isRefusal(roles)) throw adminError(roles.refusal, roles.message);
-    ctx.em.assign(user, { roles, updated_at: ctx.now() });
+    await storeRoles(ctx.em, user.sid, roles, ctx.now());
     const adminActionId = recordAdminAction(ctx, {
       action: administrator ? "grant_admin" : "revoke_admin",
       targetType: "user",

@@ -60,7 +60,11 @@ export const apiKeyService: ApiKeyServiceHandlers<RpcContext> = {
       return { key_id, is_active: false, revoked_at: revokedAt.toISOString(), already_revoked: true };
     }
     const now = ctx.now();
-    ctx.em.assign(key, { is_active: false, revoked_at: now, updated_at: now });
+    if ((await keys.revokeIfActive(ctx.em, key.sid, now)) === 0) {
+      // A concurrent revocation won: the answer is that one's (idempotent).
+      const revokedAt = (await keys.revokedAtOf(ctx.em, key.sid)) ?? now;
+      return { key_id, is_active: false, revoked_at: revokedAt.toISOString(), already_revoked: true };
+    }
     KeyCache.of(ctx.em)?.drop(`key:${key.sid}`);
     await endPendingApprovals(ctx, key.sid, now);
     return { key_id, is_active: false, revoked_at: now.toISOString(), already_revoked: false };
@@ -97,9 +101,11 @@ export const apiKeyService: ApiKeyServiceHandlers<RpcContext> = {
     const changes: Partial<ApiKeyRow> = policyChanges(policy);
     if (name !== undefined) changes.name = cleanName(name);
     if (Object.keys(changes).length === 0) throw apiKeyError("InvalidInput", "name at least one field to change");
-    ctx.em.assign(key, { ...changes, updated_at: now });
+    if ((await keys.updateIfUsable(ctx.em, key.sid, changes, now)) === 0) {
+      throw apiKeyError("InvalidState", "a revoked or expired key cannot be changed");
+    }
     KeyCache.of(ctx.em)?.drop(`key:${key.sid}`);
-    return toKeySummary(key, now);
+    return toKeySummary({ ...key, ...changes, updated_at: now }, now);
   },
 
   /** The built-in assistant's read-only key: one per user, hidden from the list, re-minted on demand. */

@@ -16,8 +16,8 @@ import { newClientId, newPartnerSecrets, toPartnerResult } from "./partner-crede
 
 /*
  * The worked example of docs/handler-pattern.md. Each handler: load (src/repos/partners.ts), decide (the pure rules
- * of src/domain/partners.ts answer a value or a Refusal), apply (em.create / em.assign, native updates of the
- * partner's keys, one AdminAction), map (a Refusal to a declared PartnerError variant; the row to PartnerResult).
+ * of src/domain/partners.ts answer a value or a Refusal), apply (em.create for inserts; every state change a
+ * conditional update in the repository, then the partner's keys, one AdminAction), map (a Refusal to a declared PartnerError variant; the row to PartnerResult).
  * The dispatcher already checked that the caller is an administrator in a session: nothing here checks it again.
  */
 
@@ -27,6 +27,9 @@ const partnerError = errorsFor("PartnerService", "PartnerError");
 function refused(r: Refusal<"InvalidInput" | "InvalidState" | "AlreadyExists">): Error {
   return partnerError(r.refusal, r.message, r.details);
 }
+
+/** A concurrent call moved the partner between this call's read and its conditional write. */
+const changedMeanwhile = () => partnerError("InvalidState", "the partner changed meanwhile; read it again");
 
 async function loadPartner(ctx: RpcContext, partnerId: string): Promise<PartnerConfigurationRow> {
   const row = await partners.findPartner(ctx.em, partnerId);
@@ -104,14 +107,14 @@ export const partnerService: PartnerServiceHandlers<RpcContext> = {
     const now = ctx.now();
     const wasActive = row.is_active;
     let keysRevoked = 0;
-    if (wasActive) {
-      ctx.em.assign(row, { is_active: false, updated_at: now });
+    // A concurrent deactivation that wins the conditional write leaves this one nothing to do (idempotent).
+    if (wasActive && (await partners.updatePartnerIf(ctx.em, row.sid, true, { is_active: false }, now))) {
       keysRevoked = await keys.revokePartnerKeysBeyond(ctx.em, row.sid, 0, now);
       KeyCache.of(ctx.em)?.drop(`partner:${row.sid}`);
     }
     const details = { already_inactive: !wasActive, keys_revoked: keysRevoked };
     recordAdminAction(ctx, { action: "deactivate_partner", targetType: "partner", targetId: row.sid, details });
-    return toPartnerResult(row, 0);
+    return toPartnerResult({ ...row, is_active: false, updated_at: wasActive ? now : row.updated_at }, 0);
   },
 
   /** New client_secret and access_password (client_id stays); existing reseller keys keep working. */
@@ -121,14 +124,16 @@ export const partnerService: PartnerServiceHandlers<RpcContext> = {
     if (inactive) throw refused(inactive);
     const now = ctx.now();
     const { secrets, hashes } = await newPartnerSecrets(ctx.config);
-    ctx.em.assign(row, { ...hashes, credentials_rotated_at: now, updated_at: now });
+    const changes = { ...hashes, credentials_rotated_at: now };
+    if (!(await partners.updatePartnerIf(ctx.em, row.sid, true, changes, now))) throw changedMeanwhile();
     recordAdminAction(ctx, {
       action: "rotate_partner_credentials",
       targetType: "partner",
       targetId: row.sid,
       details: {},
     });
-    return { ...toPartnerResult(row, await keys.activeKeyCount(ctx.em, row.sid, now)), ...secrets };
+    const updated = { ...row, ...changes, updated_at: now };
+    return { ...toPartnerResult(updated, await keys.activeKeyCount(ctx.em, row.sid, now)), ...secrets };
   },
 
   /** The flags apply to the partner's active reseller keys too. */
@@ -141,10 +146,10 @@ export const partnerService: PartnerServiceHandlers<RpcContext> = {
       ...(allow_company_creation !== undefined ? { allow_company_creation } : {}),
       ...(discount_profile !== undefined ? { discount_profile } : {}),
     };
-    ctx.em.assign(row, { ...changes, updated_at: now });
+    await partners.updatePartnerIf(ctx.em, row.sid, null, changes, now);
     if (Object.keys(changes).length > 0) await keys.updateActivePartnerKeys(ctx.em, row.sid, changes, now);
     recordAdminAction(ctx, { action: "update_partner", targetType: "partner", targetId: row.sid, details: changes });
-    return toPartnerResult(row, await keys.activeKeyCount(ctx.em, row.sid, now));
+    return toPartnerResult({ ...row, ...changes, updated_at: now }, await keys.activeKeyCount(ctx.em, row.sid, now));
   },
   /** Active again, with fresh credentials (the old ones never work again); old reseller keys stay revoked. */
   async reactivatePartner(ctx, { partner_id }) {
@@ -153,8 +158,10 @@ export const partnerService: PartnerServiceHandlers<RpcContext> = {
     if (active) throw refused(active);
     const now = ctx.now();
     const { secrets, hashes } = await newPartnerSecrets(ctx.config);
-    ctx.em.assign(row, { ...hashes, is_active: true, credentials_rotated_at: now, updated_at: now });
+    const changes = { ...hashes, is_active: true, credentials_rotated_at: now };
+    if (!(await partners.updatePartnerIf(ctx.em, row.sid, false, changes, now))) throw changedMeanwhile();
     recordAdminAction(ctx, { action: "reactivate_partner", targetType: "partner", targetId: row.sid, details: {} });
-    return { ...toPartnerResult(row, await keys.activeKeyCount(ctx.em, row.sid, now)), ...secrets };
+    const updated = { ...row, ...changes, updated_at: now };
+    return { ...toPartnerResult(updated, await keys.activeKeyCount(ctx.em, row.sid, now)), ...secrets };
   },
 };

@@ -147,6 +147,18 @@ describe("list_personal", () => {
 });
 
 describe("revoke", () => {
+  test("concurrent revocations of one key: one revokes, the others answer already_revoked; one revoked_at", async () => {
+    const { key_id } = await generated(ada);
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map(() => ada.callOk("apikeyservice.revoke", { key_id, password: PASSWORD })),
+    );
+    expect(answers.filter((a) => !a.already_revoked)).toHaveLength(1);
+    expect(new Set(answers.map((a) => a.revoked_at)).size).toBe(1);
+    const [row] = await sql(t, `select is_active, revoked_at from "api_key" where sid = ?`, [key_id]);
+    expect(row.is_active).toBe(false);
+    expect(new Date(row.revoked_at).toISOString()).toBe(answers[0]!.revoked_at);
+  });
+
   test("revoke takes effect at once, is idempotent and is audited as revoke_api_key each time", async () => {
     const { api_key, key_id } = await generated(ada);
     const revoked = await ada.callOk("apikeyservice.revoke", { key_id, password: PASSWORD });
