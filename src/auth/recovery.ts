@@ -15,12 +15,12 @@ import { writeAudit } from "../repos/audit-log.ts";
 import { verifiedResidentOf } from "../repos/digital-residents.ts";
 import type { RecoveryWithIdentity } from "../repos/mfa-recovery-sessions.ts";
 import * as recoveries from "../repos/mfa-recovery-sessions.ts";
-import { findWebhookEvent, recordWebhookEvent } from "../repos/webhook-events.ts";
+import { recordWebhookEvent } from "../repos/webhook-events.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
+import { webhookDelivery } from "../rpc/webhook-delivery.ts";
 import { limitAddress, limitQuota } from "./limits.ts";
 import { challengeUsed, claimChallenge, liveChallenge } from "./mfa-challenge.ts";
-import { sha256Hex } from "./tokens.ts";
 import { turnTotpOff } from "./totp-enrolment.ts";
 
 const WEBHOOK_PROVIDER = "identity_recovery";
@@ -88,13 +88,9 @@ export async function pollRecovery(ctx: RpcContext, recoveryId: string): Promise
  * status, so concurrent deliveries act once.
  */
 export async function handleRecoveryWebhook(ctx: RpcContext, data: RecoveryVerdict): Promise<WebhookResult> {
-  const payloadHash = sha256Hex(ctx.request.rawBody);
-  const seen = await findWebhookEvent(ctx.em, WEBHOOK_PROVIDER, data.event_id);
+  const { duplicate, payloadHash } = await webhookDelivery(ctx, WEBHOOK_PROVIDER, data.event_id);
   const session = await recoveries.findRecoveryByScanRef(ctx.em, data.scan_ref);
-  if (seen) {
-    if (seen.payload_hash !== payloadHash) {
-      throw RpcError.app("WebhookError", "Replayed", "this event id was already delivered with another body");
-    }
+  if (duplicate) {
     return {
       received: true,
       event_id: data.event_id,

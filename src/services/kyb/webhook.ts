@@ -1,12 +1,12 @@
 import type { KybServiceHandlers } from "../../../generated/handlers/index.ts";
-import { sha256Hex } from "../../auth/tokens.ts";
 import { recordsVerdict } from "../../domain/kyb.ts";
 import * as registrations from "../../repos/external-companies.ts";
-import { findWebhookEvent, recordWebhookEvent } from "../../repos/webhook-events.ts";
+import { recordWebhookEvent } from "../../repos/webhook-events.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
+import { webhookDelivery } from "../../rpc/webhook-delivery.ts";
 
-const webhookError = errorsFor("KybService", "WebhookError");
+const _webhookError = errorsFor("KybService", "WebhookError");
 const WEBHOOK_PROVIDER = "kyb";
 
 /**
@@ -15,13 +15,9 @@ const WEBHOOK_PROVIDER = "kyb";
  * event id with the same body is acknowledged without a second effect; with another body it is a replay.
  */
 export const handleKybWebhook: KybServiceHandlers<RpcContext>["handleKybWebhook"] = async (ctx, { data }) => {
-  const payloadHash = sha256Hex(ctx.request.rawBody);
-  const seen = await findWebhookEvent(ctx.em, WEBHOOK_PROVIDER, data.event_id);
+  const { duplicate, payloadHash } = await webhookDelivery(ctx, WEBHOOK_PROVIDER, data.event_id);
   const row = await registrations.findRegistrationByScanRef(ctx.em, data.scan_ref);
-  if (seen) {
-    if (seen.payload_hash !== payloadHash) {
-      throw webhookError("Replayed", "this event id was already delivered with another body");
-    }
+  if (duplicate) {
     return {
       received: true,
       event_id: data.event_id,

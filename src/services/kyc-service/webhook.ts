@@ -1,7 +1,6 @@
 import type { KycSessionRow } from "../../../generated/entities.ts";
 import type { KycServiceHandlers } from "../../../generated/handlers/index.ts";
 import type { KycProviderWebhookData, KycStatus, WebhookResult } from "../../../generated/types.ts";
-import { sha256Hex } from "../../auth/tokens.ts";
 import {
   capturesPersonalData,
   kycExpired,
@@ -11,8 +10,9 @@ import {
   visibleKycStatus,
 } from "../../domain/kyc.ts";
 import { findKycSessionByScanRef, moveKycSession } from "../../repos/kyc-sessions.ts";
-import { findWebhookEvent, recordWebhookEvent } from "../../repos/webhook-events.ts";
+import { recordWebhookEvent } from "../../repos/webhook-events.ts";
 import type { RpcContext } from "../../rpc/context.ts";
+import { webhookDelivery } from "../../rpc/webhook-delivery.ts";
 import { recordCompletion, webhookError } from "./common.ts";
 import { capturePersonalData } from "./personal-data.ts";
 
@@ -48,8 +48,7 @@ function verdictChanges(
  * guarded by the session's status (a conditional move), so concurrent deliveries act once.
  */
 export const handleKycproviderWebhook: Handlers["handleKycproviderWebhook"] = async (ctx, { data }) => {
-  const payloadHash = sha256Hex(ctx.request.rawBody);
-  const seen = await findWebhookEvent(ctx.em, WEBHOOK_PROVIDER, data.event_id);
+  const { duplicate, payloadHash } = await webhookDelivery(ctx, WEBHOOK_PROVIDER, data.event_id);
   const session = await findKycSessionByScanRef(ctx.em, data.scan_ref);
   const now = ctx.now();
   const ack = (duplicate: boolean, status: KycStatus | null): WebhookResult => ({
@@ -59,10 +58,7 @@ export const handleKycproviderWebhook: Handlers["handleKycproviderWebhook"] = as
     matched: session !== null,
     status,
   });
-  if (seen) {
-    if (seen.payload_hash !== payloadHash) {
-      throw webhookError("Replayed", "this event id was already delivered with another body");
-    }
+  if (duplicate) {
     return ack(true, session ? visibleKycStatus(session, now) : null);
   }
   const malformed = personalDataRefusal(data.personal_data);

@@ -1,5 +1,4 @@
 import type { PaymentServiceHandlers } from "../../../generated/handlers/index.ts";
-import { sha256Hex } from "../../auth/tokens.ts";
 import { paymentProviders } from "../../integrations/payments/index.ts";
 import { requireCompanyOperable } from "../../repos/companies.ts";
 import {
@@ -9,9 +8,10 @@ import {
   rejectReceiving,
   storeReceivingAccount,
 } from "../../repos/payment-entities.ts";
-import { findWebhookEvent, recordWebhookEvent } from "../../repos/webhook-events.ts";
+import { recordWebhookEvent } from "../../repos/webhook-events.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { paymentError, providerFailure, webhookError } from "./common.ts";
+import { webhookDelivery } from "../../rpc/webhook-delivery.ts";
+import { paymentError, providerFailure } from "./common.ts";
 import { payableEntity } from "./payable.ts";
 
 type Handlers = PaymentServiceHandlers<RpcContext>;
@@ -64,13 +64,9 @@ export const connectPaymentReceiving: Handlers["connectPaymentReceiving"] = asyn
  * changes nothing. Duplicates and replays as for the payment webhook.
  */
 export const handleReceivingWebhook: Handlers["handleReceivingWebhook"] = async (ctx, { data }) => {
-  const payloadHash = sha256Hex(ctx.request.rawBody);
-  const seen = await findWebhookEvent(ctx.em, WEBHOOK_PROVIDER, data.event_id);
+  const { duplicate, payloadHash } = await webhookDelivery(ctx, WEBHOOK_PROVIDER, data.event_id);
   const holder = await findReceivingHolder(ctx.em, data.provider, data.account_id);
-  if (seen) {
-    if (seen.payload_hash !== payloadHash) {
-      throw webhookError("Replayed", "this event id was already delivered with another body");
-    }
+  if (duplicate) {
     return { received: true, event_id: data.event_id, duplicate: true, matched: holder !== null, status: null };
   }
   const now = ctx.now();

@@ -1,11 +1,11 @@
 import type { PaymentServiceHandlers } from "../../../generated/handlers/index.ts";
-import { sha256Hex } from "../../auth/tokens.ts";
 import { toCents } from "../../domain/money.ts";
 import { isOpen, verdictStatus } from "../../domain/payments.ts";
 import { saveCard } from "../../repos/credit-auto-topup.ts";
 import { findByProviderOrder, findPayment } from "../../repos/payments.ts";
-import { findWebhookEvent, recordWebhookEvent } from "../../repos/webhook-events.ts";
+import { recordWebhookEvent } from "../../repos/webhook-events.ts";
 import type { RpcContext } from "../../rpc/context.ts";
+import { webhookDelivery } from "../../rpc/webhook-delivery.ts";
 import { webhookError } from "./common.ts";
 import { closeOpenPayment, confirmOpenPayment } from "./confirm.ts";
 
@@ -19,13 +19,9 @@ const WEBHOOK_PROVIDER = "payments";
  * again is acknowledged as a duplicate with no second effect; the same id with another body is Replayed.
  */
 export const handlePaymentWebhook: Handlers["handlePaymentWebhook"] = async (ctx, { data }) => {
-  const payloadHash = sha256Hex(ctx.request.rawBody);
-  const seen = await findWebhookEvent(ctx.em, WEBHOOK_PROVIDER, data.event_id);
+  const { duplicate, payloadHash } = await webhookDelivery(ctx, WEBHOOK_PROVIDER, data.event_id);
   const payment = await findByProviderOrder(ctx.em, data.order_id);
-  if (seen) {
-    if (seen.payload_hash !== payloadHash) {
-      throw webhookError("Replayed", "this event id was already delivered with another body");
-    }
+  if (duplicate) {
     return {
       received: true,
       event_id: data.event_id,
