@@ -10,19 +10,10 @@ import { contractTemplates } from "../contracts/templates.ts";
 import { openDatabase } from "../db/database.ts";
 import { closeOrm } from "../db/orm.ts";
 import { clientAddress, readCredentials } from "../http/credentials.ts";
+import { startJobs } from "../jobs/index.ts";
 import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
 import { type AppMetrics, startMetrics } from "../metrics/metrics.ts";
 import type { Runtime } from "../rpc/runtime.ts";
-import { startContractExpirySweep } from "../services/contract-service/expiry-sweep.ts";
-import { startCreditExpirySweep } from "../services/credit-service/expiry-sweep.ts";
-import { startDraftExpirySweep } from "../services/entity-draft-service/completion.ts";
-import { startProposalExpirySweep } from "../services/governance-service/proposals-expiry.ts";
-import { startOverdueInvoiceSweep } from "../services/invoice-service/overdue-sweep.ts";
-import { startPaymentSweep } from "../services/payments/sweep.ts";
-import { startResidentExpirySweep } from "../services/resident-service/expiry-sweep.ts";
-import { startRenewalSweep } from "../services/subscriptions/auto-renewal-sweep.ts";
-import { startCompanyLapseSweep } from "../services/subscriptions/lapse-sweep.ts";
-import { startTreasurySettlementSweep } from "../services/treasury/settlement-sweep.ts";
 import { mountConsole } from "./console.ts";
 import { createLogger } from "./logging.ts";
 import { publicMetrics } from "./metrics-http.ts";
@@ -122,19 +113,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.all("/rpc", endpoint("all"));
   for (const domain of DOMAINS) app.all(`/${CONTEXT}/${domain}/rpc`, endpoint(domain));
   const mcp = await mountMcp(app, runtime);
-  // Each instance runs every sweep on its own timer; their statements are conditional, so instances never clash.
-  const sweeps = [
-    startResidentExpirySweep,
-    startCreditExpirySweep,
-    startRenewalSweep,
-    startOverdueInvoiceSweep,
-    startTreasurySettlementSweep,
-    startPaymentSweep,
-    startDraftExpirySweep,
-    startCompanyLapseSweep,
-    startContractExpirySweep,
-    startProposalExpirySweep,
-  ].map((start) => start(runtime));
+  // Each instance runs every job on its own timer; their statements are conditional, so instances never clash.
+  const jobs = startJobs(runtime);
 
   return {
     hono: app,
@@ -143,7 +123,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     metrics,
     fetch: (request) => Promise.resolve(app.fetch(request)),
     close: async () => {
-      for (const sweep of sweeps) sweep.stop();
+      for (const job of jobs) job.stop();
       await mcp.close();
       await keys.close();
       if (!options.orm) await closeOrm(orm);

@@ -56,7 +56,9 @@ describe("module graph of src/", () => {
    * What each layer of src/ may not import: `domain` is pure business rules over generated types; `repos` (data
    * access) sits below `rpc` (the call: context, dispatcher, policy), which sits below the services, the app and
    * MCP; `http` (credentials, bodies) and `metrics` serve both the app and MCP, which never import the app. The
-   * MCP approval service replays tools through src/mcp/, so services may import mcp. generated/ is open to all.
+   * MCP approval service replays tools through src/mcp/, so services may import mcp. `jobs` (docs/jobs.md) lists
+   * the sweeps of the services and is started by the app; services open their transactions with jobs/context.ts.
+   * generated/ is open to all.
    */
   const LAYERS: Record<string, { mayNotImport: string[] }> = {
     domain: {
@@ -77,6 +79,7 @@ describe("module graph of src/", () => {
     },
     repos: { mayNotImport: ["services", "app", "mcp", "rpc"] },
     services: { mayNotImport: ["app"] },
+    jobs: { mayNotImport: ["app", "mcp"] },
     mcp: { mayNotImport: ["app"] },
     http: { mayNotImport: ["services", "app", "mcp"] },
     metrics: { mayNotImport: ["services", "app", "mcp"] },

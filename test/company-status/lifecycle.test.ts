@@ -1,4 +1,3 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { beforeEach, describe, expect, test } from "vitest";
 import { sweepLapsedCompanies } from "../../src/services/subscriptions/lapse-sweep.ts";
 import { balanceOf, datesOf, fund, insertCompany, renewalStart } from "../subscriptions/support.ts";
@@ -18,7 +17,7 @@ beforeEach(async () => {
   ({ t, admin, ada } = await renewalStart());
 });
 
-const sweep = () => sweepLapsedCompanies(t.app.runtime.orm.em.fork() as EntityManager, t.clock.now());
+const sweep = () => sweepLapsedCompanies(t.app.runtime, t.clock.now());
 const statusOf = async (id: string) => (await datesOf(t, "zone_company", id))?.status;
 const messageTitles = async (id: string) =>
   (

@@ -170,11 +170,11 @@ describe("contract states over time", () => {
       expect((await get(s.director.client, pending.sid)).result.status).toBe("expired");
       expect((await get(s.director.client, draft.sid)).result.status).toBe("draft");
 
-      const moved = await sweepExpiredContracts(t.app.runtime.orm.em, t.clock.now());
+      const moved = await sweepExpiredContracts(t.app.runtime, t.clock.now());
       expect(moved).toEqual(expect.arrayContaining([active.sid, pending.sid]));
       expect(moved).not.toContain(draft.sid);
       expect(await count(t, "contract", "sid in (?, ?) and status = 'expired'", [active.sid, pending.sid])).toBe(2);
-      expect(await sweepExpiredContracts(t.app.runtime.orm.em, t.clock.now())).toEqual([]);
+      expect(await sweepExpiredContracts(t.app.runtime, t.clock.now())).toEqual([]);
       // An expired contract may still be archived.
       expect((await archive(s.director.client, active.sid)).result.status).toBe("archived");
     } finally {

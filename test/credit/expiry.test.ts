@@ -60,7 +60,6 @@ describe("credit expiry sweep", () => {
     admin = await t.admin();
     ada = await t.register("ada@example.org");
   });
-  const em = () => t.app.runtime.orm.em.fork();
 
   test("expires the unspent part of a year-old bonus as an expiry row, once", async () => {
     const paymentId = await insertPayment(t, ada.userId, { amount: 5 });
@@ -74,10 +73,10 @@ describe("credit expiry sweep", () => {
       reference_id: "k1",
     });
     t.clock.set("2027-11-23T10:00:59.999Z");
-    expect(await sweepExpiredCredits(em(), t.clock.now())).toBe(0);
+    expect(await sweepExpiredCredits(t.app.runtime, t.clock.now())).toBe(0);
     t.clock.set("2027-11-23T10:01:00.000Z");
-    expect(await sweepExpiredCredits(em(), t.clock.now())).toBe(1);
-    expect(await sweepExpiredCredits(em(), t.clock.now())).toBe(0);
+    expect(await sweepExpiredCredits(t.app.runtime, t.clock.now())).toBe(1);
+    expect(await sweepExpiredCredits(t.app.runtime, t.clock.now())).toBe(0);
     expect(await walletOf(t, ada.userId)).toEqual({ balance: 0, earned: 15, spent: 8 });
     const rows = await sql(
       t,

@@ -25,7 +25,7 @@ const sentInvoice = async (due = "2026-12-23T00:00:00.000Z") => {
 };
 
 /** The sweep as an instance runs it, at a given instant (sessions live on the test clock, which stays put). */
-const sweep = (at: string) => sweepOverdueInvoices(t.app.runtime.orm.em.fork(), new Date(at));
+const sweep = (at: string) => sweepOverdueInvoices(t.app.runtime, new Date(at));
 
 describe("invoiceservice.mark_paid", () => {
   test("sets method, reference and paid_at and moves sent -> paid", async () => {

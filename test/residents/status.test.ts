@@ -66,15 +66,14 @@ describe("expiry sweep", () => {
     const later = await activeResident(3 * DAY_S, { user_id: (await t.register("bob@example.org")).userId });
     const pending = (await createResident(await t.register("carol@example.org"), { email: "c@example.org" }))
       .resident_id;
-    const em = () => t.app.runtime.orm.em.fork();
-    expect(await sweepExpiredResidents(em(), t.clock.now())).toEqual([]);
+    expect(await sweepExpiredResidents(t.app.runtime, t.clock.now())).toEqual([]);
     t.clock.advance(DAY_S);
-    const moved = await sweepExpiredResidents(em(), t.clock.now());
+    const moved = await sweepExpiredResidents(t.app.runtime, t.clock.now());
     expect(moved.filter((id) => id !== lapsing)).toEqual([]);
     expect((await residentRow(t, lapsing))?.status).toBe("expired");
     expect((await residentRow(t, later))?.status).toBe("active");
     expect((await residentRow(t, pending))?.status).toBe("pending");
-    expect(await sweepExpiredResidents(em(), t.clock.now())).toEqual([]);
+    expect(await sweepExpiredResidents(t.app.runtime, t.clock.now())).toEqual([]);
   });
 
   test("an expired resident may still change its profile and plan but not be deleted", async () => {

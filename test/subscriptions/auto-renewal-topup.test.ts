@@ -1,4 +1,3 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { beforeEach, expect, test } from "vitest";
 import { autoTopUpHook, sweepRenewals } from "../../src/services/subscriptions/auto-renewal-sweep.ts";
 import { balanceOf, postVerdict, verdict } from "../payments/support.ts";
@@ -6,7 +5,7 @@ import { type Client, startTestApp, type TestApp } from "../support/app.ts";
 import { sql } from "../support/helpers.ts";
 import { insertResident } from "./support.ts";
 
-// The auto-renewal sweep wired to CreditService's real automatic top-up (the hook startRenewalSweep uses): a short
+// The auto-renewal sweep wired to CreditService's real automatic top-up (the hook the auto-renewal job uses): a short
 // wallet with a saved card gets one card top-up charged; once the provider confirms it, the next run renews.
 
 let t: TestApp;
@@ -18,7 +17,7 @@ beforeEach(async () => {
 
 const endsIn = (days: number) => new Date(t.clock.now().getTime() + days * 86_400_000);
 const sweep = () =>
-  sweepRenewals(t.app.runtime.orm.em.fork() as EntityManager, t.clock.now(), {
+  sweepRenewals(t.app.runtime, t.clock.now(), {
     onShortWallet: autoTopUpHook(t.config),
   });
 const autoPayments = () =>

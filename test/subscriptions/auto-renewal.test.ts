@@ -1,4 +1,3 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { beforeEach, describe, expect, test } from "vitest";
 import { type SweepDeps, sweepRenewals } from "../../src/services/subscriptions/auto-renewal-sweep.ts";
 import type { Client, TestApp } from "../support/app.ts";
@@ -16,8 +15,7 @@ beforeEach(async () => {
   ({ t, admin, ada } = await renewalStart());
 });
 
-const em = () => t.app.runtime.orm.em.fork() as EntityManager;
-const sweep = (deps: SweepDeps = {}) => sweepRenewals(em(), t.clock.now(), deps);
+const sweep = (deps: SweepDeps = {}) => sweepRenewals(t.app.runtime, t.clock.now(), deps);
 /** Ends `days` after the test clock's now. */
 const endsIn = (days: number) => new Date(Date.parse("2026-11-23T10:00:00.000Z") + days * 86_400_000);
 const userMessages = () =>

@@ -1,4 +1,3 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { expect, test } from "vitest";
 import { sweepRenewals } from "../../src/services/subscriptions/auto-renewal-sweep.ts";
 import type { Client } from "../support/app.ts";
@@ -29,9 +28,7 @@ test.runIf(usingPostgres)("three concurrent auto-renewal sweeps renew each due s
     );
   }
   const now = t.clock.now();
-  const outcomes = await Promise.all(
-    [0, 1, 2].map(() => sweepRenewals(t.app.runtime.orm.em.fork() as EntityManager, now)),
-  );
+  const outcomes = await Promise.all([0, 1, 2].map(() => sweepRenewals(t.app.runtime, now)));
   const renewed = outcomes.flatMap((o) => o.renewed).sort();
   expect(renewed).toEqual([...residents, ...companies].sort());
   expect(outcomes.flatMap((o) => o.failed)).toEqual([]);

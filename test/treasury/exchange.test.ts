@@ -270,7 +270,7 @@ describe("the treasury sweep", () => {
       exchange_id: null,
     });
     const before = await sql(t, `select sid from exchange_quote`);
-    const r = await sweepTreasury(t.app.runtime.orm.em.fork(), t.config, t.clock.now());
+    const r = await sweepTreasury(t.app.runtime, t.clock.now());
     const after = (await sql(t, `select sid from exchange_quote`)).map((q) => q.sid);
     expect(r.purged).toBeGreaterThan(0);
     expect(r.purged).toBe(before.length - after.length);

@@ -55,7 +55,7 @@ const ok = async <R>(p: Promise<{ result: R } | { error: unknown }>): Promise<R>
   return r.result;
 };
 
-const settle = () => settleExternalTransfers(t.app.runtime.orm.em.fork(), t.config, t.clock.now());
+const settle = () => settleExternalTransfers(t.app.runtime, t.clock.now());
 
 const rowsOf = (transferId: string) =>
   sql(

@@ -1,10 +1,9 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { uuidv7 } from "../../domain/ids.ts";
 import { BONUS_EXPIRY_MONTHS, bonusExpiries } from "../../domain/ledger.ts";
 import { fromCents, toCents } from "../../domain/money.ts";
+import { inJobTransaction } from "../../jobs/context.ts";
 import { expireFromWallet, lockWallet } from "../../repos/credit-balances.ts";
 import { insertLedgerRow, walletLedger, walletsWithExpiringBonus } from "../../repos/credit-transactions.ts";
-import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
 
 /**
@@ -13,12 +12,12 @@ import type { Runtime } from "../../rpc/runtime.ts";
  * Each wallet in its own transaction under its row lock, so concurrent sweeps and debits serialize and a second
  * run finds nothing to do. Answers how many expiry rows it wrote.
  */
-export async function sweepExpiredCredits(em: EntityManager, now: Date): Promise<number> {
+export async function sweepExpiredCredits(runtime: Runtime, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime());
   cutoff.setUTCMonth(cutoff.getUTCMonth() - BONUS_EXPIRY_MONTHS);
   let written = 0;
-  for (const userId of await walletsWithExpiringBonus(em, cutoff)) {
-    written += await em.fork().transactional(async (tx) => {
+  for (const userId of await walletsWithExpiringBonus(runtime.orm.em.fork(), cutoff)) {
+    written += await inJobTransaction(runtime, "credit-expiry", async ({ em: tx }) => {
       await lockWallet(tx, userId, now);
       const entries = (await walletLedger(tx, userId)).map((r) => ({ ...r, amount: toCents(r.amount) }));
       let rows = 0;
@@ -45,17 +44,4 @@ export async function sweepExpiredCredits(em: EntityManager, now: Date): Promise
     });
   }
   return written;
-}
-
-/** Default seconds between credit expiry sweeps in each instance (expiry is to the day; hourly is plenty). */
-export const CREDIT_SWEEP_INTERVAL_S = 3600;
-
-/** Runs the sweep every `everyS` seconds (0: never) on the runtime's clock; `stop()` ends it. */
-export function startCreditExpirySweep(runtime: Runtime, everyS = CREDIT_SWEEP_INTERVAL_S): { stop(): void } {
-  return startIntervalSweep(runtime, {
-    everyS,
-    run: (now) => sweepExpiredCredits(runtime.orm.em.fork(), now),
-    report: (n) => (n > 0 ? { fields: { count: n }, message: "bonus credits expired by the sweep" } : null),
-    failure: "credit expiry sweep failed",
-  });
 }

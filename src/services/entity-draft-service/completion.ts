@@ -3,8 +3,6 @@ import type { EntityDraftServiceHandlers } from "../../../generated/handlers/ind
 import { completes, nextStep } from "../../domain/entity-drafts.ts";
 import * as drafts from "../../repos/entity-drafts.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
-import type { Runtime } from "../../rpc/runtime.ts";
 import { currentRound, draftError, loadVisibleDraft } from "./common.ts";
 import { postInbox } from "./notices.ts";
 
@@ -67,19 +65,3 @@ export const expireDrafts: H["expireDrafts"] = async (ctx) => {
     swept_at: now.toISOString(),
   };
 };
-
-/** Default seconds between draft expiry sweeps in each instance. */
-export const DRAFT_SWEEP_INTERVAL_S = 60;
-
-/** Runs the expiry sweep every `everyS` seconds (0: never) on the runtime's clock, each run in one transaction. */
-export function startDraftExpirySweep(runtime: Runtime, everyS = DRAFT_SWEEP_INTERVAL_S): { stop(): void } {
-  return startIntervalSweep(runtime, {
-    everyS,
-    run: (now) => runtime.orm.em.fork().transactional((em) => sweepExpiredDrafts(em, now)),
-    report: ({ draftIds }) =>
-      draftIds.length > 0
-        ? { fields: { count: draftIds.length }, message: "formation drafts expired by the sweep" }
-        : null,
-    failure: "formation draft expiry sweep failed",
-  });
-}

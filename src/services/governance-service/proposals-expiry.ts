@@ -1,6 +1,5 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
+import { inJobTransaction } from "../../jobs/context.ts";
 import { expireProposals } from "../../repos/proposals.ts";
-import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
 
 /**
@@ -8,19 +7,11 @@ import type { Runtime } from "../../rpc/runtime.ts";
  * proposal nobody tallied within `expiryHours` (PROPOSAL_EXPIRY_HOURS) after voting_ends_at becomes `expired`, in
  * one conditional statement (idempotent, safe on several instances; a tally that won keeps its outcome).
  */
-export function sweepExpiredProposals(em: EntityManager, now: Date, expiryHours: number): Promise<string[]> {
+export function sweepExpiredProposals(
+  runtime: Runtime,
+  now: Date,
+  expiryHours = runtime.config.proposals.expiryHours,
+): Promise<string[]> {
   const endedBefore = new Date(now.getTime() - expiryHours * 3600 * 1000);
-  return em.fork().transactional((tx) => expireProposals(tx, endedBefore, now));
-}
-
-/** Runs the sweep every PROPOSAL_SWEEP_INTERVAL_S seconds (0: never) on the runtime's clock; `stop()` ends it. */
-export function startProposalExpirySweep(runtime: Runtime): { stop(): void } {
-  const { sweepIntervalS, expiryHours } = runtime.config.proposals;
-  return startIntervalSweep(runtime, {
-    everyS: sweepIntervalS,
-    run: (now) => sweepExpiredProposals(runtime.orm.em.fork(), now, expiryHours),
-    report: (moved) =>
-      moved.length > 0 ? { fields: { count: moved.length }, message: "proposals expired by the sweep" } : null,
-    failure: "proposal expiry sweep failed",
-  });
+  return inJobTransaction(runtime, "proposal-expiry", (ctx) => expireProposals(ctx.em, endedBefore, now));
 }

@@ -1,13 +1,10 @@
 import type { PaymentRow } from "../../../generated/entities.ts";
-import { uuidv7 } from "../../domain/ids.ts";
 import { toCents } from "../../domain/money.ts";
 import { chainStatus } from "../../domain/payments.ts";
 import { paymentProviders } from "../../integrations/payments/index.ts";
+import { inJobTransaction } from "../../jobs/context.ts";
 import { expireOverdue, openCryptoPayments, queuedAutoTopUps, updatePaymentIf } from "../../repos/payments.ts";
-import { inCallTransaction } from "../../rpc/call-transaction.ts";
-import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
-import { createContext } from "../../rpc/runtime-context.ts";
 import { chargeQueuedTopUp } from "../credit-service/auto-topup.ts";
 import { confirmOpenPayment } from "./confirm.ts";
 
@@ -21,32 +18,30 @@ export interface PaymentSweepReport {
   charged: number;
 }
 
+/** Names the payment sweep's transactions (request ids `job:payment-sweep:<uuid>`). */
+const JOB = "payment-sweep";
+
 /**
- * The chain watcher confirms a crypto payment in a call context of its own (the purpose's effects, activation
- * included, take one), in one transaction per payment.
+ * The chain watcher confirms a crypto payment in a job context naming confirm_payment (the purpose's effects,
+ * activation included, take a call context), in one transaction per payment.
  */
-async function confirmFromChain(
-  runtime: Runtime,
-  payment: PaymentRow,
-  changes: Parameters<typeof confirmOpenPayment>[2],
-) {
+function confirmFromChain(runtime: Runtime, payment: PaymentRow, changes: Parameters<typeof confirmOpenPayment>[2]) {
   const entry = runtime.registry.get("paymentservice.confirm_payment");
   if (!entry) throw new Error("paymentservice.confirm_payment not registered");
-  const request = { requestId: `payment-sweep-${uuidv7()}`, ip: "internal", userAgent: null, rawBody: "", headers: {} };
-  const ctx = createContext(runtime, null, request, entry);
-  return inCallTransaction(ctx, false, () => confirmOpenPayment(ctx, payment, changes));
+  return inJobTransaction(runtime, JOB, (ctx) => confirmOpenPayment(ctx, payment, changes), entry);
 }
 
 /**
  * One payment sweep (docs/decisions.md "Payments (issue 15)"): open payments past expires_at become `expired`; open
  * crypto payments take the sandbox chain's confirmation count (`confirming` below the required count, `confirmed`
  * with the purpose applied at it); queued automatic top-ups are charged to the saved card. Each step is idempotent:
- * a second run finds nothing more to do.
+ * a second run finds nothing more to do. Reads and the chain's answers come before any transaction; a queued top-up's
+ * charge runs outside one on purpose (its claim commits before the card provider is called, src/services/credit-service/auto-topup.ts).
  */
 export async function sweepPayments(runtime: Runtime, now: Date): Promise<PaymentSweepReport> {
   const em = runtime.orm.em.fork();
   const report: PaymentSweepReport = { expired: 0, confirming: 0, confirmed: 0, charged: 0 };
-  report.expired = (await em.transactional((tx) => expireOverdue(tx, now))).length;
+  report.expired = (await inJobTransaction(runtime, JOB, (ctx) => expireOverdue(ctx.em, now))).length;
   const chain = paymentProviders(runtime.config).chain;
   for (const payment of await openCryptoPayments(em, now, BATCH)) {
     const asset = payment.payment_type === "bitcoin" ? "BTC" : "ETH";
@@ -67,23 +62,13 @@ export async function sweepPayments(runtime: Runtime, now: Date): Promise<Paymen
     if (status === "confirmed") {
       if (await confirmFromChain(runtime, payment, changes)) report.confirmed += 1;
     } else if (status === "confirming" && seen.confirmations !== payment.confirmation_count) {
-      const moved = await updatePaymentIf(em, payment.sid, ["pending", "confirming"], { ...changes, status }, now);
-      report.confirming += moved;
+      report.confirming += await inJobTransaction(runtime, JOB, (ctx) =>
+        updatePaymentIf(ctx.em, payment.sid, ["pending", "confirming"], { ...changes, status }, now),
+      );
     }
   }
   for (const payment of await queuedAutoTopUps(em, now, BATCH)) {
     if ((await chargeQueuedTopUp(em, runtime.config, payment, now)) === "started") report.charged += 1;
   }
   return report;
-}
-
-/** Runs the sweep every PAYMENT_SWEEP_INTERVAL_S seconds (0: never) on the runtime's clock; `stop()` ends it. */
-export function startPaymentSweep(runtime: Runtime, everyS = runtime.config.paymentSweepIntervalS): { stop(): void } {
-  return startIntervalSweep(runtime, {
-    everyS,
-    run: (now) => sweepPayments(runtime, now),
-    report: (r) =>
-      r.expired + r.confirming + r.confirmed + r.charged > 0 ? { fields: { ...r }, message: "payment sweep" } : null,
-    failure: "payment sweep failed",
-  });
 }

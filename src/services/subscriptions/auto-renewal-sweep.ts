@@ -3,9 +3,9 @@ import type { AuditTargetType } from "../../../generated/types.ts";
 import { type Cents, toCents } from "../../domain/money.ts";
 import { isRefusal } from "../../domain/refusal.ts";
 import { autoRenewalHorizon, autoRenewalPlan } from "../../domain/subscriptions.ts";
+import { inJobTransaction } from "../../jobs/context.ts";
 import { writeAudit } from "../../repos/audit-log.ts";
 import { findWallet } from "../../repos/credit-balances.ts";
-import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
 import { startAutoTopUp } from "../credit-service/auto-topup.ts";
 import { jobMover } from "../money-out.ts";
@@ -56,17 +56,20 @@ function startOfUtcDay(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
-export async function sweepRenewals(em: EntityManager, now: Date, deps: SweepDeps = {}): Promise<SweepOutcome> {
+export async function sweepRenewals(runtime: Runtime, now: Date, deps: SweepDeps = {}): Promise<SweepOutcome> {
   const out: SweepOutcome = { renewed: [], failed: [], topUps: [] };
   const horizon = autoRenewalHorizon(now);
+  const em = runtime.orm.em.fork();
   for (const kind of ["resident", "company"] as const) {
-    for (const id of await dueForRenewal(em, kind, now, horizon)) await renewOne(em, kind, id, now, deps, out);
+    for (const id of await dueForRenewal(em, kind, now, horizon)) await renewOne(runtime, kind, id, now, deps, out);
   }
   return out;
 }
 
 /** The sweep moves money as the server's own job: no agent key's limits bind it. */
 const SWEEP = "auto-renewal sweep";
+/** Names the sweep's transactions (request ids `job:auto-renewal:<uuid>`). */
+const SWEEP_JOB = "auto-renewal";
 
 interface Due {
   payerId: string;
@@ -111,8 +114,8 @@ async function loadDue(tx: EntityManager, kind: Kind, id: string, now: Date): Pr
   };
 }
 
-async function renewOne(em: EntityManager, kind: Kind, id: string, now: Date, deps: SweepDeps, out: SweepOutcome) {
-  await em.fork().transactional(async (tx) => {
+async function renewOne(runtime: Runtime, kind: Kind, id: string, now: Date, deps: SweepDeps, out: SweepOutcome) {
+  await inJobTransaction(runtime, SWEEP_JOB, async ({ em: tx }) => {
     const due = await loadDue(tx, kind, id, now);
     if (!due) return;
     const result = await due.renew();
@@ -182,10 +185,6 @@ function failureText(name: string, r: RenewalRefusal, topUp: string | null): str
   return `The automatic renewal of ${name} failed: it costs ${amount} USD and the wallet holds ${balance} USD. ${next}`;
 }
 
-/** Seconds between runs in each instance: hourly, so a top-up credited meanwhile renews the same day. */
-export const RENEWAL_SWEEP_INTERVAL_S = 3600;
-
-/** Runs the sweep every `everyS` seconds (0: never) on the runtime's clock; `stop()` ends it. */
 /**
  * The sweep's top-up in production: CreditService's automatic card top-up; a reference only when one was started
  * or is already open (off, without a card or not needed: null, and the message says to top up by hand).
@@ -195,20 +194,4 @@ export function autoTopUpHook(config: Runtime["config"]): NonNullable<SweepDeps[
     const outcome = await startAutoTopUp(em, config, userId, now, neededCents);
     return outcome === "started" || outcome === "pending" ? `auto_topup_${outcome}` : null;
   };
-}
-
-export function startRenewalSweep(
-  runtime: Runtime,
-  deps: SweepDeps = { onShortWallet: autoTopUpHook(runtime.config) },
-  everyS = RENEWAL_SWEEP_INTERVAL_S,
-): { stop(): void } {
-  return startIntervalSweep(runtime, {
-    everyS,
-    run: (now) => sweepRenewals(runtime.orm.em.fork(), now, { log: runtime.log, ...deps }),
-    report: (o) =>
-      o.renewed.length + o.failed.length > 0
-        ? { fields: { renewed: o.renewed.length, failed: o.failed.length }, message: "auto-renewal sweep" }
-        : null,
-    failure: "auto-renewal sweep failed",
-  });
 }

@@ -1,6 +1,5 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
+import { inJobTransaction } from "../../jobs/context.ts";
 import { lapseCompanies } from "../../repos/companies.ts";
-import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
 import { postCompanyMessage } from "./store.ts";
 
@@ -11,8 +10,8 @@ import { postCompanyMessage } from "./store.ts";
  * edited and renewed (a renewal makes it active again) but no longer operates (src/domain/company-status.ts).
  * The auto-renewal sweep renews only subscriptions that have not ended yet, so the two never compete for a row.
  */
-export async function sweepLapsedCompanies(em: EntityManager, now: Date): Promise<string[]> {
-  return em.fork().transactional(async (tx) => {
+export function sweepLapsedCompanies(runtime: Runtime, now: Date): Promise<string[]> {
+  return inJobTransaction(runtime, "company-lapse", async ({ em: tx }) => {
     const moved = await lapseCompanies(tx, now);
     for (const companyId of moved) {
       await postCompanyMessage(
@@ -29,21 +28,5 @@ export async function sweepLapsedCompanies(em: EntityManager, now: Date): Promis
       );
     }
     return moved;
-  });
-}
-
-/** Default seconds between sweeps in each instance (as the resident expiry sweep). */
-export const COMPANY_LAPSE_SWEEP_INTERVAL_S = 60;
-
-/** Runs the sweep every `everyS` seconds (0: never) on the runtime's clock; `stop()` ends it. */
-export function startCompanyLapseSweep(runtime: Runtime, everyS = COMPANY_LAPSE_SWEEP_INTERVAL_S): { stop(): void } {
-  return startIntervalSweep(runtime, {
-    everyS,
-    run: (now) => sweepLapsedCompanies(runtime.orm.em.fork(), now),
-    report: (moved) =>
-      moved.length > 0
-        ? { fields: { count: moved.length }, message: "companies lapsed to inactive by the sweep" }
-        : null,
-    failure: "company lapse sweep failed",
   });
 }

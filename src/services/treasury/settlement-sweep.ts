@@ -1,27 +1,28 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
-import type { Config } from "../../config.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { fromCents } from "../../domain/money.ts";
 import { payoutProvider } from "../../integrations/payouts/index.ts";
+import { inJobTransaction } from "../../jobs/context.ts";
 import { findAccount } from "../../repos/treasury-accounts.ts";
 import { deleteStaleQuotes } from "../../repos/treasury-exchanges.ts";
 import { credit, insertLedgerRow, lockAccounts, settleLedgerRows } from "../../repos/treasury-ledger.ts";
 import * as transfers from "../../repos/treasury-transfers.ts";
-import { startIntervalSweep } from "../../rpc/interval-sweep.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
 import { reservedOf } from "./operations-common.ts";
 
 /*
  * The treasury sweep (docs/decisions.md "Treasury"): settles external transfers the payout provider has decided
- * and deletes exchange quotes long expired unused. Started in each instance by src/app/create-app.ts.
+ * and deletes exchange quotes long expired unused. Run in each instance as a job (src/jobs/).
  */
+
+/** Names the sweep's transactions (request ids `job:treasury-settlement:<uuid>`). */
+const JOB = "treasury-settlement";
 
 /**
  * Settles one processing transfer by the provider's word, in its own transaction under the source account's lock:
  * answers the state it reached (`processing` when the provider has no verdict yet).
  */
-export async function settleTransfer(em: EntityManager, config: Config, transferId: string, now: Date) {
-  return em.fork().transactional(async (tx) => {
+export function settleTransfer(runtime: Runtime, transferId: string, now: Date) {
+  return inJobTransaction(runtime, JOB, async ({ em: tx, config }) => {
     const transfer = await transfers.findTransfer(tx, transferId);
     if (transfer?.status !== "processing" || !transfer.provider_ref) return null;
     await lockAccounts(tx, [transfer.from_account_id]);
@@ -71,10 +72,10 @@ export async function settleTransfer(em: EntityManager, config: Config, transfer
 }
 
 /** Settles every processing external transfer the provider has a verdict for; answers how many moved. */
-export async function settleExternalTransfers(em: EntityManager, config: Config, now: Date): Promise<number> {
+export async function settleExternalTransfers(runtime: Runtime, now: Date): Promise<number> {
   let moved = 0;
-  for (const sid of await transfers.processingTransfers(em, 500)) {
-    const state = await settleTransfer(em, config, sid, now);
+  for (const sid of await transfers.processingTransfers(runtime.orm.em.fork(), 500)) {
+    const state = await settleTransfer(runtime, sid, now);
     if (state === "completed" || state === "failed") moved += 1;
   }
   return moved;
@@ -84,24 +85,9 @@ export async function settleExternalTransfers(em: EntityManager, config: Config,
 export const STALE_QUOTE_KEEP_S = 24 * 3600;
 
 /** One sweep: settle what the provider decided, then drop quotes long expired unused. */
-export async function sweepTreasury(em: EntityManager, config: Config, now: Date) {
-  const settled = await settleExternalTransfers(em, config, now);
-  const purged = await deleteStaleQuotes(em.fork(), new Date(now.getTime() - STALE_QUOTE_KEEP_S * 1000));
+export async function sweepTreasury(runtime: Runtime, now: Date) {
+  const settled = await settleExternalTransfers(runtime, now);
+  const staleBefore = new Date(now.getTime() - STALE_QUOTE_KEEP_S * 1000);
+  const purged = await inJobTransaction(runtime, JOB, (ctx) => deleteStaleQuotes(ctx.em, staleBefore));
   return { settled, purged };
-}
-
-/** Seconds between settlement sweeps in each instance. */
-export const TREASURY_SETTLE_INTERVAL_S = 60;
-
-/** Runs the settlement sweep every `everyS` seconds (0: never) on the runtime's clock; `stop()` ends it. */
-export function startTreasurySettlementSweep(runtime: Runtime, everyS = TREASURY_SETTLE_INTERVAL_S): { stop(): void } {
-  return startIntervalSweep(runtime, {
-    everyS,
-    run: (now) => sweepTreasury(runtime.orm.em.fork(), runtime.config, now),
-    report: ({ settled, purged }) =>
-      settled + purged > 0
-        ? { fields: { settled, purged }, message: "treasury sweep: transfers settled, quotes purged" }
-        : null,
-    failure: "treasury settlement sweep failed",
-  });
 }

@@ -279,11 +279,10 @@ describe("expiry sweep", () => {
     const b = await voters("ordinary", [60, 40]);
     afterEnd(a.p);
     await a.director.client.callOk("governanceservice.tally_votes", { proposal_id: a.p.sid });
-    const em = t.app.runtime.orm.em.fork();
     const hours = t.config.proposals.expiryHours;
     const ends = Date.parse(b.p.voting_ends_at);
-    expect(await sweepExpiredProposals(em, new Date(ends + hours * 3600_000 - 1), hours)).toEqual([]);
-    expect(await sweepExpiredProposals(em, new Date(ends + hours * 3600_000), hours)).toEqual([b.p.sid]);
+    expect(await sweepExpiredProposals(t.app.runtime, new Date(ends + hours * 3600_000 - 1), hours)).toEqual([]);
+    expect(await sweepExpiredProposals(t.app.runtime, new Date(ends + hours * 3600_000), hours)).toEqual([b.p.sid]);
     const rows = await sql(t, `select sid, status from "proposal" order by sid`);
     expect(Object.fromEntries(rows.map((r) => [r.sid, r.status]))).toEqual({
       [a.p.sid]: "rejected",
