@@ -14,22 +14,19 @@ export async function truncateAll(orm: MikroORM): Promise<void> {
   const platform = orm.em.getPlatform();
   const schema = orm.config.get("schema") ?? platform.getDefaultSchemaName() ?? "public";
   const migrationsTable = (orm.config.get("migrations").tableName ?? "mikro_orm_migrations").split(".").pop();
-  const tables = (
-    await connection.execute<{ tablename: string }[]>(
-      `select tablename from pg_catalog.pg_tables where schemaname = ${platform.quoteValue(schema)} order by tablename`,
-    )
-  )
-    .map((r) => r.tablename)
-    .filter((t) => t !== migrationsTable)
-    .map((t) => `${platform.quoteIdentifier(schema)}.${platform.quoteIdentifier(t)}`);
+  const qualify = (name: string) => `${platform.quoteIdentifier(schema)}.${platform.quoteIdentifier(name)}`;
+  // The schema's tables and sequences in one catalog read.
+  const relations = await connection.execute<{ name: string; kind: string }[]>(
+    `select c.relname as name, c.relkind as kind from pg_catalog.pg_class c
+     join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = ${platform.quoteValue(schema)} and c.relkind in ('r', 'p', 'S') order by c.relname`,
+  );
+  const tables = relations.filter((r) => r.kind !== "S" && r.name !== migrationsTable).map((r) => qualify(r.name));
+  const sequences = relations.filter((r) => r.kind === "S").map((r) => qualify(r.name));
   if (tables.length === 0) return;
   const probe = tables.map((t, i) => `select ${i} as i where exists (select 1 from ${t})`).join(" union all ");
   const filled = (await connection.execute<{ i: number }[]>(probe)).map((r) => tables[Number(r.i)]!);
   if (filled.length === 0) return;
-  const sequences = await connection.execute<{ name: string }[]>(
-    `select c.relname as name from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
-     where c.relkind = 'S' and n.nspname = ${platform.quoteValue(schema)}`,
-  );
   await orm.em.transactional(async (em) => {
     const tx = em.getConnection();
     const ctx = em.getTransactionContext();
@@ -37,9 +34,8 @@ export async function truncateAll(orm: MikroORM): Promise<void> {
     for (const t of filled) await tx.execute(`delete from ${t}`, [], "run", ctx);
     // With the triggers off nothing notifies: tell listeners (the key cache) what a TRUNCATE's trigger would.
     await tx.execute(`select pg_notify('${CHANNELS.keyOwner}', '${ALL}')`, [], "run", ctx);
-    for (const { name } of sequences) {
-      const qualified = `${platform.quoteIdentifier(schema)}.${platform.quoteIdentifier(name)}`;
-      await tx.execute(`select setval(${platform.quoteValue(qualified)}, 1, false)`, [], "run", ctx);
+    for (const sequence of sequences) {
+      await tx.execute(`select setval(${platform.quoteValue(sequence)}, 1, false)`, [], "run", ctx);
     }
   });
 }

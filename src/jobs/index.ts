@@ -20,9 +20,11 @@ import { type AnyJob, type Job, type RunningJob, startJob } from "./job.ts";
 const MINUTE = 60;
 const HOUR = 3600;
 
+/** A run that moved `count` rows logs the count; one that moved none logs nothing. */
+const counted = (message: string, count: number) => (count > 0 ? { fields: { count }, message } : null);
+
 /** A run that answers the ids it moved logs their count. */
-const countOf = (message: string) => (ids: string[]) =>
-  ids.length > 0 ? { fields: { count: ids.length }, message } : null;
+const countOf = (message: string) => (ids: string[]) => counted(message, ids.length);
 
 const residentExpiry: Job<string[]> = {
   name: "resident-expiry",
@@ -36,7 +38,7 @@ const creditExpiry: Job<number> = {
   name: "credit-expiry",
   everyS: () => HOUR,
   runOnce: sweepExpiredCredits,
-  report: (n) => (n > 0 ? { fields: { count: n }, message: "bonus credits expired by the sweep" } : null),
+  report: (n) => counted("bonus credits expired by the sweep", n),
 };
 
 /** Hourly, so a top-up credited meanwhile renews the same day. */
@@ -83,10 +85,7 @@ const draftExpiry: Job<Awaited<ReturnType<typeof sweepExpiredDrafts>>> = {
   name: "draft-expiry",
   everyS: () => MINUTE,
   runOnce: (runtime, now) => inJobTransaction(runtime, "draft-expiry", (ctx) => sweepExpiredDrafts(ctx.em, now)),
-  report: ({ draftIds }) =>
-    draftIds.length > 0
-      ? { fields: { count: draftIds.length }, message: "formation drafts expired by the sweep" }
-      : null,
+  report: ({ draftIds }) => counted("formation drafts expired by the sweep", draftIds.length),
 };
 
 const companyLapse: Job<string[]> = {

@@ -35,6 +35,9 @@ export interface TargetEntry {
 
 type Type = Parameters<typeof RpcError.app>[0];
 
+/** A call's context once checkTarget has run: the handler reads `ctx.target` (typed `Targeted<Ctx, Row>`). */
+type WithTarget = RpcContext & { target?: TargetOf<AnyRow | null> };
+
 const errorType = (entry: TargetEntry) => (Object.keys(entry.errors)[0] ?? "RpcError") as Type;
 
 /** "GovernanceAction" -> "governance action", for NotFound messages. */
@@ -176,7 +179,7 @@ export async function checkTarget(entry: TargetEntry, ctx: RpcContext, params: R
     await checkResident(entry, ctx, caller, owner.residentId);
   } else if (t.role && !bypasses(t, caller)) throw RpcError.notFound(type, label(t.record));
   const target: TargetOf<AnyRow | null> = { row, ...owner };
-  (ctx as RpcContext & { target?: TargetOf<AnyRow | null> }).target = target;
+  (ctx as WithTarget).target = target;
 }
 
 /**
@@ -195,7 +198,7 @@ export async function checkActsAs(entry: TargetEntry, ctx: RpcContext, params: R
  */
 async function checkActorRole(entry: TargetEntry, ctx: RpcContext, params: Record<string, unknown>): Promise<void> {
   const a = entry.actsAs;
-  const companyId = (ctx as RpcContext & { target?: TargetOf<AnyRow | null> }).target?.companyId;
+  const companyId = (ctx as WithTarget).target?.companyId;
   if (!a?.role || !a.param || !companyId) return;
   const value = params[a.param];
   const held = typeof value === "string" ? await currentCompanyRoles(ctx.em, companyId, [value], ctx.now()) : [];

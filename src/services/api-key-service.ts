@@ -1,5 +1,6 @@
 import type { ApiKeyRow } from "../../generated/entities.ts";
 import type { ApiKeyServiceHandlers } from "../../generated/handlers/index.ts";
+import type { ApiKeyRevokeResult } from "../../generated/types.ts";
 import { issueKey, toApiKeyResult, toKeySummary } from "../auth/api-key-store.ts";
 import { KeyCache } from "../auth/key-cache.ts";
 import { cleanName, newPolicy, policyChanges } from "../auth/key-policy-input.ts";
@@ -55,19 +56,21 @@ export const apiKeyService: ApiKeyServiceHandlers<RpcContext> = {
   /** Immediate and idempotent; the dispatcher writes the revoke_api_key audit row either way. */
   async revoke(ctx, { key_id }) {
     const key = await ownKey(ctx, key_id);
-    if (!key.is_active) {
-      const revokedAt = key.revoked_at ?? key.updated_at;
-      return { key_id, is_active: false, revoked_at: revokedAt.toISOString(), already_revoked: true };
-    }
+    const answer = (revokedAt: Date, already: boolean): ApiKeyRevokeResult => ({
+      key_id,
+      is_active: false,
+      revoked_at: revokedAt.toISOString(),
+      already_revoked: already,
+    });
+    if (!key.is_active) return answer(key.revoked_at ?? key.updated_at, true);
     const now = ctx.now();
     if ((await keys.revokeIfActive(ctx.em, key.sid, now)) === 0) {
       // A concurrent revocation won: the answer is that one's (idempotent).
-      const revokedAt = (await keys.revokedAtOf(ctx.em, key.sid)) ?? now;
-      return { key_id, is_active: false, revoked_at: revokedAt.toISOString(), already_revoked: true };
+      return answer((await keys.revokedAtOf(ctx.em, key.sid)) ?? now, true);
     }
     KeyCache.of(ctx.em)?.drop(`key:${key.sid}`);
     await endPendingApprovals(ctx, key.sid, now);
-    return { key_id, is_active: false, revoked_at: now.toISOString(), already_revoked: false };
+    return answer(now, false);
   },
 
   /** A new key with the same name and policy and a fresh expiry; the old one is revoked in the same call. */

@@ -105,16 +105,17 @@ export const partnerService: PartnerServiceHandlers<RpcContext> = {
   async deactivatePartner(ctx, { partner_id }) {
     const row = await loadPartner(ctx, partner_id);
     const now = ctx.now();
-    const wasActive = row.is_active;
-    let keysRevoked = 0;
     // A concurrent deactivation that wins the conditional write leaves this one nothing to do (idempotent).
-    if (wasActive && (await partners.updatePartnerIf(ctx.em, row.sid, true, { is_active: false }, now))) {
+    const deactivated =
+      row.is_active && (await partners.updatePartnerIf(ctx.em, row.sid, true, { is_active: false }, now));
+    let keysRevoked = 0;
+    if (deactivated) {
       keysRevoked = await keys.revokePartnerKeysBeyond(ctx.em, row.sid, 0, now);
       KeyCache.of(ctx.em)?.drop(`partner:${row.sid}`);
     }
-    const details = { already_inactive: !wasActive, keys_revoked: keysRevoked };
+    const details = { already_inactive: !deactivated, keys_revoked: keysRevoked };
     recordAdminAction(ctx, { action: "deactivate_partner", targetType: "partner", targetId: row.sid, details });
-    return toPartnerResult({ ...row, is_active: false, updated_at: wasActive ? now : row.updated_at }, 0);
+    return toPartnerResult({ ...row, is_active: false, updated_at: deactivated ? now : row.updated_at }, 0);
   },
 
   /** New client_secret and access_password (client_id stays); existing reseller keys keep working. */
