@@ -120,14 +120,12 @@ export class KeyCache {
 
   /**
    * Drops a key (`key:<sid>`) or an owner's keys (`user:<sid>`, `partner:<sid>`) at once, from the call that changes
-   * them: the trigger's notification reaches this instance's listener only after the commit, a few milliseconds
-   * after the caller may have its answer and send the next request with the key. Other instances still rely on
-   * the notification.
+   * them, in every cache of this instance (this one and the MCP policy cache): see NotificationListener.announce.
    */
   drop(ref: `key:${string}` | `user:${string}` | `partner:${string}`): void {
     const [kind, id = ""] = ref.split(":", 2);
-    if (kind === "key") this.invalidate(CHANNELS.apiKey, id);
-    else this.invalidate(CHANNELS.keyOwner, ref);
+    if (kind === "key") this.listener.announce(CHANNELS.apiKey, id);
+    else this.listener.announce(CHANNELS.keyOwner, ref);
   }
 
   private remember(keyHash: string, row: KeyWithOwner): void {

@@ -91,6 +91,15 @@ export class NotificationListener {
     for (const s of this.subscribers) s.listening(up);
   }
 
+  /**
+   * Hands a change this instance is making to every subscriber at once (both key caches), without waiting for the
+   * database's notification: that reaches the listener only after the commit, a few milliseconds after the caller
+   * may have its answer and send the next request. Other instances still rely on the notification.
+   */
+  announce(channel: string, payload: string): void {
+    this.deliver(channel, payload);
+  }
+
   private deliver(channel: string, payload: string): void {
     for (const s of this.subscribers) s.notify(channel, payload);
   }

@@ -39,6 +39,11 @@ export class PolicyCache {
     return this.listener.listening;
   }
 
+  /** Whether this key's policy is held (what the next `get` answers without reading the row). */
+  holds(keyId: string): boolean {
+    return this.caching && this.cache.has(keyId);
+  }
+
   /** `fresh` reads the row whatever is cached (the replay of an approved call checks the policy of that moment). */
   async get(em: EntityManager, keyId: string, fresh = false): Promise<KeyPolicy | null> {
     if (!fresh && this.caching && this.cache.has(keyId)) return this.cache.get(keyId) ?? null;

@@ -154,6 +154,17 @@ describe("a cached key", () => {
     expect(r.result.serverInfo.name).toBe("freezone-registry");
   });
 
+  test("whose MCP policy changes through the API is dropped from both caches before the answer", async () => {
+    const k = await cachedKeyOf(ada.userId);
+    const policies = t.app.mcp.deps.policies;
+    await policies.get(t.app.runtime.orm.em.fork(), k.keyId);
+    expect(policies.holds(k.keyId)).toBe(true);
+    // Synchronously, from the call that changes the key: no notification can have been delivered in between.
+    cache().drop(`key:${k.keyId}`);
+    expect(policies.holds(k.keyId)).toBe(false);
+    expect(cached(k.key)).toBe(false);
+  });
+
   test("that expires while cached is refused as KeyExpired on time", async () => {
     const k = await cachedKeyOf(ada.userId, { expires_at: new Date(t.clock.now().getTime() + 30_000) });
     t.clock.advance(29);
