@@ -49,6 +49,10 @@ export interface CompanyRule {
   foreignResident: "NotOwner" | "NotFound" | null;
   /** A resident's effective proxy holder passes as its owner. */
   proxy: boolean;
+  /** With `proxy`: whether the proxy holder changes the record too, or only sees it (a write needs the owner). */
+  proxyActs: boolean;
+  /** The target's party, an alternative to the role (and, for a resident's record, to owning it). */
+  party: { field: string; kind: "resident" | "user" } | null;
   /** An administrator's session passes (false: checked as any caller). */
   adminBypass: boolean;
   operable: boolean;
@@ -69,6 +73,8 @@ export interface RuleInput {
     | "companyAction"
     | "foreignResident"
     | "proxy"
+    | "proxyActs"
+    | "party"
     | "adminBypass"
     | "company"
   > | null;
@@ -87,6 +93,8 @@ export function companyRule(m: RuleInput): CompanyRule | null {
     companyField: t.company.field,
     foreignResident: t.foreignResident,
     proxy: t.proxy,
+    proxyActs: t.proxyActs,
+    party: t.party,
     adminBypass: t.adminBypass,
     operable: t.operable,
     companyAction: t.companyAction,

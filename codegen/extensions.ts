@@ -159,10 +159,10 @@ export const EXTENSIONS: Record<ExtensionPlace, Record<string, Extension>> = {
     },
     "x-internal": { shape: "true or false", check: boolean },
     "x-target": parsed(
-      "{ record, param, field, role, operable, foreignResident, proxy, adminBypass }",
+      "{ record, param, field, role, operable, foreignResident, proxy, adminBypass, party }",
       "targets.ts parseTarget (invalid-target)",
     ),
-    "x-acts-as": parsed("a param or { param | caller, action }", "targets.ts parseActsAs (invalid-acts-as)"),
+    "x-acts-as": parsed("a param or { param | caller, action, role }", "targets.ts parseActsAs (invalid-acts-as)"),
     // Added in parallel (issue 27's other parts): only the outer shape here, its parser validates it fully.
     "x-spends": { shape: "true or false", check: boolean },
   },

@@ -34,6 +34,11 @@ export interface CompanyLink {
  * the role), the company's status when `operable`; a resident instead of a company (`company.resident`) must be the
  * caller's own, else `foreignResident`.
  */
+export interface TargetParty {
+  field: string;
+  kind: "resident" | "user";
+}
+
 export interface Target {
   record: string;
   param: string;
@@ -52,11 +57,23 @@ export interface Target {
    */
   proxy: boolean;
   /**
+   * With `proxy`: whether the proxy holder also changes the record (`"proxy": true`), or only sees it (`"proxy":
+   * "see"`): then a write needs the owner, or the target's `party`, else Forbidden.
+   */
+  proxyActs: boolean;
+  /**
    * Whether an administrator's session passes the role, ownership and status checks (default true: administrators
    * correct records). False where the call spends the target's money: a treasury account's owner moves it, never an
    * administrator.
    */
   adminBypass: boolean;
+  /**
+   * The target's party, an alternative to the role: a caller who sees the target (a member of its company, or the
+   * owner or proxy of its resident) and is the party the record's field names passes without the role (without
+   * owning the resident): the giver of a share transfer, the initiator of a fund transfer. `resident`: the field
+   * holds a resident the caller owns or holds an effective proxy for; `user`: the field holds the caller's user id.
+   */
+  party: TargetParty | null;
   /** The record's `x-company`, filled in when the model is checked. */
   company: CompanyLink | null;
 }

@@ -1,6 +1,15 @@
 import { knownCompanyRoles, MEMBER } from "./authorization.ts";
 import { type Diagnostics, pointer } from "./diagnostics.ts";
-import type { ActsAs, CompanyLink, JsonSchema, MethodModel, RecordModel, SpecModel, Target } from "./model.ts";
+import type {
+  ActsAs,
+  CompanyLink,
+  JsonSchema,
+  MethodModel,
+  RecordModel,
+  SpecModel,
+  Target,
+  TargetParty,
+} from "./model.ts";
 
 /**
  * `x-target` (a method's target record, the company role it needs, whether the company must operate), `x-acts-as`
@@ -22,12 +31,33 @@ export const RESIDENT_ACTIONS = [
 /** The CompanyAction values `operable` may name besides `true` (operate). */
 const COMPANY_ACTIONS = ["update_profile", "renew"];
 
-const TARGET_KEYS = ["record", "param", "field", "role", "operable", "foreignResident", "proxy", "adminBypass"];
+const TARGET_KEYS = [
+  "record",
+  "param",
+  "field",
+  "role",
+  "operable",
+  "foreignResident",
+  "proxy",
+  "adminBypass",
+  "party",
+];
 const ACTS_KEYS = ["param", "caller", "action", "role"];
 
 const str = (value: unknown): string | null => (typeof value === "string" && value.length > 0 ? value : null);
 const isObject = (value: unknown): value is JsonSchema =>
   value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** `party`: `{ "resident": "<field>" }` or `{ "user": "<field>" }`; undefined when absent, null when malformed. */
+function parseParty(value: unknown): TargetParty | null | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) return null;
+  const keys = Object.keys(value);
+  const kind = keys[0];
+  const field = kind === undefined ? null : str(value[kind]);
+  if (keys.length !== 1 || (kind !== "resident" && kind !== "user") || field === null) return null;
+  return { field, kind };
+}
 
 export function parseTarget(value: unknown, file: string, ptr: string, diags: Diagnostics): Target | null {
   if (value === undefined) return null;
@@ -35,6 +65,7 @@ export function parseTarget(value: unknown, file: string, ptr: string, diags: Di
   const record = str(v["record"]);
   const param = str(v["param"]);
   const foreign = v["foreignResident"];
+  const party = parseParty(v["party"]);
   const shapeOk =
     record !== null &&
     param !== null &&
@@ -43,15 +74,18 @@ export function parseTarget(value: unknown, file: string, ptr: string, diags: Di
     (v["role"] === undefined || str(v["role"]) !== null) &&
     (v["operable"] === undefined || v["operable"] === true || COMPANY_ACTIONS.includes(v["operable"] as never)) &&
     (foreign === undefined || foreign === "NotOwner" || foreign === "NotFound") &&
-    (v["proxy"] === undefined || (v["proxy"] === true && foreign !== undefined)) &&
-    (v["adminBypass"] === undefined || v["adminBypass"] === false);
+    (v["proxy"] === undefined || ((v["proxy"] === true || v["proxy"] === "see") && foreign !== undefined)) &&
+    (v["adminBypass"] === undefined || v["adminBypass"] === false) &&
+    party !== null &&
+    (party === undefined || str(v["role"]) !== null);
   if (!shapeOk) {
     diags.add(
       "invalid-target",
       file,
       ptr,
       'x-target must be { "record": "<Record>", "param": "<param>", "field"?: "<field>", "role"?: "<role>", ' +
-        '"operable"?: true | "update_profile" | "renew", "foreignResident"?: "NotOwner" | "NotFound", "proxy"?: true (with foreignResident), "adminBypass"?: false }',
+        '"operable"?: true | "update_profile" | "renew", "foreignResident"?: "NotOwner" | "NotFound", "proxy"?: true | "see" (with foreignResident), "adminBypass"?: false, ' +
+        '"party"?: { "resident" | "user": "<field>" } (with role) }',
     );
     return null;
   }
@@ -63,8 +97,10 @@ export function parseTarget(value: unknown, file: string, ptr: string, diags: Di
     operable: v["operable"] !== undefined,
     companyAction: typeof v["operable"] === "string" ? (v["operable"] as Target["companyAction"]) : "operate",
     foreignResident: (foreign as Target["foreignResident"] | undefined) ?? null,
-    proxy: v["proxy"] === true,
+    proxy: v["proxy"] !== undefined,
+    proxyActs: v["proxy"] === true,
     adminBypass: v["adminBypass"] !== false,
+    party: party ?? null,
     company: null,
   };
 }
@@ -173,6 +209,14 @@ function checkTarget(m: MethodModel, model: SpecModel, records: Map<string, Reco
       at("foreignResident"),
       `${t.record}'s x-company names no resident and the param does not name the company itself, so ` +
         "x-target.foreignResident has nothing to refuse",
+    );
+  }
+  if (t.party && !fields.includes(t.party.field)) {
+    diags.add(
+      "unknown-field",
+      m.file,
+      at("party"),
+      `x-target.party names "${t.party.field}", which ${t.record} does not have`,
     );
   }
   const roles = knownCompanyRoles(model);

@@ -30,8 +30,12 @@ export interface TargetPolicy {
   foreignResident: "NotOwner" | "NotFound" | null;
   /** A resident's target admits an effective proxy holder of the resident as its owner. */
   proxy: boolean;
+  /** With `proxy`: the proxy holder changes the record too (`"proxy": true`), or only sees it (`"see"`). */
+  proxyActs: boolean;
   /** An administrator's session passes the checks (false: it is checked as any caller). */
   adminBypass: boolean;
+  /** The target's party (an alternative to the role, for one who sees the target): its field and what it names. */
+  party: { field: string; kind: "resident" | "user" } | null;
   /** The record's `x-company`: the field naming its company and, where that is empty, the one naming a resident. */
   company: CompanyLinkPolicy | null;
 }

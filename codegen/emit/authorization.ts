@@ -22,7 +22,6 @@ const CRUD_WHO: Record<string, string> = {
 };
 
 const code = (s: string) => `\`${s}\``;
-const mark = (yes: boolean) => (yes ? "yes" : "-");
 
 function binding(b: CallerBinding | null): string {
   if (!b) return "";
@@ -36,8 +35,24 @@ function source(rule: CompanyRule): string {
       ? code(rule.param)
       : `${rule.record} \`${rule.param}\` (its ${code(rule.companyField)})`;
   const who = rule.proxy ? "owns or holds an effective proxy for" : "owns";
-  const resident = rule.foreignResident ? `; or a resident the caller ${who} (else ${rule.foreignResident})` : "";
+  const sees = rule.proxy && !rule.proxyActs ? "; a proxy holder sees it, its owner changes it" : "";
+  const resident = rule.foreignResident
+    ? `; or a resident the caller ${who} (else ${rule.foreignResident}${sees})`
+    : "";
   return `${where}${resident}`;
+}
+
+/** The role a company operation needs, and the target's party who passes without it (`x-target.party`). */
+export function roleWords(role: string, party: CompanyRule["party"]): string {
+  return party ? `${code(role)}, or the ${party.kind} its ${code(party.field)} names` : code(role);
+}
+
+/** Who may call a method outside the company table, with the role its acting resident must hold (`x-acts-as`). */
+function whoMayCall(m: MethodModel): string {
+  const base = m.internal ? `nobody from outside (internal; ${m.auth})` : (WHO[m.auth] ?? m.auth);
+  const a = m.actsAs;
+  if (!a?.role || !a.param || !m.target) return base;
+  return `${base}, acting for a current ${code(a.role)} of the ${m.target.record}'s company (${code(a.param)})`;
 }
 
 /** The resident status rule of a method (docs/decisions.md "Resident status"), or "" when none applies. */
@@ -75,10 +90,10 @@ function companySection(model: SpecModel): string[] {
     "Password",
   ];
   const lines = rows.map(({ m, rule }) => {
-    const cells = holders.map((h) => mark(passesCompanyRole(rule.role, [h])));
+    const cells = holders.map((h) => (passesCompanyRole(rule.role, [h]) ? "yes" : rule.party ? "as the party" : "-"));
     return [
       code(m.name),
-      code(rule.role),
+      roleWords(rule.role, rule.party),
       ...cells,
       rule.adminBypass ? "yes" : "-",
       source(rule),
@@ -103,7 +118,9 @@ function companySection(model: SpecModel): string[] {
     "the role, refuses a company whose status does not allow the operation (`Operating`: `yes` for business operations,",
     "or the CompanyAction named, such as `update_profile`; `-32005 InvalidState`) and applies the resident",
     "status rule (`Resident status`: a write counts only roles held by a resident whose status allows acting; roles",
-    "held only by a suspended, expired or pending resident answer `-32005 InvalidState`).",
+    "held only by a suspended, expired or pending resident answer `-32005 InvalidState`). A role with a party",
+    "(`x-target.party`): a member who is the party the target names (the giver of a share transfer, the initiator of",
+    "a fund transfer) passes without the role; other members get `-32002 Forbidden`.",
     "",
     lines.length > 0 ? table(header, lines) : "The spec has no company-scoped operation.",
     "",
@@ -115,7 +132,7 @@ function serviceSection(service: ServiceModel): string[] {
     .filter((m) => companyRule(m) === null)
     .map((m) => [
       code(m.name),
-      m.internal ? `nobody from outside (internal; ${m.auth})` : (WHO[m.auth] ?? m.auth),
+      whoMayCall(m),
       m.target ? `${m.target.record} ${code(m.target.param)}` : "",
       statusRule(m),
       binding(m.callerBinding),

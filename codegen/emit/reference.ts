@@ -28,7 +28,8 @@ function who(m: MethodModel): string {
     ? ` and needs a current \`${t.role}\` role in its company (administrators' sessions pass)` +
       (t.foreignResident
         ? `, or names a resident the caller owns${t.proxy ? " or holds an effective proxy for" : ""}`
-        : "")
+        : "") +
+      (t.party ? `; or the caller is the ${t.party.kind} its \`${t.party.field}\` names` : "")
     : "";
   const operable = t?.operable
     ? t.companyAction === "operate"

@@ -132,13 +132,6 @@ export function rejectionReason(raw: string): string | Refusal<"InvalidInput"> {
   return reason;
 }
 
-/** Roles that may approve, reject, edit and submit expenses (a founder may act as director). */
-export const EXPENSE_DECIDER_ROLES: readonly string[] = ["director", "founder"];
-
-export function mayDecide(roles: readonly string[]): boolean {
-  return roles.some((r) => EXPENSE_DECIDER_ROLES.includes(r));
-}
-
 /**
  * Four eyes: the user who submitted an expense decides nothing about it, neither as the caller nor through a
  * resident they own that someone else (a proxy) acts for.

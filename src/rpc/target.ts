@@ -11,7 +11,13 @@ import { mayActAsResident } from "../auth/access.ts";
 import { companyStatusRefusal } from "../domain/company-status.ts";
 import { ownsResident } from "../domain/resident-access.ts";
 import { effectiveStatus } from "../domain/resident-status.ts";
-import { actingRefusal, companyStanding, type HeldRole, satisfiesCompanyRole } from "../domain/target-access.ts";
+import {
+  actingRefusal,
+  companyStanding,
+  type HeldRole,
+  type Standing,
+  satisfiesCompanyRole,
+} from "../domain/target-access.ts";
 import { findCompanyHead } from "../repos/companies.ts";
 import { companyOwnership, currentCompanyRoles, currentRoleHolders } from "../repos/company-access.ts";
 import { ownedResidentIds, residentStandings } from "../repos/digital-residents.ts";
@@ -112,12 +118,43 @@ async function heldRoles(em: EntityManager, caller: Caller, companyId: string, n
   return held;
 }
 
-async function checkCompany(entry: TargetEntry, ctx: RpcContext, caller: Caller, companyId: string): Promise<void> {
+/** Whether the caller is the target's party (`x-target.party`): the user, or a resident it may act as, the row names. */
+async function isParty(ctx: RpcContext, caller: Caller, t: TargetPolicy, row: AnyRow | null): Promise<boolean> {
+  const value = t.party && row ? text(row[t.party.field]) : null;
+  if (!t.party || value === null) return false;
+  if (t.party.kind === "user") return value === caller.userId;
+  return mayActAsResident(ctx.em, caller, value, ctx.now());
+}
+
+/**
+ * The caller's standing for the target's role; short of it, a member who is the target's party stands as a member
+ * (`x-target.party`: the giver or initiator needs no director role to take back its own transfer).
+ */
+async function standingFor(
+  entry: TargetEntry,
+  ctx: RpcContext,
+  caller: Caller,
+  held: HeldRole[],
+  row: AnyRow | null,
+): Promise<Standing> {
+  const t = entry.target as TargetPolicy;
+  const standing = companyStanding(held, t.role as string, acts(entry));
+  if (standing.kind === "allowed" || standing.kind === "none" || !t.party) return standing;
+  return (await isParty(ctx, caller, t, row)) ? companyStanding(held, "member", acts(entry)) : standing;
+}
+
+async function checkCompany(
+  entry: TargetEntry,
+  ctx: RpcContext,
+  caller: Caller,
+  companyId: string,
+  row: AnyRow | null,
+): Promise<void> {
   const t = entry.target as TargetPolicy;
   const type = errorType(entry);
   if (t.role && !bypasses(t, caller)) {
     const held = await heldRoles(ctx.em, caller, companyId, ctx.now());
-    const standing = companyStanding(held ?? [], t.role, acts(entry));
+    const standing = await standingFor(entry, ctx, caller, held ?? [], row);
     if (standing.kind === "none") throw RpcError.notFound(type, label(t.record));
     if (standing.kind === "short")
       throw RpcError.forbidden(type, "Forbidden", `needs the ${t.role} role in ${companyId}`);
@@ -139,20 +176,28 @@ async function checkCompany(entry: TargetEntry, ctx: RpcContext, caller: Caller,
   }
 }
 
-async function checkResident(entry: TargetEntry, ctx: RpcContext, caller: Caller, residentId: string): Promise<void> {
+async function checkResident(
+  entry: TargetEntry,
+  ctx: RpcContext,
+  caller: Caller,
+  residentId: string,
+  row: AnyRow | null,
+): Promise<void> {
   const t = entry.target as TargetPolicy;
   const type = errorType(entry);
   const [resident] = await residentStandings(ctx.em, [residentId]);
   if (!resident) throw RpcError.notFound(type, t.record === "ZoneCompany" ? "issuer" : label(t.record));
-  const mayAct =
-    bypasses(t, caller) ||
-    ownsResident(caller, resident) ||
-    (t.proxy && (await mayActAsResident(ctx.em, caller, residentId, ctx.now())));
+  const owns = bypasses(t, caller) || ownsResident(caller, resident);
+  const mayAct = owns || (t.proxy && (await mayActAsResident(ctx.em, caller, residentId, ctx.now())));
   if (!mayAct) {
     if (t.foreignResident === "NotOwner") {
       throw RpcError.forbidden(type, "NotOwner", `${t.param} names a resident the caller does not own`);
     }
     throw RpcError.notFound(type, t.record === "ZoneCompany" ? "issuer" : label(t.record));
+  }
+  // `"proxy": "see"`: a proxy holder sees the resident's record, but only its owner (or the target's party) changes it.
+  if (!owns && !t.proxyActs && acts(entry) && !(await isParty(ctx, caller, t, row))) {
+    throw RpcError.forbidden(type, "Forbidden", "only the resident's owner may");
   }
   if (!acts(entry) || bypasses(t, caller)) return;
   const refusal = actingRefusal([effectiveStatus(resident, ctx.now())], "act");
@@ -174,9 +219,9 @@ export async function checkTarget(entry: TargetEntry, ctx: RpcContext, params: R
   const row = await loadRow(ctx.em, t.record, t.field, value);
   const owner = await ownerOf(ctx.em, t, row, value);
   if (!row && owner.residentId === null) throw RpcError.notFound(type, label(t.record));
-  if (owner.companyId !== null) await checkCompany(entry, ctx, caller, owner.companyId);
+  if (owner.companyId !== null) await checkCompany(entry, ctx, caller, owner.companyId, row);
   else if (owner.residentId !== null && (t.role || t.foreignResident)) {
-    await checkResident(entry, ctx, caller, owner.residentId);
+    await checkResident(entry, ctx, caller, owner.residentId, row);
   } else if (t.role && !bypasses(t, caller)) throw RpcError.notFound(type, label(t.record));
   const target: TargetOf<AnyRow | null> = { row, ...owner };
   (ctx as WithTarget).target = target;
@@ -193,17 +238,37 @@ export async function checkActsAs(entry: TargetEntry, ctx: RpcContext, params: R
 
 /**
  * `x-acts-as` `role`: a rule on the resident the call records as its author (a report's generated_by, a filing's
- * submitted_by), not on the caller, so it holds for administrators' sessions too: the caller may act for the
- * resident through a proxy while holding a lesser role itself.
+ * submitted_by, an expense's decider, a transfer's approver), not on the caller, so it holds for administrators'
+ * sessions too: the caller may act for the resident through a proxy while holding a lesser role, or none, itself.
+ * The company's owning user acting through a resident of its own counts as founder. Neither the resident nor the
+ * caller holding any current role in the company: NotFound (the caller does not learn the record exists).
  */
 async function checkActorRole(entry: TargetEntry, ctx: RpcContext, params: Record<string, unknown>): Promise<void> {
   const a = entry.actsAs;
   const companyId = (ctx as WithTarget).target?.companyId;
-  if (!a?.role || !a.param || !companyId) return;
+  const caller = ctx.caller;
+  if (!a?.role || !a.param || !companyId || !caller) return;
   const value = params[a.param];
-  const held = typeof value === "string" ? await currentCompanyRoles(ctx.em, companyId, [value], ctx.now()) : [];
+  const now = ctx.now();
+  const held = typeof value === "string" ? await currentCompanyRoles(ctx.em, companyId, [value], now) : [];
   if (satisfiesCompanyRole(held, a.role)) return;
-  throw RpcError.forbidden(errorType(entry), "Forbidden", `${a.param} is not a current ${a.role} of the company`);
+  const company = await companyOwnership(ctx.em, companyId);
+  const ownerActs =
+    company !== null &&
+    company.user_id === caller.userId &&
+    company.partner_id === caller.partnerId &&
+    typeof value === "string" &&
+    (await ownedResidentIds(ctx.em, caller.userId, caller.partnerId)).includes(value);
+  if (ownerActs && satisfiesCompanyRole(["founder"], a.role)) return;
+  const type = errorType(entry);
+  if (
+    held.length === 0 &&
+    !isAdminSession(caller) &&
+    ((await heldRoles(ctx.em, caller, companyId, now)) ?? []).length === 0
+  ) {
+    throw RpcError.notFound(type, label(entry.target?.record ?? "ZoneCompany"));
+  }
+  throw RpcError.forbidden(type, "Forbidden", `${a.param} is not a current ${a.role} of the company`);
 }
 
 async function checkActingStatus(entry: TargetEntry, ctx: RpcContext, params: Record<string, unknown>): Promise<void> {

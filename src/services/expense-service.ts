@@ -1,7 +1,6 @@
 import type { ZoneExpenseRow } from "../../generated/entities.ts";
 import type { ExpenseServiceHandlers } from "../../generated/handlers/index.ts";
 import type { ExpenseResult } from "../../generated/types.ts";
-import { companyRoles } from "../auth/access.ts";
 import {
   draftOnlyRefusal,
   EXPENSE_AUDIENCE_RULE,
@@ -10,14 +9,12 @@ import {
   type ExpenseFields,
   type ExpenseMove,
   expenseChanges,
-  mayDecide,
   moveRefusal,
   rejectionReason,
   selfDecisionRefusal,
 } from "../domain/expenses.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { isRefusal, type Refusal } from "../domain/refusal.ts";
-import { currentCompanyRoles } from "../repos/company-access.ts";
 import { findResident } from "../repos/digital-residents.ts";
 import { closeAudience, writeAudience } from "../repos/document-audiences.ts";
 import * as expenses from "../repos/expenses.ts";
@@ -33,7 +30,7 @@ import { errorsFor } from "../rpc/service-errors.ts";
  * The dispatcher loads and authorizes the target (`x-target`): the company by fzc_id for list/create/delete, the
  * expense for get/update/submit/approve/reject (its company through ZoneExpense's x-company), with the company role
  * and, on writes, the company's status; handlers read the expense as `ctx.target.row`. approve/reject name no role
- * for the caller (a proxy holder decides for a director): the deciding resident's role is checked here.
+ * for the caller (a proxy holder decides for a director): the deciding resident's role is `x-acts-as`'s.
  * Administrators in a session pass the role checks as the dispatcher lets them; their writes record an AdminAction.
  */
 
@@ -84,22 +81,13 @@ function recordIfAdmin(ctx: RpcContext, action: string, row: ZoneExpenseRow, det
 }
 
 /**
- * approve / reject: the deciding resident (the dispatcher checked the caller owns it or holds its proxy, and its
- * status) must be a current director (or founder) of the expense's company, and not the submitter. x-target's role
- * is the caller's, and a proxy holder deciding for a director need hold none, so this rule on the named resident
- * stays here; a caller who is neither a member nor deciding through one does not see the expense (NotFound).
+ * approve / reject: the dispatcher checked the deciding resident (the caller owns it or holds its proxy; its status;
+ * `x-acts-as` role: a current director or founder of the expense's company). Four eyes stay here, a rule on the
+ * record: the submitter decides nothing of its own submission.
  */
-async function checkDecider(ctx: RpcContext, row: ZoneExpenseRow, residentId: string): Promise<void> {
-  const caller = requireCaller(ctx);
-  const now = ctx.now();
-  const deciderRoles = await currentCompanyRoles(ctx.em, row.fzc_id, [residentId], now);
-  if (!mayDecide(deciderRoles)) {
-    const own = await companyRoles(ctx.em, caller, row.fzc_id, now);
-    if ((own === null || own.length === 0) && deciderRoles.length === 0) throw invoiceError.notFound("expense");
-    throw invoiceError("Forbidden", "the deciding resident is not a current director of the expense's company");
-  }
+async function checkNotSubmitter(ctx: RpcContext, row: ZoneExpenseRow, residentId: string): Promise<void> {
   const resident = await findResident(ctx.em, residentId);
-  const self = selfDecisionRefusal(row.submitted_by, caller.userId, resident?.user_id ?? null);
+  const self = selfDecisionRefusal(row.submitted_by, requireCaller(ctx).userId, resident?.user_id ?? null);
   if (self) throw refused(self);
 }
 
@@ -201,13 +189,13 @@ export const expenseService: ExpenseServiceHandlers<RpcContext> = {
 
   async approve(ctx, { approved_by }) {
     const row = ctx.target.row;
-    await checkDecider(ctx, row, approved_by);
+    await checkNotSubmitter(ctx, row, approved_by);
     return move(ctx, row, "approve", { approved_by, decided_at: ctx.now() });
   },
 
   async reject(ctx, { rejected_by, reason }) {
     const row = ctx.target.row;
-    await checkDecider(ctx, row, rejected_by);
+    await checkNotSubmitter(ctx, row, rejected_by);
     const clean = rejectionReason(reason);
     if (isRefusal(clean)) throw refused(clean);
     return move(ctx, row, "reject", { rejected_by, rejection_reason: clean, decided_at: ctx.now() });

@@ -101,11 +101,15 @@ describe("docs/authorization.md", () => {
   const rowOf = (name: string) => table.find((l) => l.startsWith(`| \`${name}\` |`));
   const scoped = methods.filter((m) => m.target?.role);
 
-  test.each(scoped.map((m) => [m.name, m.target!.role] as const))("%s is in the company table as %s", (name, role) => {
-    const line = rowOf(name);
-    expect(line, `${name} is missing from the company table`).toBeDefined();
-    expect(line!.split("|").map((s) => s.trim())[2]).toBe(`\`${role}\``);
-  });
+  test.each(scoped.map((m) => [m.name, m.target!.role, m.target!.party] as const))(
+    "%s is in the company table as %s",
+    (name, role, party) => {
+      const line = rowOf(name);
+      expect(line, `${name} is missing from the company table`).toBeDefined();
+      const words = party ? `\`${role}\`, or the ${party.kind} its \`${party.field}\` names` : `\`${role}\``;
+      expect(line!.split("|").map((s) => s.trim())[2]).toBe(words);
+    },
+  );
 
   test("the company table lists no method without a target role", () => {
     const listed = table.map((l) => l.split("`")[1]);

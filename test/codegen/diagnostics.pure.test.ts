@@ -205,6 +205,42 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
     ],
   ],
   [
+    "an x-target party without a role, with two kinds, or naming a field the record lacks",
+    (root) => {
+      editJson(root, NOTE, (d) => (d["x-company"] = "user_id"));
+      editJson(root, NOTES, (d) => {
+        d.methods[0]["x-target"] = { record: "Note", param: "user_id", field: "user_id", party: { user: "user_id" } };
+        d.methods[1]["x-target"] = {
+          record: "Note",
+          param: "user_id",
+          field: "user_id",
+          role: "member",
+          party: { user: "user_id", resident: "user_id" },
+        };
+        d.methods[2]["x-target"] = { record: "Note", param: "note_id", role: "member", party: { user: "author" } };
+      });
+    },
+    [
+      ["invalid-target", NOTES, "/methods/0/x-target"],
+      ["invalid-target", NOTES, "/methods/1/x-target"],
+      ["unknown-field", NOTES, "/methods/2/x-target/party"],
+      ["target-variant", NOTES, "/methods/2/x-errors"],
+    ],
+  ],
+  [
+    "an x-target proxy that is neither true nor see",
+    json(NOTES, (d) => {
+      d.methods[0]["x-target"] = {
+        record: "Note",
+        param: "user_id",
+        field: "user_id",
+        foreignResident: "NotFound",
+        proxy: "act",
+      };
+    }),
+    [["invalid-target", NOTES, "/methods/0/x-target"]],
+  ],
+  [
     "an x-target whose NotFound refusal is not in x-errors",
     json(NOTES, (d) => (d.methods[0]["x-target"] = { record: "Note", param: "user_id", field: "user_id" })),
     [["target-variant", NOTES, "/methods/0/x-errors"]],

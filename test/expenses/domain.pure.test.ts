@@ -6,7 +6,6 @@ import {
   expenseChanges,
   expenseCurrency,
   MAX_REJECTION_REASON,
-  mayDecide,
   moveRefusal,
   rejectionReason,
   selfDecisionRefusal,
@@ -77,13 +76,6 @@ describe("expense amounts and fields", () => {
 });
 
 describe("who decides", () => {
-  test("directors and founders decide; other roles do not", () => {
-    expect(mayDecide(["director"])).toBe(true);
-    expect(mayDecide(["founder"])).toBe(true);
-    expect(mayDecide(["shareholder", "founding_member", "platinum_member"])).toBe(false);
-    expect(mayDecide([])).toBe(false);
-  });
-
   test("the submitter decides nothing, as caller or as the owner of the deciding resident", () => {
     expect(selfDecisionRefusal("u1", "u2", "u2")).toBeNull();
     expect(selfDecisionRefusal(null, "u1", "u1")).toBeNull();

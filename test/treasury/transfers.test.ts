@@ -251,9 +251,14 @@ describe("resident accounts", () => {
     await refusedNoWrite(t, () => approve(owner, own.sid), -32006, "TreasuryOperationsError", "SelfApproval");
     // The proxy holder may not approve the owner's transfer: approving is the owner's.
     await refusedNoWrite(t, () => approve(agent, own.sid), -32002, "TreasuryOperationsError", "Forbidden");
-    expect(
-      await ok(owner.client.call("treasuryoperationsservice.cancel_transfer", { transfer_id: own.sid })),
-    ).toMatchObject({ status: "cancelled" });
+    // Cancelling is the owner's or the initiator's (x-target party): the proxy holder sees the owner's transfer
+    // but may not cancel it, and cancels the one it initiated.
+    const cancel = (who: Person, id: string) =>
+      who.client.call("treasuryoperationsservice.cancel_transfer", { transfer_id: id });
+    await refusedNoWrite(t, () => cancel(agent, own.sid), -32002, "TreasuryOperationsError", "Forbidden");
+    expect(await ok(cancel(owner, own.sid))).toMatchObject({ status: "cancelled" });
+    const agents = await ok(send(agent, from, to, 7));
+    expect(await ok(cancel(agent, agents.sid))).toMatchObject({ status: "cancelled" });
     expect(await balanceOf(t, from.sid)).toEqual({ balance: 12, pending_out: 0 });
   });
 });

@@ -1,6 +1,6 @@
 import type { ShareTransferRow } from "../../../generated/entities.ts";
 import type { TransferResult } from "../../../generated/types.ts";
-import { companyRoles, mayActAsResident, satisfiesCompanyRole } from "../../auth/access.ts";
+import { companyRoles, mayActAsResident } from "../../auth/access.ts";
 import type { Refusal } from "../../domain/refusal.ts";
 import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
@@ -17,18 +17,6 @@ export function refused(r: Refusal): Error {
 export async function isMemberOf(ctx: RpcContext, companyId: string): Promise<boolean> {
   const caller = requireCaller(ctx);
   return isAdminSession(caller) || ((await companyRoles(ctx.em, caller, companyId, ctx.now())) ?? []).length > 0;
-}
-
-/**
- * cancel_transfer's "the giver or a director": the dispatcher checked membership (`x-target` role member); a member
- * who is not the giver must also hold the director role (a founder acts as director). x-target cannot say "this
- * record's party or this role", so the director half is here.
- */
-export async function requireDirectorUnlessGiver(ctx: RpcContext, companyId: string): Promise<void> {
-  const caller = requireCaller(ctx);
-  if (isAdminSession(caller)) return;
-  if (satisfiesCompanyRole((await companyRoles(ctx.em, caller, companyId, ctx.now())) ?? [], "director")) return;
-  throw shareholderError("Forbidden", `needs the director role in ${companyId}`);
 }
 
 /** Whether the caller may act as the resident (owns it, or, when allowed, holds an effective proxy for it). */

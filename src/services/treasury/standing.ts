@@ -1,9 +1,7 @@
 import type { EntityType } from "../../../generated/types.ts";
 import { companyRoles, mayActAsResident, satisfiesCompanyRole } from "../../auth/access.ts";
 import { ownsResident } from "../../domain/resident-access.ts";
-import { currentCompanyRoles } from "../../repos/company-access.ts";
 import { findResident } from "../../repos/digital-residents.ts";
-import { companyForTreasury } from "../../repos/treasury-owners.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 
@@ -36,25 +34,4 @@ export async function standingTowards(ctx: RpcContext, ownerType: EntityType, ow
   const owns = ownsResident(caller, resident);
   const acts = owns || (await mayActAsResident(ctx.em, caller, ownerId, now));
   return { see: acts, move: acts, manage: owns };
-}
-
-/**
- * Whether `residentId` (bound to the caller by the dispatcher) may approve a transfer of the owner: a current
- * director or founder of the company (or the company's owner acting), or the owning resident's owner.
- */
-export async function mayApprove(
-  ctx: RpcContext,
-  ownerType: EntityType,
-  ownerId: string,
-  residentId: string,
-): Promise<boolean> {
-  const caller = requireCaller(ctx);
-  if (ownerType === "company") {
-    const roles = await currentCompanyRoles(ctx.em, ownerId, [residentId], ctx.now());
-    if (roles.includes("director") || roles.includes("founder")) return true;
-    const company = await companyForTreasury(ctx.em, ownerId);
-    return company !== null && company.user_id === caller.userId && company.partner_id === caller.partnerId;
-  }
-  const resident = await findResident(ctx.em, ownerId);
-  return resident !== null && ownsResident(caller, resident);
 }
