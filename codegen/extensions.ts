@@ -159,7 +159,7 @@ export const EXTENSIONS: Record<ExtensionPlace, Record<string, Extension>> = {
     },
     "x-internal": { shape: "true or false", check: boolean },
     "x-target": parsed(
-      "{ record, param, field, role, operable, foreignResident, proxy, adminBypass, party }",
+      "{ record, param, field, role, operable, foreignResident, proxy, adminBypass, party, optional }",
       "targets.ts parseTarget (invalid-target)",
     ),
     "x-acts-as": parsed("a param or { param | caller, action, role }", "targets.ts parseActsAs (invalid-acts-as)"),

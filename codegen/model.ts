@@ -74,6 +74,11 @@ export interface Target {
    * holds a resident the caller owns or holds an effective proxy for; `user`: the field holds the caller's user id.
    */
   party: TargetParty | null;
+  /**
+   * The param is optional: absent, nothing is loaded or checked and the handler sees `ctx.target.row` null (a
+   * payment default for the caller alone, or for a company it directs).
+   */
+  optional: boolean;
   /** The record's `x-company`, filled in when the model is checked. */
   company: CompanyLink | null;
 }

@@ -41,6 +41,7 @@ const TARGET_KEYS = [
   "proxy",
   "adminBypass",
   "party",
+  "optional",
 ];
 const ACTS_KEYS = ["param", "caller", "action", "role"];
 
@@ -77,6 +78,7 @@ export function parseTarget(value: unknown, file: string, ptr: string, diags: Di
     (v["proxy"] === undefined || ((v["proxy"] === true || v["proxy"] === "see") && foreign !== undefined)) &&
     (v["adminBypass"] === undefined || v["adminBypass"] === false) &&
     party !== null &&
+    (v["optional"] === undefined || v["optional"] === true) &&
     (party === undefined || str(v["role"]) !== null);
   if (!shapeOk) {
     diags.add(
@@ -85,7 +87,7 @@ export function parseTarget(value: unknown, file: string, ptr: string, diags: Di
       ptr,
       'x-target must be { "record": "<Record>", "param": "<param>", "field"?: "<field>", "role"?: "<role>", ' +
         '"operable"?: true | "update_profile" | "renew", "foreignResident"?: "NotOwner" | "NotFound", "proxy"?: true | "see" (with foreignResident), "adminBypass"?: false, ' +
-        '"party"?: { "resident" | "user": "<field>" } (with role) }',
+        '"party"?: { "resident" | "user": "<field>" } (with role), "optional"?: true }',
     );
     return null;
   }
@@ -101,6 +103,7 @@ export function parseTarget(value: unknown, file: string, ptr: string, diags: Di
     proxyActs: v["proxy"] === true,
     adminBypass: v["adminBypass"] !== false,
     party: party ?? null,
+    optional: v["optional"] === true,
     company: null,
   };
 }

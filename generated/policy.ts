@@ -36,6 +36,8 @@ export interface TargetPolicy {
   adminBypass: boolean;
   /** The target's party (an alternative to the role, for one who sees the target): its field and what it names. */
   party: { field: string; kind: "resident" | "user" } | null;
+  /** The param is optional: absent, nothing is checked and `ctx.target.row` is null. */
+  optional: boolean;
   /** The record's `x-company`: the field naming its company and, where that is empty, the one naming a resident. */
   company: CompanyLinkPolicy | null;
 }

@@ -24,7 +24,9 @@ function emitService(service: ServiceModel): GeneratedFile {
     types.add(params);
     types.add(result);
     // The dispatcher loaded and authorized the target: the handler reads it as `ctx.target.row`.
-    const ctx = m.target ? `Targeted<Ctx, RowOf[${JSON.stringify(m.target.record)}]>` : "Ctx";
+    const ctx = m.target
+      ? `Targeted<Ctx, RowOf[${JSON.stringify(m.target.record)}]${m.target.optional ? " | null" : ""}>`
+      : "Ctx";
     return `${docComment(m)}\n  ${m.handlerName}(ctx: ${ctx}, params: ${params}): ${result} | Promise<${result}>;`;
   });
   const content = [

@@ -32,7 +32,9 @@ function bind(m: MethodModel, services: Map<string, string>): string {
   const params = `p as ${tsTypeName(paramsTypeName(m))}`;
   if (m.kind === "crud") return `(ctx, p) => crud.${m.op}(ctx, RECORDS.${m.owner}, ${params})`;
   // The dispatcher set `ctx.target` (src/rpc/target.ts) before it invokes a method with x-target.
-  const ctx = m.target ? `ctx as Targeted<Ctx, RowOf[${JSON.stringify(m.target.record)}]>` : "ctx";
+  const ctx = m.target
+    ? `ctx as Targeted<Ctx, RowOf[${JSON.stringify(m.target.record)}]${m.target.optional ? " | null" : ""}>`
+    : "ctx";
   return `(ctx, p) => handlers.${services.get(m.owner)}.${m.handlerName}(${ctx}, ${params})`;
 }
 
@@ -116,6 +118,8 @@ export function emitRegistry(model: SpecModel): GeneratedFile[] {
     "  adminBypass: boolean;",
     "  /** The target's party (an alternative to the role, for one who sees the target): its field and what it names. */",
     '  party: { field: string; kind: "resident" | "user" } | null;',
+    "  /** The param is optional: absent, nothing is checked and `ctx.target.row` is null. */",
+    "  optional: boolean;",
     "  /** The record's `x-company`: the field naming its company and, where that is empty, the one naming a resident. */",
     "  company: CompanyLinkPolicy | null;",
     "}",

@@ -74,9 +74,9 @@ export interface InvoiceServiceHandlers<Ctx> {
     ctx: Ctx,
     params: InvoiceServiceGetPaymentDefaultsParams,
   ): InvoicePaymentDefaultListResult | Promise<InvoicePaymentDefaultListResult>;
-  /** `invoiceservice.set_payment_default`: Save a payment-instruction default — x-auth: user */
+  /** `invoiceservice.set_payment_default`: Save a payment-instruction default — x-auth: user, target ZoneCompany */
   setPaymentDefault(
-    ctx: Ctx,
+    ctx: Targeted<Ctx, RowOf["ZoneCompany"] | null>,
     params: InvoiceServiceSetPaymentDefaultParams,
   ): InvoicePaymentDefaultResult | Promise<InvoicePaymentDefaultResult>;
   /** `invoiceservice.delete_payment_default`: Delete a payment-instruction default — x-auth: user */

@@ -215,6 +215,10 @@ export async function checkTarget(entry: TargetEntry, ctx: RpcContext, params: R
   if (!t || !caller) return;
   const value = params[t.param];
   const type = errorType(entry);
+  if (value === undefined && t.optional) {
+    (ctx as WithTarget).target = { row: null, companyId: null, residentId: null };
+    return;
+  }
   if (typeof value !== "string") throw RpcError.notFound(type, label(t.record));
   const row = await loadRow(ctx.em, t.record, t.field, value);
   const owner = await ownerOf(ctx.em, t, row, value);
@@ -240,8 +244,9 @@ export async function checkActsAs(entry: TargetEntry, ctx: RpcContext, params: R
  * `x-acts-as` `role`: a rule on the resident the call records as its author (a report's generated_by, a filing's
  * submitted_by, an expense's decider, a transfer's approver), not on the caller, so it holds for administrators'
  * sessions too: the caller may act for the resident through a proxy while holding a lesser role, or none, itself.
- * The company's owning user acting through a resident of its own counts as founder. Neither the resident nor the
- * caller holding any current role in the company: NotFound (the caller does not learn the record exists).
+ * The role is the resident's own: the company's owning user acting through a resident without it does not pass.
+ * Neither the resident nor the caller holding any current role in the company: NotFound (the caller does not learn
+ * the record exists).
  */
 async function checkActorRole(entry: TargetEntry, ctx: RpcContext, params: Record<string, unknown>): Promise<void> {
   const a = entry.actsAs;
@@ -252,14 +257,6 @@ async function checkActorRole(entry: TargetEntry, ctx: RpcContext, params: Recor
   const now = ctx.now();
   const held = typeof value === "string" ? await currentCompanyRoles(ctx.em, companyId, [value], now) : [];
   if (satisfiesCompanyRole(held, a.role)) return;
-  const company = await companyOwnership(ctx.em, companyId);
-  const ownerActs =
-    company !== null &&
-    company.user_id === caller.userId &&
-    company.partner_id === caller.partnerId &&
-    typeof value === "string" &&
-    (await ownedResidentIds(ctx.em, caller.userId, caller.partnerId)).includes(value);
-  if (ownerActs && satisfiesCompanyRole(["founder"], a.role)) return;
   const type = errorType(entry);
   if (
     held.length === 0 &&

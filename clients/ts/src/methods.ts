@@ -1700,7 +1700,7 @@ export interface MethodMap {
   "invoiceservice.set_payment_default": {
     args: [params: InvoiceServiceSetPaymentDefaultParams, options?: CallOptions];
     result: InvoicePaymentDefaultResult;
-    variant: "Forbidden" | "InvalidInput" | "NotFound";
+    variant: "Forbidden" | "InvalidInput" | "InvalidState" | "NotFound";
   };
   "invoiceservice.delete_payment_default": {
     args: [params: InvoiceServiceDeletePaymentDefaultParams, options?: CallOptions];
@@ -5323,7 +5323,7 @@ export const SERVICES = {
     /**
      * Save a payment-instruction default
      *
-     * Creates or replaces the caller's default for the (sender entity, currency) combination; the owner is always the caller. A security answer is encrypted on save and never read back. When sender_entity_id names a company or cooperative the caller must be a current director of it (Forbidden). Refuses sender_entity_id without sender_entity_type (InvalidInput).
+     * Creates or replaces the caller's default for the (sender entity, currency) combination; the owner is always the caller. A security answer is encrypted on save and never read back. When sender_entity_id names a company or cooperative the caller must be a current director of it, checked first (x-target): NotFound to a caller with no role there, Forbidden to other members, InvalidState when the role is held only by a resident who may not act; sender_entity_type must then say its kind (InvalidInput). Refuses sender_entity_id without sender_entity_type (InvalidInput).
      *
      * Wire name: `invoiceservice.set_payment_default`.
      */

@@ -1,11 +1,9 @@
 import type { CoopEventRow } from "../../../generated/entities.ts";
 import type { EntityDraftServiceHandlers } from "../../../generated/handlers/index.ts";
 import type { CoopEventResult } from "../../../generated/types.ts";
-import { satisfiesCompanyRole } from "../../auth/access.ts";
 import { eventRefusal } from "../../domain/coop-events.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { isRefusal } from "../../domain/refusal.ts";
-import { currentCompanyRoles } from "../../repos/company-access.ts";
 import * as events from "../../repos/coop-events.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { draftError, refused } from "./common.ts";
@@ -28,19 +26,14 @@ function toEventResult(row: CoopEventRow): CoopEventResult {
 
 /**
  * The dispatcher loaded the company, checked the caller's director role and that the company operates (x-target),
- * that created_by is a resident the caller owns or acts for (x-caller-binding) and that it may act (x-acts-as). The
- * handler keeps two business rules: events are for cooperatives, and the author recorded on the event, created_by,
- * holds the director role itself (a founder may act as director): a fact about the record's author, not the caller's
- * authorization.
+ * that created_by is a resident the caller owns or acts for (x-caller-binding), that it may act and holds the
+ * director role itself (x-acts-as role). The handler keeps the business rule: events are for cooperatives.
  */
 export const createEvent: H["createEvent"] = async (ctx, params) => {
   const type = ctx.target.row.company_type;
   if (!type.startsWith("coop_"))
     throw draftError("InvalidState", "events are for cooperatives only", { company_type: type });
   const now = ctx.now();
-  const held = await currentCompanyRoles(ctx.em, params.company_id, [params.created_by], now);
-  if (!satisfiesCompanyRole(held, "director"))
-    throw draftError("Forbidden", "created_by must hold the director role in the cooperative", { field: "created_by" });
   const checked = eventRefusal({
     title: params.title,
     description: params.description,

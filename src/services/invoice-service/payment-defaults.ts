@@ -1,11 +1,11 @@
+import type { ZoneCompanyRow } from "../../../generated/entities.ts";
 import type { InvoiceServiceHandlers } from "../../../generated/handlers/index.ts";
-import { companyRoles, satisfiesCompanyRole } from "../../auth/access.ts";
 import { sealSecret } from "../../auth/secret-box.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { sealInstructions } from "../../domain/invoices.ts";
 import * as invoices from "../../repos/invoices.ts";
 import { requireCaller } from "../../rpc/caller.ts";
-import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
+import type { RpcContext } from "../../rpc/context.ts";
 import { entityTypeOf, invoiceError } from "./common.ts";
 import { toDefaultResult } from "./results.ts";
 
@@ -28,19 +28,13 @@ export const getPaymentDefaults: H["getPaymentDefaults"] = async (
   return { items: rows.map(toDefaultResult) };
 };
 
-/** A company default needs the caller to direct that company or cooperative, named with its right type. */
-async function checkSenderEntity(ctx: RpcContext, type: "company" | "cooperative", id: string): Promise<void> {
-  const caller = requireCaller(ctx);
-  const [company] = await invoices.companiesById(ctx.em, [id]);
-  const held = company ? await companyRoles(ctx.em, caller, id, ctx.now()) : null;
-  if (!company || (!isAdminSession(caller) && (held === null || held.length === 0))) {
-    throw invoiceError.notFound("company");
-  }
+/**
+ * A company default: the dispatcher loaded the company sender_entity_id names and checked the caller directs it
+ * (x-target, optional); the type named must be the company's.
+ */
+function checkSenderType(company: ZoneCompanyRow, type: "company" | "cooperative"): void {
   if (entityTypeOf(company.company_type) !== type) {
-    throw invoiceError("InvalidInput", `${id} is not a ${type}`, { field: "sender_entity_type" });
-  }
-  if (!isAdminSession(caller) && !satisfiesCompanyRole(held ?? [], "director")) {
-    throw invoiceError("Forbidden", `needs the director role in ${id}`);
+    throw invoiceError("InvalidInput", `${company.company_id} is not a ${type}`, { field: "sender_entity_type" });
   }
 }
 
@@ -53,9 +47,8 @@ export const setPaymentDefault: H["setPaymentDefault"] = async (
       field: "sender_entity_id",
     });
   }
-  if (sender_entity_type !== undefined && sender_entity_id !== undefined) {
-    await checkSenderEntity(ctx, sender_entity_type, sender_entity_id);
-  }
+  const company = ctx.target.row;
+  if (company !== null && sender_entity_type !== undefined) checkSenderType(company, sender_entity_type);
   const now = ctx.now();
   const key: invoices.DefaultKey = {
     owner_user_id: requireCaller(ctx).userId,
