@@ -1,6 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { openedEntityManager, takeSurvivingWrites, writeSlotsOf } from "./call-context.ts";
 import type { RpcContext } from "./context.ts";
+import type { MaybePromise } from "./maybe-async.ts";
 
 /** Taken right after BEGIN: a failed call rolls back to it, keeps what must survive, and commits that alone. */
 const CALL_START = "fz_call_start";
@@ -41,7 +42,11 @@ async function keepSurvivors(ctx: RpcContext, em: EntityManager): Promise<void> 
  * approved MCP call replayed inside the approval) runs in a savepoint of it. Read-only methods (`x-mcp.readOnly`)
  * open no transaction.
  */
-export async function inCallTransaction<T>(ctx: RpcContext, readOnly: boolean, work: () => Promise<T>): Promise<T> {
+export async function inCallTransaction<T>(
+  ctx: RpcContext,
+  readOnly: boolean,
+  work: () => MaybePromise<T>,
+): Promise<T> {
   if (readOnly) {
     const result = await work();
     // Nothing but audit rows (native inserts) should be written here; a stray entity change still lands.

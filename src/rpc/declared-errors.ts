@@ -45,16 +45,3 @@ export function declaredError(method: MethodPolicy, ctx: Pick<RpcContext, "confi
   );
   return RpcError.internal(err);
 }
-
-/** Runs a handler; what it throws is answered as `declaredError` says. */
-export async function invokeDeclared<T>(
-  method: MethodPolicy,
-  ctx: Pick<RpcContext, "config" | "log">,
-  invoke: () => T | Promise<T>,
-): Promise<T> {
-  try {
-    return await invoke();
-  } catch (err) {
-    throw declaredError(method, ctx, err);
-  }
-}

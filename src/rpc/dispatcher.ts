@@ -11,10 +11,10 @@ import { openedEntityManager } from "./call-context.ts";
 import { inCallTransaction } from "./call-transaction.ts";
 import type { RpcContext } from "./context.ts";
 import { isAdminSession } from "./context.ts";
-import { declaredError, invokeDeclared } from "./declared-errors.ts";
+import { declaredError } from "./declared-errors.ts";
 import { RpcError } from "./errors.ts";
 import { refuseNul } from "./jsonrpc.ts";
-import { isPromiseLike } from "./maybe-async.ts";
+import { andThen, isPromiseLike, type MaybePromise } from "./maybe-async.ts";
 import { checkActsAs, checkTarget } from "./target.ts";
 
 export type Entry = MethodEntry<RpcContext>;
@@ -173,102 +173,123 @@ function checkResult(entry: Entry, ctx: RpcContext, result: unknown): void {
   }
 }
 
-/** The handler, its result checked and its audit row written, in the call's transaction. */
-function runHandler(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): Promise<unknown> {
-  return inCallTransaction(ctx, entry.mcp.readOnly, async () => {
-    const result = await invokeDeclared(entry, ctx, () => entry.invoke(ctx, params));
+/** Whether the call writes an audit row (success or refusal): an audited method with a known caller. */
+const auditDue = (entry: Entry, ctx: RpcContext) => entry.audit !== null && ctx.caller !== null;
+
+/**
+ * The handler's answer: what it throws answered as its method declares (`declaredError`), its result checked
+ * against the schema and, for an audited method, its audit row written. A value when the handler returned one and
+ * nothing was written.
+ */
+function handled(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): MaybePromise<unknown> {
+  const finish = (result: unknown): MaybePromise<unknown> => {
     checkResult(entry, ctx, result);
-    await audit(entry, ctx, params, { result });
-    return result;
-  });
-}
-
-/**
- * Whether a call runs without waiting for anything but its handler: a read-only method (no transaction) for which
- * no policy check reads the database (caller binding to a resident, target, acting resident, password re-entry) and no audit
- * row is written (no x-audit, or no known caller).
- */
-function waitsOnlyForHandler(entry: Entry, ctx: RpcContext): boolean {
-  if (!entry.mcp.readOnly) return false;
-  const { caller } = ctx;
-  if (caller === null) return true;
-  return (
-    entry.audit === null &&
-    entry.password === null &&
-    entry.callerBinding?.kind !== "resident" &&
-    entry.target === null &&
-    entry.actsAs === null
-  );
-}
-
-/**
- * The policy of `dispatch` for a call that `waitsOnlyForHandler`, without a promise of its own: every check is
- * synchronous, the handler's value is awaited only when it is a promise, and the unit of work is flushed only when
- * the handler opened it (what `inCallTransaction` does for read-only methods). No audit row can be due, so a refusal
- * writes none either.
- */
-function dispatchNow(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): unknown {
-  checkCaller(entry, ctx, params);
-  refuseNul(params, "params");
-  checkParams(entry, params);
-  checkCallerBinding(entry, ctx, params); // never a promise here: no resident binding
+    return auditDue(entry, ctx) ? audit(entry, ctx, params, { result }).then(() => result) : result;
+  };
   let value: unknown;
   try {
     value = entry.invoke(ctx, params);
   } catch (err) {
     throw declaredError(entry, ctx, err);
   }
-  if (!isPromiseLike(value)) return finishReadOnly(entry, ctx, value);
-  return value.then(
-    (result) => finishReadOnly(entry, ctx, result),
-    (err: unknown) => {
-      throw declaredError(entry, ctx, err);
-    },
-  );
-}
-
-function finishReadOnly(entry: Entry, ctx: RpcContext, result: unknown): unknown {
-  checkResult(entry, ctx, result);
-  // Nothing but audit rows (native inserts) should be written here; a stray entity change still lands.
-  const em = openedEntityManager(ctx);
-  return em ? em.flush().then(() => result) : result;
+  if (!isPromiseLike(value)) return finish(value);
+  return value.then(finish, (err: unknown) => {
+    throw declaredError(entry, ctx, err);
+  });
 }
 
 /**
- * Runs one call through the spec's policy, in order: x-auth, x-internal, caller binding (fill), params schema,
- * caller binding (check), target (x-target: load, company role, company status; src/rpc/target.ts), acting
- * resident (x-acts-as), password re-entry, then the handler in the call's transaction (see
- * `inCallTransaction`). An audited method writes its row with the call's writes on success, and after the
- * rollback on every refusal of a known caller (allowed: false), so the denial survives it.
+ * The handler in the call's transaction (`inCallTransaction`) for a method that writes; a read-only method opens
+ * none, and its unit of work is flushed only when the handler opened one (a stray entity change still lands).
  */
+function runHandler(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): MaybePromise<unknown> {
+  if (!entry.mcp.readOnly) return inCallTransaction(ctx, false, () => handled(entry, ctx, params));
+  return andThen(handled(entry, ctx, params), (result) => {
+    const em = openedEntityManager(ctx);
+    return em ? em.flush().then(() => result) : result;
+  });
+}
+
+/** One check of the policy: undefined when it decided at once, a promise when it had to read the database. */
+type Check = (entry: Entry, ctx: RpcContext, params: Record<string, unknown>) => void | Promise<void>;
+
+/**
+ * The spec's policy for a call from outside, in order: x-auth, x-internal and the caller-bound params filled in;
+ * a missing password (`PasswordRequired` before the schema would say the param is missing); NUL characters; the
+ * params schema; the caller binding checked; the target (x-target: load, company role, company status;
+ * src/rpc/target.ts); the acting resident (x-acts-as); password re-entry. A check that needs nothing from the
+ * database answers at once, so a call that reads nothing before its handler runs without a promise of its own
+ * (on Node 20 every promise pays the AsyncLocalStorage hooks MikroORM installs; src/rpc/maybe-async.ts).
+ */
+const OUTSIDE_CALL: readonly Check[] = [
+  checkCaller,
+  (entry, ctx, params) =>
+    entry.password && ctx.caller && params[entry.password] === undefined
+      ? checkPassword(entry, ctx, params)
+      : undefined,
+  (_entry, _ctx, params) => refuseNul(params, "params"),
+  (entry, _ctx, params) => checkParams(entry, params),
+  checkCallerBinding,
+  (entry, ctx, params) => (entry.target ? checkTarget(entry, ctx, params) : undefined),
+  (entry, ctx, params) => (entry.actsAs ? checkActsAs(entry, ctx, params) : undefined),
+  (entry, ctx, params) => (entry.password && ctx.caller ? checkPassword(entry, ctx, params) : undefined),
+];
+
+/** A call the server makes itself (`dispatchInternal`): the server chose the params, only their schema is checked. */
+const INTERNAL_CALL: readonly Check[] = [(entry, _ctx, params) => checkParams(entry, params)];
+
+/** Runs `checks` from `from` on, synchronously until one has to wait. */
+function runChecks(
+  checks: readonly Check[],
+  entry: Entry,
+  ctx: RpcContext,
+  params: Record<string, unknown>,
+  from = 0,
+): undefined | Promise<void> {
+  for (let i = from; i < checks.length; i++) {
+    const waiting = (checks[i] as Check)(entry, ctx, params);
+    if (isPromiseLike(waiting)) return waiting.then(() => runChecks(checks, entry, ctx, params, i + 1));
+  }
+  return undefined;
+}
+
+/** A refused call: an audited method's row for a known caller is written (after the rollback), then it throws on. */
+function refused(entry: Entry, ctx: RpcContext, params: Record<string, unknown>, err: unknown): Promise<never> {
+  if (!(err instanceof RpcError) || !auditDue(entry, ctx)) return Promise.reject(err);
+  return audit(entry, ctx, params, { error: err }).then(() => Promise.reject(err));
+}
+
+/**
+ * The one dispatch path: `checks`, then the handler (`runHandler`). An audited method writes its row with the
+ * call's writes on success, and after the rollback on every refusal of a known caller (allowed: false), so the
+ * denial survives it. Answers at once (a value, or a throw) when nothing on the way waited: a read-only call whose
+ * checks read nothing, whose handler returned a value and which writes no audit row; else a promise.
+ */
+function run(
+  checks: readonly Check[],
+  entry: Entry,
+  ctx: RpcContext,
+  params: Record<string, unknown>,
+): MaybePromise<unknown> {
+  let answer: MaybePromise<unknown>;
+  try {
+    const checked = runChecks(checks, entry, ctx, params);
+    answer = checked ? checked.then(() => runHandler(entry, ctx, params)) : runHandler(entry, ctx, params);
+  } catch (err) {
+    if (!(err instanceof RpcError) || !auditDue(entry, ctx)) throw err;
+    return refused(entry, ctx, params, err);
+  }
+  return isPromiseLike(answer) ? answer.then(undefined, (err: unknown) => refused(entry, ctx, params, err)) : answer;
+}
+
+/** Runs one call from outside through the spec's policy (`OUTSIDE_CALL`) and its handler; see `run`. */
+export function dispatchCall(entry: Entry, ctx: RpcContext, rawParams: unknown): MaybePromise<unknown> {
+  return run(OUTSIDE_CALL, entry, ctx, namedParams(rawParams));
+}
+
+/** `dispatchCall`, always as a promise. */
 export async function dispatch(entry: Entry, ctx: RpcContext, rawParams: unknown): Promise<unknown> {
   return dispatchCall(entry, ctx, rawParams);
-}
-
-/**
- * `dispatch`, answering at once (a value, or a throw) when nothing on the way is asynchronous: a read-only call that
- * `waitsOnlyForHandler` and whose handler returns a value. Else a promise, as `dispatch`.
- */
-export function dispatchCall(entry: Entry, ctx: RpcContext, rawParams: unknown): unknown {
-  const params = namedParams(rawParams);
-  return waitsOnlyForHandler(entry, ctx) ? dispatchNow(entry, ctx, params) : dispatchAsync(entry, ctx, params);
-}
-
-async function dispatchAsync(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): Promise<unknown> {
-  try {
-    checkCaller(entry, ctx, params);
-    if (entry.password && ctx.caller && params[entry.password] === undefined) await checkPassword(entry, ctx, params);
-    refuseNul(params, "params");
-    checkParams(entry, params);
-    await checkCallerBinding(entry, ctx, params);
-    await checkTarget(entry, ctx, params);
-    await checkActsAs(entry, ctx, params);
-    await checkPassword(entry, ctx, params);
-    return await runHandler(entry, ctx, params);
-  } catch (err) {
-    if (err instanceof RpcError) await audit(entry, ctx, params, { error: err });
-    throw err;
-  }
 }
 
 /**
@@ -281,12 +302,5 @@ export async function dispatchInternal(
   ctx: RpcContext,
   rawParams: Record<string, unknown>,
 ): Promise<unknown> {
-  const params: Record<string, unknown> = { ...rawParams };
-  try {
-    checkParams(entry, params);
-    return await runHandler(entry, ctx, params);
-  } catch (err) {
-    if (err instanceof RpcError) await audit(entry, ctx, params, { error: err });
-    throw err;
-  }
+  return run(INTERNAL_CALL, entry, ctx, { ...rawParams });
 }
