@@ -2,7 +2,7 @@ import type { CompanyStatus } from "../../generated/types.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 
 /**
- * CompanyStatus: how each value is reached and what it allows (docs/decisions.md "Company status and void").
+ * CompanyStatus: how each value is reached and what it allows (docs/decisions.md "Company status, void and licence").
  *
  * | from | to | by |
  * |---|---|---|

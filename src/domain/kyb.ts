@@ -4,7 +4,7 @@ import { type Refusal, refuse } from "./refusal.ts";
 
 /**
  * Business verification of outside companies (seed 000 ExternalCompanyRegistration, KybStatus): field rules, the
- * kyb_status moves (docs/decisions.md "KYB states") and the hard gate. Pure: no database, no clock.
+ * kyb_status moves (docs/decisions.md "KYB of external companies") and the hard gate. Pure: no database, no clock.
  */
 
 export interface KybFields {

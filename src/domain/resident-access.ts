@@ -1,7 +1,7 @@
 import { type Refusal, refuse } from "./refusal.ts";
 
 /**
- * Who may see and change a resident (docs/decisions.md "Resident ownership and access"). Facts (the row's owner
+ * Who may see and change a resident (docs/decisions.md "Residents: ownership and access"). Facts (the row's owner
  * pair, whether the caller holds an effective Proxy for it, whether it is an administrator in a session) are loaded
  * by the service; the rules are here.
  */
