@@ -47,8 +47,4 @@ export async function createUser(em: EntityManager, config: Config, now: Date, i
   return row;
 }
 
-export function findUserByEmail(em: EntityManager, email: string): Promise<UserRow | null> {
-  return users.findUserByEmail(em, normalizeEmail(email));
-}
-
-export { findUserById, storePasswordHash } from "../repos/users.ts";
+export { findUserByEmail, findUserById, storePasswordHash } from "../repos/users.ts";

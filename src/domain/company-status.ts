@@ -9,7 +9,7 @@ import { type Refusal, refuse } from "./refusal.ts";
  * | (none) | draft | a formation draft's company record before activation |
  * | draft | pending_signatures | formation: the draft is finalized and waits for signatures |
  * | draft, pending_signatures | active | activation (companyservice.create paid, or pay_and_activate) |
- * | active | inactive | the subscription lapses: the lapse sweep (src/services/subscriptions/lapse-sweep.ts) |
+ * | active | inactive | the subscription lapses: the lapse sweep (src/services/shared/subscriptions/lapse-sweep.ts) |
  * | inactive | active | a renewal (initiate_company_renewal; the auto-renewal sweep renews only active ones) |
  * | active, inactive | suspended | adminservice.suspend_company (reason, AdminAction suspend_company) |
  * | suspended | active or inactive, where its dates put it | adminservice.unsuspend_company (AdminAction) |

@@ -4,11 +4,11 @@ import { sweepExpiredCredits } from "../services/credit-service/expiry-sweep.ts"
 import { sweepExpiredDrafts } from "../services/entity-draft-service/completion.ts";
 import { sweepExpiredProposals } from "../services/governance-service/proposals-expiry.ts";
 import { sweepOverdueInvoices } from "../services/invoice-service/overdue-sweep.ts";
-import { sweepPayments } from "../services/payments/sweep.ts";
+import { sweepPayments } from "../services/payment-service/sweep.ts";
 import { sweepExpiredResidents } from "../services/resident-service/expiry-sweep.ts";
-import { autoTopUpHook, sweepRenewals } from "../services/subscriptions/auto-renewal-sweep.ts";
-import { sweepLapsedCompanies } from "../services/subscriptions/lapse-sweep.ts";
-import { sweepTreasury } from "../services/treasury/settlement-sweep.ts";
+import { autoTopUpHook, sweepRenewals } from "../services/shared/subscriptions/auto-renewal-sweep.ts";
+import { sweepLapsedCompanies } from "../services/shared/subscriptions/lapse-sweep.ts";
+import { sweepTreasury } from "../services/shared/treasury/settlement-sweep.ts";
 import { inJobTransaction } from "./context.ts";
 import { type AnyJob, type Job, type RunningJob, startJob } from "./job.ts";
 

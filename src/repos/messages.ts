@@ -8,7 +8,7 @@ import {
 import type { MessageCategory } from "../../generated/types.ts";
 
 /**
- * The UserMessage table (user inboxes). Renewal messages are posted by src/services/subscriptions/store.ts
+ * The UserMessage table (user inboxes). Renewal messages are posted by src/repos/subscriptions.ts
  * (postUserMessage); this module reads, marks and deletes them and inserts system messages.
  */
 

@@ -1,6 +1,7 @@
 import type { EntityManager, RequiredEntityData } from "@mikro-orm/postgresql";
 import { UserEntity, type UserRow } from "../../generated/entities.ts";
 import { affected, countRows, sqlRows } from "../db/sql.ts";
+import { normalizeEmail } from "../domain/email.ts";
 
 /** The User table: accounts, password hashes, TOTP state, suspension. Emails are stored lower case. */
 
@@ -8,8 +9,9 @@ export function findUserById(em: EntityManager, userId: string): Promise<UserRow
   return em.findOne(UserEntity, { sid: userId });
 }
 
-export function findUserByEmail(em: EntityManager, normalizedEmail: string): Promise<UserRow | null> {
-  return em.findOne(UserEntity, { email: normalizedEmail });
+/** The account of an email as typed: normalized here (stored lower case), so no caller can forget to. */
+export function findUserByEmail(em: EntityManager, email: string): Promise<UserRow | null> {
+  return em.findOne(UserEntity, { email: normalizeEmail(email) });
 }
 
 /** Only the hash, without loading the row into the unit of work (password re-entry on every guarded call). */

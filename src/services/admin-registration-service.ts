@@ -1,16 +1,20 @@
 import type { AdminRegistrationServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { approveRegistration, rejectRegistration, requestAdditionalInfo } from "./registration-requests/decisions.ts";
+import {
+  approveRegistration,
+  rejectRegistration,
+  requestAdditionalInfo,
+} from "./shared/registration-requests/decisions.ts";
 import {
   getRegistrationDetails,
   listRegistrationRequests,
   verifyRegistrationPrerequisites,
-} from "./registration-requests/review.ts";
+} from "./shared/registration-requests/review.ts";
 
 /**
  * AdminRegistrationService: administrators review reseller registration requests (queue, details with linked KYC,
  * payment, contracts and artifacts, prerequisite check) and decide them. Use cases under
- * src/services/registration-requests/.
+ * src/services/shared/registration-requests/.
  */
 export const adminRegistrationService: AdminRegistrationServiceHandlers<RpcContext> = {
   listRegistrationRequests,

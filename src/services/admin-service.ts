@@ -12,10 +12,10 @@ import { recordAdminAction } from "../rpc/admin-actions.ts";
 import { requireCaller } from "../rpc/caller.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
-import { grantLicense, revokeLicense } from "./admin/company-license.ts";
-import { setCompanySuspension } from "./admin/company-suspension.ts";
-import { voidCompany } from "./admin/company-void.ts";
-import { listOutbox } from "./admin-outbox.ts";
+import { grantLicense, revokeLicense } from "./admin-service/company-license.ts";
+import { setCompanySuspension } from "./admin-service/company-suspension.ts";
+import { voidCompany } from "./admin-service/company-void.ts";
+import { listOutbox } from "./shared/admin-outbox.ts";
 
 const adminError = errorsFor("AdminService", "AdminError");
 

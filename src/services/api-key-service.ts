@@ -17,7 +17,7 @@ import * as keys from "../repos/api-keys.ts";
 import { requireCaller } from "../rpc/caller.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
-import { generateResellerKey } from "./reseller-key.ts";
+import { generateResellerKey } from "./shared/reseller-key.ts";
 
 const apiKeyError = errorsFor("ApiKeyService", "ApiKeyError");
 

@@ -7,7 +7,7 @@ import { remove, update } from "./company-service/profile.ts";
 import { get, getCard, getKeyStatus, list } from "./company-service/reads.ts";
 
 /**
- * CompanyService (issue 16): registration (create.ts over src/services/company-registration.ts, shared with
+ * CompanyService (issue 16): registration (create.ts over src/services/shared/company-registration.ts, shared with
  * formation drafts and reseller requests), reads and the card (reads.ts), profile and deletion (profile.ts), keys
  * (keys.ts; the key-reading rule in key-access.ts, shared with keypairservice) and anonymity (anonymity.ts). Rules:
  * src/domain/company-registration.ts, company-profile.ts, company-card.ts, company-keys.ts, company-status.ts.

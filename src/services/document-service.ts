@@ -10,9 +10,9 @@ import { findEntityKeys, ownResidentKeys } from "../repos/entity-keys.ts";
 import { requireCaller } from "../rpc/caller.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
-import { entityWithAccess, keysOf } from "./signing/entities.ts";
-import { recordedAt } from "./signing/recorded.ts";
-import { failureWith, matchingKey, signedInput, toVerifyResult } from "./signing/verify.ts";
+import { entityWithAccess, keysOf } from "./shared/signing/entities.ts";
+import { recordedAt } from "./shared/signing/recorded.ts";
+import { failureWith, matchingKey, signedInput, toVerifyResult } from "./shared/signing/verify.ts";
 
 /**
  * DocumentService: signatures made on the client over the 32 raw bytes of a document's SHA-256, verified strictly

@@ -7,9 +7,9 @@ import { findEntityKeys } from "../repos/entity-keys.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
 import { companyKeyStanding } from "./company-service/key-access.ts";
-import { entityWithAccess, storeKeypair } from "./signing/entities.ts";
-import { recordedAt } from "./signing/recorded.ts";
-import { failureWith, signedInput, toVerifyResult } from "./signing/verify.ts";
+import { entityWithAccess, storeKeypair } from "./shared/signing/entities.ts";
+import { recordedAt } from "./shared/signing/recorded.ts";
+import { failureWith, signedInput, toVerifyResult } from "./shared/signing/verify.ts";
 
 /**
  * KeypairService: the server stores a client-generated Ed25519 public key and an opaque encrypted private key

@@ -21,7 +21,7 @@ import { errorsFor } from "../rpc/service-errors.ts";
  * MessageService (issue 16). User inbox: the dispatcher fills and checks the caller-bound user_id (another user's
  * id is -32002); a message id of another user is NotFound (the query is scoped to the caller). Marks are conditional
  * updates, so updated_count counts only the rows whose flag changed. create_system_message is admin-only (the
- * dispatcher's x-auth) and records an AdminAction. Renewal messages are posted by src/services/subscriptions/store.ts.
+ * dispatcher's x-auth) and records an AdminAction. Renewal messages are posted by src/repos/subscriptions.ts.
  * Company inbox: the dispatcher checks the role for company_id (non-members NotFound, create needs a director of a
  * company that operates: x-target operable); the read flag is one per message, shared by the members
  * (docs/decisions.md); a new company message gets its DocumentAudience row.

@@ -12,7 +12,7 @@ import { insertUser } from "../repos/users.ts";
 import { recordAdminAction } from "../rpc/admin-actions.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
-import { newClientId, newPartnerSecrets, toPartnerResult } from "./partner-credentials.ts";
+import { newClientId, newPartnerSecrets, toPartnerResult } from "./shared/partner-credentials.ts";
 
 /*
  * The worked example of docs/handler-pattern.md. Each handler: load (src/repos/partners.ts), decide (the pure rules

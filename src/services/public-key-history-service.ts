@@ -8,8 +8,8 @@ import { findEntityKeys } from "../repos/entity-keys.ts";
 import { findKeyVersion } from "../repos/public-key-history.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
-import { entityWithAccess, keyOfVersion, keysOf } from "./signing/entities.ts";
-import { failureWith, toVerifyResult } from "./signing/verify.ts";
+import { entityWithAccess, keyOfVersion, keysOf } from "./shared/signing/entities.ts";
+import { failureWith, toVerifyResult } from "./shared/signing/verify.ts";
 
 /**
  * PublicKeyHistoryService: the public keys an entity held (PublicKeyHistory, kept by `storeKeypair`), and

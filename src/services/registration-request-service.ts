@@ -5,12 +5,12 @@ import {
   listRegistrationRequests,
   submitRegistrationRequest,
   updateRegistrationRequest,
-} from "./registration-requests/partner.ts";
+} from "./shared/registration-requests/partner.ts";
 
 /**
  * RegistrationRequestService: partners submit, follow and complete their clients' registration requests through a
  * reseller key; the administrator side is AdminRegistrationService. One file per use case under
- * src/services/registration-requests/.
+ * src/services/shared/registration-requests/.
  */
 export const registrationRequestService: RegistrationRequestServiceHandlers<RpcContext> = {
   submitRegistrationRequest,

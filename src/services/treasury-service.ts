@@ -1,9 +1,9 @@
 import type { TreasuryServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { accountHandlers as a } from "./treasury/accounts.ts";
-import { fundAccount } from "./treasury/funding.ts";
+import { accountHandlers as a } from "./shared/treasury/accounts.ts";
+import { fundAccount } from "./shared/treasury/funding.ts";
 
-/** TreasuryService (issue 15): accounts of companies and residents (src/services/treasury/), sandbox funding. */
+/** TreasuryService (issue 15): accounts of companies and residents (src/services/shared/treasury/), sandbox funding. */
 export const treasuryService: TreasuryServiceHandlers<RpcContext> = {
   listCompanyAccounts: a.listCompanyAccounts,
   getCompanyAccount: a.getCompanyAccount,

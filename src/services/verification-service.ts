@@ -5,13 +5,13 @@ import {
   deleteInactiveVerificationLinks,
   listVerificationLinks,
   revokeVerificationLink,
-} from "./verification/links.ts";
-import { verifyByToken, verifyCompany, verifyIndividual } from "./verification/lookups.ts";
-import { publicVerifyUrlOf } from "./verification/public-url.ts";
+} from "./verification-service/links.ts";
+import { verifyByToken, verifyCompany, verifyIndividual } from "./verification-service/lookups.ts";
+import { publicVerifyUrlOf } from "./verification-service/public-url.ts";
 
 /**
  * VerificationService: tiered public verification (src/domain/verification-tiers.ts) and the verification links
- * owners share; one file per use case under src/services/verification/.
+ * owners share; one file per use case under src/services/verification-service/.
  */
 export const verificationService: VerificationServiceHandlers<RpcContext> = {
   verifyIndividual,

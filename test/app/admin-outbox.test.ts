@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from "vitest";
 import { emailProvider } from "../../src/integrations/email/index.ts";
-import { outboxRefusal } from "../../src/services/admin-outbox.ts";
+import { outboxRefusal } from "../../src/services/shared/admin-outbox.ts";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
 import { count, errorOf, generateKey, sql } from "../support/helpers.ts";
 

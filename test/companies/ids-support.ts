@@ -4,7 +4,7 @@ import type { Config } from "../../src/config.ts";
 import { sqlRows } from "../../src/db/sql.ts";
 import { uuidv7 } from "../../src/domain/ids.ts";
 import type { RpcContext } from "../../src/rpc/context.ts";
-import { createCompanyRow, type NewCompany } from "../../src/services/new-company.ts";
+import { createCompanyRow, type NewCompany } from "../../src/services/shared/new-company.ts";
 import { insertRow } from "../support/rows.ts";
 
 /** createCompanyRow on `em` with what it reads of a call context (em, id prefix, clock). */

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from "vitest";
-import { sweepLapsedCompanies } from "../../src/services/subscriptions/lapse-sweep.ts";
+import { sweepLapsedCompanies } from "../../src/services/shared/subscriptions/lapse-sweep.ts";
 import { balanceOf, datesOf, fund, insertCompany, renewalStart } from "../subscriptions/support.ts";
 import type { Client, TestApp } from "../support/app.ts";
 import { errorOf, sql } from "../support/helpers.ts";

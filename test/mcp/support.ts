@@ -19,7 +19,7 @@ import type { RpcContext } from "../../src/rpc/context.ts";
 import type { Entry } from "../../src/rpc/dispatcher.ts";
 import { RpcError } from "../../src/rpc/errors.ts";
 import type { Runtime } from "../../src/rpc/runtime.ts";
-import { moveOut } from "../../src/services/money-out.ts";
+import { moveOut } from "../../src/services/shared/money-out.ts";
 import { type Client as SessionClient, startTestApp, type TestApp } from "../support/app.ts";
 import { generateKey, sql, type TestKey } from "../support/helpers.ts";
 
@@ -145,7 +145,7 @@ export function testTool(name: string, options: TestToolOptions = {}): CatalogTo
     additionalProperties: false,
   };
   const readOnly = options.readOnly ?? false;
-  // A financial test tool moves its amount out where money moves (src/services/money-out.ts), as a debit would.
+  // A financial test tool moves its amount out where money moves (src/services/shared/money-out.ts), as a debit would.
   const spends = (options.amountParam ?? null) !== null;
   const defaultCurrency = options.owner === "CreditService" ? "USD" : "EUR";
   const entry = {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { MobilePayWebhookData, ReceivingWebhookData } from "../../generated/types.ts";
 import { sandboxPaymentCallback, sandboxReceivingCallback } from "../../src/integrations/payments/sandbox-callbacks.ts";
-import { sweepPayments } from "../../src/services/payments/sweep.ts";
+import { sweepPayments } from "../../src/services/payment-service/sweep.ts";
 import type { TestApp } from "../support/app.ts";
 import { insertRole } from "../support/entities.ts";
 import { sql } from "../support/helpers.ts";

@@ -1,5 +1,5 @@
 import { beforeEach, expect, test } from "vitest";
-import { autoTopUpHook, sweepRenewals } from "../../src/services/subscriptions/auto-renewal-sweep.ts";
+import { autoTopUpHook, sweepRenewals } from "../../src/services/shared/subscriptions/auto-renewal-sweep.ts";
 import { balanceOf, postVerdict, verdict } from "../payments/support.ts";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
 import { sql } from "../support/helpers.ts";

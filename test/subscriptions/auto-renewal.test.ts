@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from "vitest";
-import { type SweepDeps, sweepRenewals } from "../../src/services/subscriptions/auto-renewal-sweep.ts";
+import { type SweepDeps, sweepRenewals } from "../../src/services/shared/subscriptions/auto-renewal-sweep.ts";
 import type { Client, TestApp } from "../support/app.ts";
 import { count, sql } from "../support/helpers.ts";
 import { balanceOf, datesOf, deductions, fund, insertCompany, insertResident, renewalStart } from "./support.ts";

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { sweepRenewals } from "../../src/services/subscriptions/auto-renewal-sweep.ts";
+import { sweepRenewals } from "../../src/services/shared/subscriptions/auto-renewal-sweep.ts";
 import type { Client } from "../support/app.ts";
 import { usingPostgres } from "../support/database.ts";
 import { sql } from "../support/helpers.ts";

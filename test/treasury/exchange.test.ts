@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { ExchangeQuoteResult, TreasuryAccountResult } from "../../generated/types.ts";
-import { sweepTreasury } from "../../src/services/treasury/settlement-sweep.ts";
+import { sweepTreasury } from "../../src/services/shared/treasury/settlement-sweep.ts";
 import type { Client, TestApp } from "../support/app.ts";
 import { staffedCompanies } from "../support/entities.ts";
 import { errorOf, sql } from "../support/helpers.ts";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { TreasuryAccountResult } from "../../generated/types.ts";
-import { settleExternalTransfers } from "../../src/services/treasury/settlement-sweep.ts";
+import { settleExternalTransfers } from "../../src/services/shared/treasury/settlement-sweep.ts";
 import type { Client, TestApp } from "../support/app.ts";
 import { errorOf, sql } from "../support/helpers.ts";
 import {

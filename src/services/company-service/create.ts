@@ -9,7 +9,7 @@ import { findOwnResident, ownedResidentIdsOf } from "../../repos/digital-residen
 import { findPartner } from "../../repos/partners.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { Caller, RpcContext } from "../../rpc/context.ts";
-import { type RegistrationProfile, registerCompany } from "../company-registration.ts";
+import { type RegistrationProfile, registerCompany } from "../shared/company-registration.ts";
 import { companyError, refused, toCompanyResult } from "./common.ts";
 
 type Handlers = CompanyServiceHandlers<RpcContext>;
@@ -81,7 +81,7 @@ async function checkHolders(ctx: RpcContext, data: CreateCompanyData, owned: str
   }
 }
 
-/** companyservice.create: a direct registration paid from the caller's wallet (src/services/company-registration.ts). */
+/** companyservice.create: a direct registration paid from the caller's wallet (src/services/shared/company-registration.ts). */
 export const create: Handlers["create"] = async (ctx, { user_id, data }) => {
   const caller = requireCaller(ctx);
   await checkReseller(ctx, caller);

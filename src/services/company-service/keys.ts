@@ -3,7 +3,7 @@ import { parsePublicKey } from "../../domain/ed25519.ts";
 import { encryptedPrivateKeyRefusal } from "../../domain/keypairs.ts";
 import { isRefusal } from "../../domain/refusal.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { storeKeypair } from "../signing/entities.ts";
+import { storeKeypair } from "../shared/signing/entities.ts";
 import { keypairError } from "./common.ts";
 import { companyKeyStanding } from "./key-access.ts";
 

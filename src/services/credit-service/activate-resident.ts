@@ -9,7 +9,7 @@ import { findOwnResident } from "../../repos/digital-residents.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { applyActivation, judgeActivation, toActivateResult } from "../registration-service/activation.ts";
-import { storeKeypair } from "../signing/entities.ts";
+import { storeKeypair } from "../shared/signing/entities.ts";
 import { creditError, postDebit } from "./common.ts";
 import { insufficient } from "./deduct.ts";
 

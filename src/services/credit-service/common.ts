@@ -7,7 +7,7 @@ import { creditWallet, type Debit, debitWallet } from "../../repos/credit-balanc
 import { insertLedgerRow, type LedgerRow } from "../../repos/credit-transactions.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
-import { type MoneyMover, moveOut } from "../money-out.ts";
+import { type MoneyMover, moveOut } from "../shared/money-out.ts";
 import { queueAutoTopUpAfterDebit } from "./auto-topup.ts";
 
 export const creditError = errorsFor("CreditService", "CreditError");
@@ -97,7 +97,7 @@ export async function postCredit(
 
 /**
  * A wallet deduction in the caller's transaction: the conditional update (never below zero) counted against the
- * calling agent key where money moves (src/services/money-out.ts), the `deduction` row with its balance_after, then
+ * calling agent key where money moves (src/services/shared/money-out.ts), the `deduction` row with its balance_after, then
  * the automatic top-up when the debit fell below the threshold. Null when the balance is short: nothing written.
  * Every debit of the wallet goes through here (deduct, renewals, wallet activation, company registration) but
  * debit_ai_query's, which claims its row first and moves out the same way.

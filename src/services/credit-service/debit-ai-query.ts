@@ -6,7 +6,7 @@ import { debitWallet } from "../../repos/credit-balances.ts";
 import { claimExternalCall, findByExternalCallId, setBalanceAfter } from "../../repos/credit-transactions.ts";
 import { findUserById } from "../../repos/users.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { moveOut } from "../money-out.ts";
+import { moveOut } from "../shared/money-out.ts";
 import { afterDebit, creditError, ledgerRow, refused, toTransactionResult } from "./common.ts";
 import { insufficient } from "./deduct.ts";
 

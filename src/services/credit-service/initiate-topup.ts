@@ -5,15 +5,15 @@ import { isRefusal } from "../../domain/refusal.ts";
 import { PaymentProviderError } from "../../integrations/payments/index.ts";
 import { findOwnResident } from "../../repos/digital-residents.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { toMobilePayResult } from "../payments/common.ts";
-import { startProviderPayment } from "../payments/start.ts";
+import { toMobilePayResult } from "../payment-service/common.ts";
+import { startProviderPayment } from "../payment-service/start.ts";
 import { creditError, refused } from "./common.ts";
 
 type Handlers = CreditServiceHandlers<RpcContext>;
 
 /**
  * A top-up payment of the caller's wallet with mobile money or the card provider (purpose `credit_topup`). Nothing
- * is credited here: the provider's confirmation credits the wallet once (src/services/payments/confirm.ts).
+ * is credited here: the provider's confirmation credits the wallet once (src/services/payment-service/confirm.ts).
  */
 export const initiateTopup: Handlers["initiateTopup"] = async (ctx, { user_id, amount, provider }) => {
   const cents = topUpAmount(amount);

@@ -10,7 +10,7 @@ import { findRecordedSignature, recordSignature } from "../../repos/document-sig
 import * as drafts from "../../repos/entity-drafts.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { failureWith, signedInput } from "../signing/verify.ts";
+import { failureWith, signedInput } from "../shared/signing/verify.ts";
 import {
   draftError,
   loadOwnInvitation,

@@ -6,7 +6,7 @@ import { isRefusal } from "../../domain/refusal.ts";
 import * as drafts from "../../repos/entity-drafts.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { registerCompany } from "../company-registration.ts";
+import { registerCompany } from "../shared/company-registration.ts";
 import { currentRound, draftError, draftResult, loadOwnDraft, refused } from "./common.ts";
 import { postInbox } from "./notices.ts";
 

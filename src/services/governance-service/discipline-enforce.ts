@@ -12,7 +12,7 @@ import {
 import { unaudited } from "../../rpc/audit-marks.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
-import { governanceError, toActionResult } from "./discipline-common.ts";
+import { governanceError, toActionResult } from "./discipline-chain.ts";
 
 type Handlers = GovernanceServiceHandlers<RpcContext>;
 

@@ -7,7 +7,7 @@ import { findCompany } from "../../repos/companies.ts";
 import { currentCompanyRoles } from "../../repos/company-access.ts";
 import { appendAction } from "../../repos/governance-actions.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { governanceError, parentFacts, requireJsonObject, toActionResult } from "./discipline-common.ts";
+import { governanceError, parentFacts, requireJsonObject, toActionResult } from "./discipline-chain.ts";
 
 export { enforceDecision, listActions } from "./discipline-enforce.ts";
 

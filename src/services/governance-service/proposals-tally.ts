@@ -7,7 +7,7 @@ import { takeNumber } from "../../repos/counters.ts";
 import { writeAudience } from "../../repos/document-audiences.ts";
 import { insertResolution, listResolutionsOf, lockProposal, moveProposal, voteSums } from "../../repos/proposals.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { governanceError, refused, toResolutionResult } from "./proposals-common.ts";
+import { governanceError, refused, toResolutionResult } from "./common.ts";
 
 type Handlers = GovernanceServiceHandlers<RpcContext>;
 

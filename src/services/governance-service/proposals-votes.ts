@@ -5,7 +5,7 @@ import { uuidv7 } from "../../domain/ids.ts";
 import { voteRefusal } from "../../domain/proposals.ts";
 import { insertVote, lockProposal, snapshotPower } from "../../repos/proposals.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { currentPower, governanceError, refused, toVoteResult } from "./proposals-common.ts";
+import { currentPower, governanceError, refused, toVoteResult } from "./common.ts";
 
 type Handlers = GovernanceServiceHandlers<RpcContext>;
 

@@ -9,7 +9,7 @@ import { rolesOfCompanyAt } from "../../repos/company-roles.ts";
 import { insertProposal, listProposalsOf, votesOf } from "../../repos/proposals.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
-import { currentPower, governanceError, refused, toProposalResult, toVoteResult } from "./proposals-common.ts";
+import { currentPower, governanceError, refused, toProposalResult, toVoteResult } from "./common.ts";
 
 export { executeProposal, listResolutions, tallyVotes } from "./proposals-tally.ts";
 export { castVote, getVotingPower } from "./proposals-votes.ts";

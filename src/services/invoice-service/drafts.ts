@@ -6,8 +6,8 @@ import * as invoices from "../../repos/invoices.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { invoiceError, loadInvoice, maySee, recordIfAdmin, refused, resolveIssuer } from "./common.ts";
+import { invoiceResult, loadParties, toInvoiceResult } from "./mappers.ts";
 import { insertNewInvoice, newInvoiceFields, newInvoiceSid, updatedFields } from "./prepare.ts";
-import { invoiceResult, loadParties, toInvoiceResult } from "./results.ts";
 
 /** list, create, get, update, delete and mark_paid (docs/handler-pattern.md: load, decide, apply, map). */
 

@@ -7,7 +7,7 @@ import * as invoices from "../../repos/invoices.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { entityTypeOf, invoiceError } from "./common.ts";
-import { toDefaultResult } from "./results.ts";
+import { toDefaultResult } from "./mappers.ts";
 
 /**
  * The caller's payment-instruction defaults: one per (sender entity, currency), replaced on a second set. The

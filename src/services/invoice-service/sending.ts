@@ -18,7 +18,6 @@ import * as invoices from "../../repos/invoices.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { RpcError } from "../../rpc/errors.ts";
 import { invoiceError, maySee, recordIfAdmin, refused, resolveIssuer } from "./common.ts";
-import { insertNewInvoice, newInvoiceFields, newInvoiceSid } from "./prepare.ts";
 import {
   invoiceResult,
   issuerCompany,
@@ -26,7 +25,8 @@ import {
   loadParties,
   type Parties,
   recipientNameOf,
-} from "./results.ts";
+} from "./mappers.ts";
+import { insertNewInvoice, newInvoiceFields, newInvoiceSid } from "./prepare.ts";
 
 /**
  * preview_invoice_email, send_draft and send_invoice: one composition (`compose`) for the preview and the send, so

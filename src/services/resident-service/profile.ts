@@ -17,7 +17,7 @@ import { registrationPayments, residentHasHistory } from "../../repos/registrati
 import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
-import { createResident } from "../new-resident.ts";
+import { createResident } from "../shared/new-resident.ts";
 import { loadResident, refused, residentError, toResidentResult } from "./common.ts";
 
 type Handlers = ResidentServiceHandlers<RpcContext>;

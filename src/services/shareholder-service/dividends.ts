@@ -17,9 +17,9 @@ import { findAccount } from "../../repos/treasury-accounts.ts";
 import { credit, debitAvailable, figuresOf, lockAccounts } from "../../repos/treasury-ledger.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { openProposal } from "../governance-service/proposals.ts";
-import { moveOut } from "../money-out.ts";
-import { writeLedger } from "../treasury/operations-common.ts";
-import { recordIfAdmin, refused, shareholderError } from "./transfers-common.ts";
+import { moveOut } from "../shared/money-out.ts";
+import { writeLedger } from "../shared/treasury/operations.ts";
+import { recordIfAdmin, refused, shareholderError } from "./common.ts";
 
 type Handlers = ShareholderServiceHandlers<RpcContext>;
 

@@ -17,7 +17,7 @@ import { findEntityKeys } from "../../repos/entity-keys.ts";
 import * as repo from "../../repos/share-transfers.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
-import { actsAs, isMemberOf, recordIfAdmin, refused, shareholderError, toTransferResult } from "./transfers-common.ts";
+import { actsAs, isMemberOf, recordIfAdmin, refused, shareholderError, toTransferResult } from "./common.ts";
 
 type Handlers = ShareholderServiceHandlers<RpcContext>;
 
