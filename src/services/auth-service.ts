@@ -1,20 +1,20 @@
 import type { UserRow } from "../../generated/entities.ts";
 import type { AuthServiceHandlers } from "../../generated/handlers/index.ts";
 import type { UserInfo } from "../../generated/types.ts";
-import { issueVerificationEmail, sendVerificationEmail, verifyEmail } from "../auth/email-verification.ts";
 import { limitAddress } from "../auth/limits.ts";
-import { login } from "../auth/login.ts";
-import { issueChallenge, loginMfa } from "../auth/mfa-challenge.ts";
-import { passwordChanged, requestPasswordReset, resetPassword } from "../auth/password-reset.ts";
 import { checkPasswordRules, hashPassword } from "../auth/passwords.ts";
-import { beginRecovery, handleRecoveryWebhook, pollRecovery } from "../auth/recovery.ts";
 import { openSession, revokeSession, revokeUserSessions, rotateRefreshToken } from "../auth/sessions.ts";
-import { disable, enrollBegin, enrollConfirm, stepUp } from "../auth/totp-enrolment.ts";
 import { createUser, findUserById, storePasswordHash } from "../auth/users.ts";
 import { requireCaller } from "../rpc/caller.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import { errorsFor } from "../rpc/service-errors.ts";
+import { issueVerificationEmail, sendVerificationEmail, verifyEmail } from "./auth-service/email-verification.ts";
+import { login } from "./auth-service/login.ts";
+import { issueChallenge, loginMfa } from "./auth-service/mfa-challenge.ts";
+import { passwordChanged, requestPasswordReset, resetPassword } from "./auth-service/password-reset.ts";
+import { beginRecovery, handleRecoveryWebhook, pollRecovery } from "./auth-service/recovery.ts";
+import { disable, enrollBegin, enrollConfirm, stepUp } from "./auth-service/totp-enrolment.ts";
 
 const authError = errorsFor("AuthService", "AuthError");
 

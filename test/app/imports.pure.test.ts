@@ -58,7 +58,7 @@ describe("module graph of src/", () => {
    * MCP; `http` (credentials, bodies) and `metrics` serve both the app and MCP, which never import the app. The
    * MCP approval service replays tools through src/mcp/, so services may import mcp. `jobs` (docs/jobs.md) lists
    * the sweeps of the services and is started by the app; services open their transactions with jobs/context.ts.
-   * generated/ is open to all.
+   * `auth` is credential infrastructure under the services. generated/ is open to all.
    */
   const LAYERS: Record<string, { mayNotImport: string[] }> = {
     domain: {
@@ -84,6 +84,9 @@ describe("module graph of src/", () => {
     http: { mayNotImport: ["services", "app", "mcp"] },
     metrics: { mayNotImport: ["services", "app", "mcp"] },
     rpc: { mayNotImport: ["services", "app", "mcp"] },
+    // Credential infrastructure (passwords, tokens, sessions, API keys and their cache, attempt limits); the
+    // AuthService use cases (login, reset, verification, second factor) are src/services/auth-service/.
+    auth: { mayNotImport: ["services", "app", "mcp"] },
   };
 
   test.each(Object.keys(LAYERS))("%s/ imports only the layers below it", (layer) => {

@@ -1,12 +1,12 @@
-import type { UserRow } from "../../generated/entities.ts";
-import type { AuthResult, MfaChallengeResult } from "../../generated/types.ts";
-import { normalizeEmail } from "../domain/email.ts";
-import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
-import { limitAddress, loginBucket, reserveAttempt } from "./limits.ts";
-import { verifyAgainstDummy, verifyPassword } from "./passwords.ts";
-import { openSession } from "./sessions.ts";
-import { findUserByEmail } from "./users.ts";
+import type { UserRow } from "../../../generated/entities.ts";
+import type { AuthResult, MfaChallengeResult } from "../../../generated/types.ts";
+import { limitAddress, loginBucket, reserveAttempt } from "../../auth/limits.ts";
+import { verifyAgainstDummy, verifyPassword } from "../../auth/passwords.ts";
+import { openSession } from "../../auth/sessions.ts";
+import { findUserByEmail } from "../../auth/users.ts";
+import { normalizeEmail } from "../../domain/email.ts";
+import type { RpcContext } from "../../rpc/context.ts";
+import { RpcError } from "../../rpc/errors.ts";
 
 export const invalidLogin = (): RpcError => RpcError.unauthenticated("InvalidCredentials", "wrong email or password");
 

@@ -1,25 +1,25 @@
-import type { Begin2FaRecoveryResult, Poll2FaRecoveryResult, WebhookResult } from "../../generated/types.ts";
-import { uuidv7 } from "../domain/ids.ts";
+import type { Begin2FaRecoveryResult, Poll2FaRecoveryResult, WebhookResult } from "../../../generated/types.ts";
+import { limitAddress, limitQuota } from "../../auth/limits.ts";
+import { uuidv7 } from "../../domain/ids.ts";
 import {
   RECOVERY_TTL_S,
   type RecoveryStatus,
   recoveryTransition,
   visibleRecoveryStatus,
-} from "../domain/mfa-recovery.ts";
+} from "../../domain/mfa-recovery.ts";
 import {
   IdentityProviderError,
   type RecoveryVerdict,
   recoveryIdentityProvider,
-} from "../integrations/identity/index.ts";
-import { writeAudit } from "../repos/audit-log.ts";
-import { verifiedResidentOf } from "../repos/digital-residents.ts";
-import type { RecoveryWithIdentity } from "../repos/mfa-recovery-sessions.ts";
-import * as recoveries from "../repos/mfa-recovery-sessions.ts";
-import { recordWebhookEvent } from "../repos/webhook-events.ts";
-import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
-import { webhookDelivery } from "../rpc/webhook-delivery.ts";
-import { limitAddress, limitQuota } from "./limits.ts";
+} from "../../integrations/identity/index.ts";
+import { writeAudit } from "../../repos/audit-log.ts";
+import { verifiedResidentOf } from "../../repos/digital-residents.ts";
+import type { RecoveryWithIdentity } from "../../repos/mfa-recovery-sessions.ts";
+import * as recoveries from "../../repos/mfa-recovery-sessions.ts";
+import { recordWebhookEvent } from "../../repos/webhook-events.ts";
+import type { RpcContext } from "../../rpc/context.ts";
+import { RpcError } from "../../rpc/errors.ts";
+import { webhookDelivery } from "../../rpc/webhook-delivery.ts";
 import { challengeUsed, claimChallenge, liveChallenge } from "./mfa-challenge.ts";
 import { turnTotpOff } from "./totp-enrolment.ts";
 

@@ -1,17 +1,17 @@
-import type { UserRow } from "../../generated/entities.ts";
-import type { VerifyEmailResult } from "../../generated/types.ts";
-import { oneTimeTokenRefusal } from "../domain/credentials.ts";
-import { isValidEmail, normalizeEmail } from "../domain/email.ts";
-import { uuidv7 } from "../domain/ids.ts";
-import { sendEmail } from "../integrations/email/index.ts";
-import { verifyEmailMessage } from "../integrations/email/templates.ts";
-import * as tokens from "../repos/email-verification-tokens.ts";
-import { markEmailVerified } from "../repos/users.ts";
-import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
-import { limitAddress, limitQuota } from "./limits.ts";
-import { newToken, sha256Hex, TOKEN_PREFIX } from "./tokens.ts";
-import { findUserByEmail } from "./users.ts";
+import type { UserRow } from "../../../generated/entities.ts";
+import type { VerifyEmailResult } from "../../../generated/types.ts";
+import { limitAddress, limitQuota } from "../../auth/limits.ts";
+import { newToken, sha256Hex, TOKEN_PREFIX } from "../../auth/tokens.ts";
+import { findUserByEmail } from "../../auth/users.ts";
+import { oneTimeTokenRefusal } from "../../domain/credentials.ts";
+import { isValidEmail, normalizeEmail } from "../../domain/email.ts";
+import { uuidv7 } from "../../domain/ids.ts";
+import { sendEmail } from "../../integrations/email/index.ts";
+import { verifyEmailMessage } from "../../integrations/email/templates.ts";
+import * as tokens from "../../repos/email-verification-tokens.ts";
+import { markEmailVerified } from "../../repos/users.ts";
+import type { RpcContext } from "../../rpc/context.ts";
+import { RpcError } from "../../rpc/errors.ts";
 
 export const EMAIL_VERIFICATION_TTL_S = 24 * 3600;
 

@@ -1,17 +1,17 @@
-import type { UserRow } from "../../generated/entities.ts";
+import type { UserRow } from "../../../generated/entities.ts";
 import type {
   ChangePasswordResult,
   TotpEnrollBegin,
   TotpEnrollConfirm,
   TotpVerifyResult,
-} from "../../generated/types.ts";
-import { matchTotp, newTotpSecret, otpauthUri, TOTP_PARAMS } from "../domain/totp.ts";
-import * as users from "../repos/users.ts";
-import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
-import { reserveAttempt } from "./limits.ts";
-import { backupCodesRemaining, newBackupCodes, spendSecondFactor } from "./second-factor.ts";
-import { openTotpSecret, sealTotpSecret } from "./totp-secret.ts";
+} from "../../../generated/types.ts";
+import { reserveAttempt } from "../../auth/limits.ts";
+import { backupCodesRemaining, newBackupCodes, spendSecondFactor } from "../../auth/second-factor.ts";
+import { openTotpSecret, sealTotpSecret } from "../../auth/totp-secret.ts";
+import { matchTotp, newTotpSecret, otpauthUri, TOTP_PARAMS } from "../../domain/totp.ts";
+import * as users from "../../repos/users.ts";
+import type { RpcContext } from "../../rpc/context.ts";
+import { RpcError } from "../../rpc/errors.ts";
 
 const ISSUER = "Freezone";
 

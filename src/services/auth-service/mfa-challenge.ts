@@ -1,16 +1,16 @@
-import type { UserRow } from "../../generated/entities.ts";
-import type { AuthSession, MfaChallengeResult } from "../../generated/types.ts";
-import { oneTimeTokenRefusal } from "../domain/credentials.ts";
-import { uuidv7 } from "../domain/ids.ts";
-import type { ChallengeWithUser } from "../repos/mfa-challenges.ts";
-import * as challenges from "../repos/mfa-challenges.ts";
-import { writeSurviving } from "../rpc/call-context.ts";
-import type { RpcContext } from "../rpc/context.ts";
-import { RpcError } from "../rpc/errors.ts";
-import { limitAddress, reserveAttempt } from "./limits.ts";
-import { spendSecondFactor } from "./second-factor.ts";
-import { openSession } from "./sessions.ts";
-import { newToken, sha256Hex, TOKEN_PREFIX } from "./tokens.ts";
+import type { UserRow } from "../../../generated/entities.ts";
+import type { AuthSession, MfaChallengeResult } from "../../../generated/types.ts";
+import { limitAddress, reserveAttempt } from "../../auth/limits.ts";
+import { spendSecondFactor } from "../../auth/second-factor.ts";
+import { openSession } from "../../auth/sessions.ts";
+import { newToken, sha256Hex, TOKEN_PREFIX } from "../../auth/tokens.ts";
+import { oneTimeTokenRefusal } from "../../domain/credentials.ts";
+import { uuidv7 } from "../../domain/ids.ts";
+import type { ChallengeWithUser } from "../../repos/mfa-challenges.ts";
+import * as challenges from "../../repos/mfa-challenges.ts";
+import { writeSurviving } from "../../rpc/call-context.ts";
+import type { RpcContext } from "../../rpc/context.ts";
+import { RpcError } from "../../rpc/errors.ts";
 
 export const MFA_CHALLENGE_TTL_S = 5 * 60;
 /** Wrong codes one challenge survives; then the password must be proven again. */
