@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ExecutorRole } from "../generated/types.ts";
-import type { DisciplineConfig, DisciplineStep } from "./domain/discipline.ts";
+import { type DisciplineConfig, type DisciplineStep, EXECUTOR_ROLES } from "./domain/discipline.ts";
 import { KYC_PERSONAL_FIELDS, type KycPersonalField } from "./domain/kyc.ts";
 import { TAX_PERIODS, type TaxPeriod } from "./domain/tax.ts";
 
@@ -427,18 +427,6 @@ function proposalConfig(env: Env): ProposalConfig {
 }
 
 // ---- Member discipline chain (issue 17; docs/decisions.md "Member discipline chain") ----
-
-const EXECUTOR_ROLES = [
-  "ethics_committee",
-  "governance_board",
-  "review_panel",
-  "rotating_impartial_committee",
-  "external_mediator",
-  "random_member_jury",
-  "general_assembly",
-  "internal_appeals_committee",
-  "arbitration",
-] as const satisfies readonly ExecutorRole[];
 
 function executorSet(env: Env, name: string, fallback: readonly ExecutorRole[]): readonly ExecutorRole[] {
   const raw = env[name];

@@ -13,6 +13,19 @@ import { type Refusal, refuse } from "./refusal.ts";
 export const DISCIPLINE_STEPS = ["notice", "response", "review", "decision", "appeal", "appeal_decision"] as const;
 export type DisciplineStep = (typeof DISCIPLINE_STEPS)[number];
 
+/** Every ExecutorRole of the spec (test/domain/discipline.pure.test.ts checks it against the enumeration). */
+export const EXECUTOR_ROLES = [
+  "ethics_committee",
+  "governance_board",
+  "review_panel",
+  "rotating_impartial_committee",
+  "external_mediator",
+  "random_member_jury",
+  "general_assembly",
+  "internal_appeals_committee",
+  "arbitration",
+] as const satisfies readonly ExecutorRole[];
+
 /** The deployment's discipline settings (parsed from the environment by src/config.ts). */
 export interface DisciplineConfig {
   /**

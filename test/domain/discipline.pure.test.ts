@@ -3,6 +3,7 @@ import { loadConfig } from "../../src/config.ts";
 import {
   type DecisionFacts,
   dueByOf,
+  EXECUTOR_ROLES,
   enforcementRefusal,
   executorRefusal,
   executorSet,
@@ -163,4 +164,11 @@ describe("discipline configuration", () => {
     expect(() => loadConfig({ DISCIPLINE_APPEAL_EXECUTORS: "judge" })).toThrow(/DISCIPLINE_APPEAL_EXECUTORS/);
     expect(() => loadConfig({ DISCIPLINE_APPEAL_EXECUTORS: " , " })).toThrow(/at least one/);
   });
+});
+
+test("EXECUTOR_ROLES lists exactly the spec's ExecutorRole values", async () => {
+  const { readFileSync } = await import("node:fs");
+  const enums = JSON.parse(readFileSync(new URL("../../spec/enums.json", import.meta.url), "utf8"));
+  const spec: string[] = enums.schemas.ExecutorRole.enum;
+  expect([...EXECUTOR_ROLES].sort()).toEqual([...spec].sort());
 });
