@@ -22,10 +22,9 @@ export interface SignedRequestFields {
 export const RESELLER_PAYLOAD_TAG = "freezone.registration_request.v1";
 export const APPROVAL_PAYLOAD_TAG = "freezone.registration_request.approve.v1";
 
-/** What the reseller signs (SHA-256 of this text): see the submit method's description. */
-export function resellerPayload(f: SignedRequestFields): string {
-  return canonicalPayload([
-    RESELLER_PAYLOAD_TAG,
+/** The request's signed fields, in the order both payloads list them. */
+function signedFields(f: SignedRequestFields) {
+  return [
     f.reseller_id,
     f.request_type,
     f.client_email,
@@ -33,7 +32,12 @@ export function resellerPayload(f: SignedRequestFields): string {
     f.kyc_session_id,
     f.payment_id,
     f.signed_contract_ids,
-  ]);
+  ] as const;
+}
+
+/** What the reseller signs (SHA-256 of this text): see the submit method's description. */
+export function resellerPayload(f: SignedRequestFields): string {
+  return canonicalPayload([RESELLER_PAYLOAD_TAG, ...signedFields(f)]);
 }
 
 /** What the approving administrator signs: the stored request, the reseller's signature and the administrator. */
@@ -46,13 +50,7 @@ export function approvalPayload(
   return canonicalPayload([
     APPROVAL_PAYLOAD_TAG,
     requestId,
-    f.reseller_id,
-    f.request_type,
-    f.client_email,
-    f.client_name,
-    f.kyc_session_id,
-    f.payment_id,
-    f.signed_contract_ids,
+    ...signedFields(f),
     resellerSignature,
     adminEmail.trim().toLowerCase(),
   ]);
