@@ -159,7 +159,12 @@ export class ToolCatalog {
 
   /** The page of tools this policy may call that starts at `cursor`; null for a cursor this server did not make. */
   list(policy: KeyPolicy, cursor: string | undefined): ToolPage | null {
-    const position = decodeCursor(cursor, 1, () => new Error("invalid cursor"));
+    let position: string[] | null;
+    try {
+      position = decodeCursor(cursor, 1, () => new Error("invalid cursor"));
+    } catch {
+      return null; // not a cursor of ours: the caller answers -32602
+    }
     const start = position ? Number(position[0]) : 0;
     if (!Number.isSafeInteger(start) || start < 0) return null;
     return this.listing.page(policy, start);

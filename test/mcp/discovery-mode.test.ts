@@ -147,6 +147,19 @@ describe("tools/list", () => {
     expect(r.body.error).toMatchObject({ code: -32602 });
   });
 
+  test("a malformed or foreign cursor on the full catalogue is -32602, not an internal error (issue 29 item 11)", async () => {
+    const key = await generateKey(owner);
+    const foreign = Buffer.from(JSON.stringify(["x", "y"])).toString("base64url");
+    for (const cursor of ["%%%not-base64", "bm90IGpzb24", foreign, Buffer.from('["-5"]').toString("base64url")]) {
+      const r = await postMcp(
+        mcp.url,
+        { jsonrpc: "2.0", id: 1, method: "tools/list", params: { cursor } },
+        { "x-api-key": key.key },
+      );
+      expect(r.body.error, cursor).toMatchObject({ code: -32602 });
+    }
+  });
+
   test("without discovery mode a meta-tool name is an unknown tool, as before", async () => {
     const key = await generateKey(owner);
     const r = await callRaw(mcp.url, key.key, SEARCH_TOOL, { query: "invoice" });
