@@ -173,6 +173,7 @@ export const EXTENSIONS: Record<ExtensionPlace, Record<string, Extension>> = {
     "x-managed": { shape: "an array of fields", check: stringList },
     "x-secret": { shape: "an array of fields", check: stringList },
     "x-private": { shape: "an array of fields", check: stringList },
+    "x-crud-scope": parsed("{ field: scalar }", "records.ts crudScope (invalid-crud-scope)"),
     "x-append-only": { shape: "true or false", check: boolean },
     "x-owner": {
       shape: "a field or an array of fields",

@@ -205,6 +205,11 @@ export interface RecordModel {
   managed: string[];
   secret: string[];
   private: string[];
+  /**
+   * `x-crud-scope`: equalities every generic operation adds, so rows outside it do not exist for generic CRUD
+   * (the system-minted assistant key: `{ "is_system_minted": false }`).
+   */
+  crudScope: Record<string, string | number | boolean | null>;
   appendOnly: boolean;
   /** `x-company`: how the record reaches its company, or null. */
   company: CompanyLink | null;

@@ -129,6 +129,7 @@ export function buildRecord(json: JsonSchema, file: string, diags: Diagnostics):
     managed: [...managed],
     secret: stringList(json["x-secret"]),
     private: stringList(json["x-private"]),
+    crudScope: crudScope(json["x-crud-scope"], file, diags),
     appendOnly: json["x-append-only"] === true,
     company: parseCompanyLink(json["x-company"], file, diags),
     served: json["x-served"] !== false,
@@ -143,6 +144,7 @@ export function buildRecord(json: JsonSchema, file: string, diags: Diagnostics):
     ["x-owner", owner],
     ["x-unique", record.unique.flat()],
     ["x-unique-where", record.uniqueWhere.flatMap((u) => u.fields)],
+    ["x-crud-scope", Object.keys(record.crudScope)],
   ] as const) {
     for (const field of fields) {
       if (!all[field])
@@ -150,6 +152,17 @@ export function buildRecord(json: JsonSchema, file: string, diags: Diagnostics):
     }
   }
   return record;
+}
+
+/** `x-crud-scope`: `{ "<field>": <scalar> }`, the rows generic CRUD may reach. */
+function crudScope(raw: unknown, file: string, diags: Diagnostics): RecordModel["crudScope"] {
+  if (raw === undefined) return {};
+  const scalar = (v: unknown) => v === null || ["string", "number", "boolean"].includes(typeof v);
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw) || !Object.values(raw).every(scalar)) {
+    diags.add("invalid-crud-scope", file, pointer("x-crud-scope"), 'x-crud-scope must be { "<field>": <scalar>, ... }');
+    return {};
+  }
+  return raw as RecordModel["crudScope"];
 }
 
 /** `x-unique-where`: `[{ "name": "personal_user", "fields": ["user_id"], "where": "partner_id is null" }]`. */

@@ -32,6 +32,8 @@ export interface RecordSpec {
   managed: string[];
   secret: string[];
   private: string[];
+  /** `x-crud-scope`: equalities every generic operation adds (rows outside it do not exist for CRUD). */
+  scope: Record<string, string | number | boolean | null>;
   /** Fields generic `set` may write. */
   writable: string[];
   fields: FieldSpec[];
@@ -63,6 +65,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "admin_email", "action", "target_type", "target_id", "details"],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -101,6 +104,7 @@ export const RECORDS = {
     ],
     secret: ["key_hash"],
     private: [],
+    scope: { is_system_minted: false },
     writable: [
       "name",
       "discount_profile",
@@ -159,6 +163,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "company_id", "is_official", "uploaded_by"],
     secret: [],
     private: [],
+    scope: {},
     writable: ["document_type", "name", "description", "file_url", "content", "issued_date", "expiry_date"],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -189,6 +194,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "company_id", "message_type", "is_read"],
     secret: [],
     private: [],
+    scope: {},
     writable: ["title", "body", "category", "action_url", "action_label"],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -230,6 +236,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -259,6 +266,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "fzc_id", "status"],
     secret: [],
     private: [],
+    scope: {},
     writable: [
       "name",
       "contract_type",
@@ -311,6 +319,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -340,6 +349,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at"],
     secret: [],
     private: [],
+    scope: {},
     writable: ["name", "description", "category", "content"],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -364,6 +374,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "created_by"],
     secret: [],
     private: [],
+    scope: {},
     writable: ["company_id", "title", "description", "event_type", "start_at", "end_at"],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -391,6 +402,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "name", "value"],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -427,6 +439,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -471,6 +484,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -536,6 +550,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: ["encrypted_private_key"],
+    scope: {},
     writable: [
       "email",
       "first_name",
@@ -605,6 +620,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: ["total_amount", "currency", "source_account_id", "distribution_date"],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -649,6 +665,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -692,6 +709,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -737,6 +755,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -768,6 +787,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "status", "provider_message_id", "error"],
     secret: [],
     private: [],
+    scope: {},
     writable: [
       "to_email",
       "subject",
@@ -810,6 +830,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "user_id", "token_hash", "expires_at", "used"],
     secret: ["token_hash"],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -848,6 +869,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [
       "entity_type",
       "entity_name",
@@ -915,6 +937,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: ["inviter_user_id", "invitee_user_id"],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -967,6 +990,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1016,6 +1040,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1065,6 +1090,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: ["legal_name", "jurisdiction", "registration_number", "documents"],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1099,6 +1125,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "next_counter", "mint_key"],
     secret: ["mint_key"],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1133,6 +1160,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1161,6 +1189,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "user_id", "user_agent", "ip_address"],
     secret: [],
     private: [],
+    scope: {},
     writable: ["error_code", "page", "message"],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1208,6 +1237,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: ["initiated_by_user", "provider_ref"],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1260,6 +1290,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1291,6 +1322,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "owner_user_id"],
     secret: [],
     private: [],
+    scope: {},
     writable: ["sender_entity_type", "sender_entity_id", "currency", "label", "payment_instructions"],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1327,6 +1359,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1362,6 +1395,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: ["encrypted_payload"],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1399,6 +1433,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: ["dob", "nationality", "document_number", "document_type", "document_expiry"],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1448,6 +1483,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: ["callback_url"],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1505,6 +1541,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: ["arguments"],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1553,6 +1590,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1582,6 +1620,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "api_key_id", "window", "calls", "amount_eur"],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1606,6 +1645,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "user_id", "challenge_hash", "expires_at", "used", "attempts"],
     secret: ["challenge_hash"],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1640,6 +1680,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1674,6 +1715,7 @@ export const RECORDS = {
     ],
     secret: ["client_secret_hash", "access_password_hash"],
     private: [],
+    scope: {},
     writable: [
       "name",
       "is_active",
@@ -1712,6 +1754,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "token_hash", "email", "expires_at", "used"],
     secret: ["token_hash"],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1762,6 +1805,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1823,6 +1867,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: ["title", "description", "category"],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1861,6 +1906,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "proposal_id", "company_id", "subject_id", "voting_power"],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1885,6 +1931,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "status", "created_by", "revoked_at"],
     secret: [],
     private: [],
+    scope: {},
     writable: ["principal_dr_id", "target_dr_id", "role", "valid_from", "valid_to"],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1923,6 +1970,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1949,6 +1997,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "bucket", "window_start", "count"],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -1972,6 +2021,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "content_hash"],
     secret: [],
     private: [],
+    scope: {},
     writable: [
       "category_key",
       "category",
@@ -2012,6 +2062,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "user_id", "entity_type", "status"],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -2048,6 +2099,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [
       "request_type",
       "client_email",
@@ -2108,6 +2160,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -2154,6 +2207,7 @@ export const RECORDS = {
     ],
     secret: ["token_hash", "refresh_token_hash"],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -2197,6 +2251,7 @@ export const RECORDS = {
     ],
     secret: ["token_hash"],
     private: [],
+    scope: {},
     writable: ["message"],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -2241,6 +2296,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: ["reason"],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -2283,6 +2339,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -2320,6 +2377,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -2365,6 +2423,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: ["gross_revenue", "cost_of_goods_sold", "operating_expenses"],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -2403,6 +2462,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "owner_type", "owner_id", "kind", "balance", "pending_out"],
     secret: [],
     private: [],
+    scope: {},
     writable: [
       "name",
       "currency",
@@ -2468,6 +2528,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -2519,6 +2580,7 @@ export const RECORDS = {
     ],
     secret: ["password_hash", "totp_secret", "totp_last_step", "backup_code_hashes"],
     private: [],
+    scope: {},
     writable: ["email", "first_name", "last_name"],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -2564,6 +2626,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -2590,6 +2653,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "user_id", "message_type", "is_read"],
     secret: [],
     private: [],
+    scope: {},
     writable: ["title", "body", "category", "action_url", "action_label"],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -2632,6 +2696,7 @@ export const RECORDS = {
     ],
     secret: ["token_hash"],
     private: [],
+    scope: {},
     writable: ["label"],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -2673,6 +2738,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -2699,6 +2765,7 @@ export const RECORDS = {
     managed: ["sid", "created_at", "updated_at", "provider", "event_id", "received_at", "payload_hash"],
     secret: [],
     private: [],
+    scope: {},
     writable: [],
     fields: [
       { name: "sid", kind: "string", nullable: false, default: null },
@@ -2767,6 +2834,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: ["encrypted_private_key"],
+    scope: {},
     writable: [
       "name",
       "company_type",
@@ -2858,6 +2926,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [
       "receipt_number",
       "vendor_name",
@@ -2925,6 +2994,7 @@ export const RECORDS = {
     ],
     secret: [],
     private: [],
+    scope: {},
     writable: [
       "reseller_invoice_id",
       "currency",

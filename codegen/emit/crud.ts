@@ -17,6 +17,7 @@ function descriptor(r: RecordModel): string {
     managed: r.managed,
     secret: r.secret,
     private: r.private,
+    scope: r.crudScope,
     writable: writableFields(r),
     fields: r.fields.map((f) => ({ name: f.name, kind: f.kind, nullable: f.nullable, default: f.default })),
   };
@@ -53,6 +54,8 @@ export function emitCrud(model: SpecModel): GeneratedFile[] {
     "  managed: string[];",
     "  secret: string[];",
     "  private: string[];",
+    "  /** `x-crud-scope`: equalities every generic operation adds (rows outside it do not exist for CRUD). */",
+    "  scope: Record<string, string | number | boolean | null>;",
     "  /** Fields generic `set` may write. */",
     "  writable: string[];",
     "  fields: FieldSpec[];",

@@ -15,11 +15,12 @@ type Where = FilterQuery<AnyRow>;
 
 const DEFAULT_LIMIT = 1000;
 
-/** The rows of `record` the caller may see: administrators (in a session) all, owners theirs, others none. */
+/** The rows of `record` the caller may see: administrators (in a session) all, owners theirs, others none; within `scope`. */
 function visibility(record: RecordSpec, caller: Caller | null): Where | null {
-  if (isAdminSession(caller)) return {};
+  // x-crud-scope: rows outside it (the system-minted assistant key) do not exist for generic CRUD, for anyone.
+  if (isAdminSession(caller)) return { ...record.scope } as Where;
   if (!caller || record.owner.length === 0) return null;
-  const where: Record<string, unknown> = {};
+  const where: Record<string, unknown> = { ...record.scope };
   for (const field of record.owner) {
     if (field === "partner_id") where[field] = caller.partnerId;
     else if (field.endsWith("user_id")) where[field] = caller.userId;

@@ -378,6 +378,18 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
     [["record-declares-sid", NOTE, "/properties/sid"]],
   ],
   [
+    "an x-crud-scope that is not an object of scalars, and one naming a field the record lacks",
+    (root) => {
+      editJson(root, NOTE, (d) => (d["x-crud-scope"] = { title: ["a"] }));
+    },
+    [["invalid-crud-scope", NOTE, "/x-crud-scope"]],
+  ],
+  [
+    "an x-crud-scope naming a field the record lacks",
+    json(NOTE, (d) => (d["x-crud-scope"] = { archived: false })),
+    [["unknown-field", NOTE, "/x-crud-scope"]],
+  ],
+  [
     "an x-crud that is not a mode",
     json(NOTE, (d) => (d["x-crud"] = "everyone")),
     [["invalid-crud-mode", NOTE, "/x-crud"]],

@@ -331,6 +331,22 @@ describe("the assistant's key", () => {
     expect(await count(t, "api_key", "is_system_minted")).toBe(2);
   });
 
+  test("generic CRUD does not show the assistant's key to its owner or an administrator (issue 29 item 4)", async () => {
+    const { key_id } = (await ada.rpc("apikeyservice.mint_assistant_key", {})).result;
+    const personal = (await ada.rpc("apikeyservice.generate_personal", { name: "script", password: PASSWORD })).result;
+    const admin = await t.admin();
+    for (const who of [ada, admin]) {
+      const listed = (await who.rpc("apikey.list", {})).result.sids as string[];
+      expect(listed).not.toContain(key_id);
+      const found = await who.rpc("apikey.find", { query: JSON.stringify({ user_id: ada.userId }) });
+      expect(found.result.items.map((k: { sid: string }) => k.sid)).not.toContain(key_id);
+      const byName = await who.rpc("apikey.find", { query: JSON.stringify({ name: "AI assistant" }) });
+      expect(byName.result.items).toEqual([]);
+      expect((await who.rpc("apikey.get", { sid: key_id })).error).toMatchObject({ code: -32003 });
+    }
+    expect((await ada.rpc("apikey.list", {})).result.sids).toContain(personal.key_id);
+  });
+
   test("the assistant's key cannot be revoked, rotated or changed through the personal-key operations", async () => {
     const { key_id } = (await ada.rpc("apikeyservice.mint_assistant_key", {})).result;
     for (const [method, params] of [
