@@ -103,12 +103,13 @@ export function isInternalHost(hostname: string): boolean {
 }
 
 /**
- * The file link of an upload, normalised: an absolute https URL without credentials whose host is not internal.
- * The server never fetches it; the check keeps links to internal hosts out of documents others open.
+ * A link a user gives (a document's file, an expense's receipt): an absolute https URL of at most MAX_URL characters,
+ * without credentials, whose host is not internal; normalised. The server never fetches it; the check keeps
+ * `javascript:` and links to internal hosts out of records others open.
  */
-export function fileUrlOf(raw: string): string | Refusal<"InvalidInput"> {
+export function linkUrlOf(raw: string, field: string): string | Refusal<"InvalidInput"> {
   const text = raw.trim();
-  const bad = (why: string) => refuse("InvalidInput", `file_url ${why}`, { field: "file_url" });
+  const bad = (why: string) => refuse("InvalidInput", `${field} ${why}`, { field });
   if (text.length === 0 || text.length > MAX_URL) return bad(`must be 1 to ${MAX_URL} characters`);
   let url: URL;
   try {
@@ -122,6 +123,11 @@ export function fileUrlOf(raw: string): string | Refusal<"InvalidInput"> {
     return bad("must not point to localhost or a private, loopback or link-local address");
   }
   return url.toString();
+}
+
+/** The file link of an upload (`linkUrlOf`). */
+export function fileUrlOf(raw: string): string | Refusal<"InvalidInput"> {
+  return linkUrlOf(raw, "file_url");
 }
 
 export interface UploadInput {

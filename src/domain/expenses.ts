@@ -1,4 +1,5 @@
 import type { ExpenseStatus } from "../../generated/types.ts";
+import { linkUrlOf } from "./business-documents.ts";
 import { isValidAmount, roundMoney } from "./money.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 
@@ -87,7 +88,7 @@ export interface ExpenseInput {
 
 /**
  * The checked values of the given fields (absent ones stay absent): the first refusal, amount first so a bad amount
- * is always InvalidAmount. A blank receipt_url means none.
+ * is always InvalidAmount. A blank receipt_url means none; any other must be an https link (linkUrlOf).
  */
 export function expenseChanges(
   input: ExpenseInput,
@@ -113,7 +114,9 @@ export function expenseChanges(
   if (input.description !== undefined) out.description = input.description.trim();
   if (input.receipt_url !== undefined) {
     const url = input.receipt_url?.trim() ?? "";
-    out.receipt_url = url.length > 0 ? url : null;
+    const link = url.length > 0 ? linkUrlOf(url, "receipt_url") : null;
+    if (link !== null && typeof link !== "string") return link;
+    out.receipt_url = link;
   }
   if (input.expense_date !== undefined) out.expense_date = new Date(input.expense_date);
   return out;

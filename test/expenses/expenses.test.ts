@@ -76,6 +76,30 @@ describe("expenseservice.create", () => {
     expect((await draft(dirA.client, company, { amount: 1234.56 })).amount).toBe(1234.56);
   });
 
+  test("receipt_url is a link as file_url is: javascript:, http, internal hosts refused; nothing written (issue 29 item 8)", async () => {
+    const e = await draft(dirA.client, company);
+    for (const receipt_url of [
+      "javascript:alert(document.cookie)",
+      "http://example.org/r.pdf",
+      "https://127.0.0.1/r.pdf",
+      "https://user:pw@example.org/r.pdf",
+      "data:text/html,<script>1</script>",
+    ]) {
+      await refusedNoWrite(
+        () => dirA.client.call("expenseservice.create", { fzc_id: company, data: { ...DATA, receipt_url } }),
+        -32006,
+        "InvalidInput",
+      );
+      await refusedNoWrite(
+        () => dirA.client.call("expenseservice.update", { expense_id: e.sid, data: { receipt_url } }),
+        -32006,
+        "InvalidInput",
+      );
+    }
+    const ok = await draft(dirA.client, company, { receipt_url: " https://files.example.org/r.pdf " });
+    expect(ok.receipt_url).toBe("https://files.example.org/r.pdf");
+  });
+
   test("the owning user (founder) may record; a shareholder is Forbidden; another company's director NotFound", async () => {
     expect((await draft(owner, company)).status).toBe("draft");
     const create = (c: Client) => () => c.call("expenseservice.create", { fzc_id: company, data: DATA });
