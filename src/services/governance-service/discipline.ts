@@ -5,7 +5,9 @@ import { isCoopType } from "../../domain/company-registration.ts";
 import { dueByOf, executorRefusal, executorSet, nextStepRefusal, stepOf } from "../../domain/discipline.ts";
 import { findCompany } from "../../repos/companies.ts";
 import { currentCompanyRoles } from "../../repos/company-access.ts";
+import { ownedResidentIds } from "../../repos/digital-residents.ts";
 import { appendAction } from "../../repos/governance-actions.ts";
+import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { governanceError, parentFacts, requireJsonObject, toActionResult } from "./discipline-chain.ts";
 
@@ -74,6 +76,18 @@ async function appendStep(
   return toActionResult(row);
 }
 
+/**
+ * The member concerned takes no executor step of its own chain (review, decision, appeal decision): neither as the
+ * step's author nor through another resident of the user who owns the subject (issue 29 item 12).
+ */
+async function refuseSubject(ctx: RpcContext, parent: GovernanceActionRow, createdBy: string): Promise<void> {
+  const subject = parent.subject_resident_id;
+  const caller = requireCaller(ctx);
+  const own =
+    createdBy === subject || (await ownedResidentIds(ctx.em, caller.userId, caller.partnerId)).includes(subject);
+  if (own) throw governanceError("Forbidden", "the member concerned takes no executor step in their own case");
+}
+
 function requireSubject(parent: GovernanceActionRow, createdBy: string): void {
   if (createdBy !== parent.subject_resident_id) {
     throw governanceError("Forbidden", "only the member concerned takes this step");
@@ -126,14 +140,13 @@ export const submitResponse: Handlers["submitResponse"] = async (ctx, p) => {
 
 export const conductReview: Handlers["conductReview"] = async (ctx, p) => {
   const parent = ctx.target.row;
-  if (p.created_by === parent.subject_resident_id) {
-    throw governanceError("Forbidden", "the member concerned cannot review their own case");
-  }
+  await refuseSubject(ctx, parent, p.created_by);
   return appendStep(ctx, "review", parent, p);
 };
 
 export const issueDecision: Handlers["issueDecision"] = async (ctx, p) => {
   const parent = ctx.target.row;
+  await refuseSubject(ctx, parent, p.created_by);
   return appendStep(ctx, "decision", parent, p, { outcome: p.outcome, role: p.decided_by_role });
 };
 

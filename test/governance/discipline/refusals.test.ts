@@ -241,6 +241,50 @@ describe("who takes the later steps (company read from the parent)", () => {
     );
   });
 
+  test("the subject takes no executor step: neither the decision nor the appeal decision (issue 29 item 12)", async () => {
+    const c = await coop(t);
+    const accused = await person(t, c.company, "director");
+    t.clock.advance(1);
+    const n = await c.director.client.callOk("governanceservice.issue_notice", {
+      company_id: c.company,
+      subject_resident_id: accused.resident,
+      content: content("x"),
+      created_by: c.director.resident,
+    });
+    const r = await accused.client.callOk("governanceservice.submit_response", {
+      parent_action_id: n.sid,
+      content: content("y"),
+      created_by: accused.resident,
+    });
+    const rv = await c.director.client.callOk("governanceservice.conduct_review", {
+      parent_action_id: r.sid,
+      content: content("reviewed"),
+      created_by: c.director.resident,
+    });
+    const decide = (who: typeof accused, parent: string, outcome: string) =>
+      who.client.call("governanceservice.issue_decision", {
+        parent_action_id: parent,
+        outcome,
+        decided_by_role: "governance_board",
+        content: content("ruling"),
+        created_by: who.resident,
+      } as never);
+    await refused(t, () => decide(accused, rv.sid, "dismiss"), -32002, "Forbidden");
+    const d = await c.director.client.callOk("governanceservice.issue_decision", {
+      parent_action_id: rv.sid,
+      outcome: "remove",
+      decided_by_role: "governance_board",
+      content: content("ruling"),
+      created_by: c.director.resident,
+    });
+    const a = await accused.client.callOk("governanceservice.file_appeal", {
+      parent_action_id: d.sid,
+      content: content("appeal"),
+      created_by: accused.resident,
+    });
+    await refused(t, () => decide(accused, a.sid, "dismiss"), -32002, "Forbidden");
+  });
+
   test("a later step in a company that stopped operating is InvalidState", async () => {
     const c = await coop(t);
     const n = await notice(t, c);
