@@ -20,11 +20,14 @@ const rpc = (method: string, params: unknown) =>
     }),
   );
 
-test("the sandbox logs each email it keeps: recipient, subject and the links in it", async () => {
+test("the sandbox logs each email it keeps: recipient, subject, where to read it, and its links without tokens", async () => {
   await rpc("authservice.register", { email: "newcomer@example.org", password: PASSWORD });
   await rpc("authservice.request_password_reset", { email: "newcomer@example.org" });
   const emails = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === "sandbox email");
   const reset = emails.find((e) => e.template === "password_reset");
   expect(reset).toMatchObject({ to: "newcomer@example.org", subject: "Reset your password", level: 30 });
-  expect(reset.links).toEqual([expect.stringMatching(/\/reset-password\?token=/)]);
+  expect(reset.links).toEqual(["http://localhost:8080/reset-password?token=..."]);
+  expect(reset).toMatchObject({ read: "adminservice.list_outbox", outboxId: expect.any(String) });
+  // Neither the reset token nor the verification token is anywhere in the log (issue 29 item 2).
+  expect(lines.filter((l) => /token=(?!\.\.\.)/.test(l))).toEqual([]);
 });

@@ -7,7 +7,7 @@ import {
   type EmailReceipt,
   type EmailWriter,
 } from "./provider.ts";
-import { linksIn } from "./templates.ts";
+import { linksIn, loggableLink } from "./templates.ts";
 
 /**
  * The default provider: nothing leaves the machine; the outbox table is the mailbox (`npm run cli -- outbox`).
@@ -48,9 +48,20 @@ export class SandboxEmailProvider implements EmailProvider {
       throw new EmailDeliveryError(message.to, "recipient refused by the sandbox");
     }
     writer.em.create(EmailOutboxEntity, row);
-    // Nothing leaves the machine, so a newcomer finds the message here (the sandbox only; never a real provider).
-    const links = linksIn(message.bodyText);
-    writer.log.info({ to: message.to, subject: message.subject, template: message.template, links }, "sandbox email");
+    // Nothing leaves the machine: the line says a message was kept and where to read it (adminservice.list_outbox);
+    // its links without their tokens (a token in a log line is a credential anyone reading the log holds).
+    const links = linksIn(message.bodyText).map(loggableLink);
+    writer.log.info(
+      {
+        to: message.to,
+        subject: message.subject,
+        template: message.template,
+        outboxId,
+        links,
+        read: "adminservice.list_outbox",
+      },
+      "sandbox email",
+    );
     return { outboxId, providerMessageId: `sandbox-${outboxId}` };
   }
 }

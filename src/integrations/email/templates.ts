@@ -5,6 +5,22 @@ export function linksIn(bodyText: string): string[] {
   return bodyText.match(/https?:\/\/\S+/g) ?? [];
 }
 
+/**
+ * A link as a log line may show it: origin and path, every query value and the fragment replaced by `...` (a reset,
+ * verification or invitation token travels there). The whole link is read with adminservice.list_outbox.
+ */
+export function loggableLink(link: string): string {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return "(link)";
+  }
+  const keys = [...new Set(url.searchParams.keys())];
+  const query = keys.length > 0 ? `?${keys.map((k) => `${encodeURIComponent(k)}=...`).join("&")}` : "";
+  return `${url.origin}${url.pathname}${query}${url.hash ? "#..." : ""}`;
+}
+
 /** Rendered emails: plain text, the link first, the raw token repeated for clients that break long links. */
 export function verifyEmailMessage(to: string, baseUrl: string, token: string, validHours: number): EmailMessage {
   const link = `${baseUrl}/verify-email?token=${encodeURIComponent(token)}`;
