@@ -237,9 +237,13 @@ describe("tokens never reach the server log", () => {
       );
     const { createFirstAdmin } = await import("../../src/auth/admin-bootstrap.ts");
     await createFirstAdmin(app.runtime.orm.em.fork(), app.runtime.config, "root@example.org", PASSWORD);
-    const login = await (await rpc("authservice.login", { email: "root@example.org", password: PASSWORD })).json();
+    const login = (await (
+      await rpc("authservice.login", { email: "root@example.org", password: PASSWORD })
+    ).json()) as {
+      result: { access_token: string };
+    };
     const outbox = async () =>
-      (
+      (await (
         await app.fetch(
           new Request("http://localhost:8080/rpc", {
             method: "POST",
@@ -247,13 +251,13 @@ describe("tokens never reach the server log", () => {
             body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "adminservice.list_outbox", params: {} }),
           }),
         )
-      ).json();
+      ).json()) as { result: { items: { to_email: string; template: string; links: string[] }[] } };
     const mails = new Map<string, string>();
     const linkIn = (template: string): string => mails.get(template) ?? "";
     await rpc("authservice.register", { email: "quiet@example.org", password: PASSWORD });
     await rpc("authservice.request_password_reset", { email: "quiet@example.org" });
     for (const e of (await outbox()).result.items)
-      if (e.to_email === "quiet@example.org") mails.set(e.template, e.links[0]);
+      if (e.to_email === "quiet@example.org") mails.set(e.template, e.links[0] ?? "");
     const verify = await openPage(app.fetch, linkIn("verify_email"));
     await verify.submit();
     expect(verify.el("status").className).toBe("done");

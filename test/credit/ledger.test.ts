@@ -265,7 +265,7 @@ describe("debit_ai_query", () => {
     expect(await walletOf(t, ada.userId)).toEqual({ balance: 10, earned: 10, spent: 0 });
   });
 
-  test("debits once per external_call_id and answers the first row on a repeat; audited ai_query_debit", async () => {
+  test("debits once per external_call_id and answers the first row on a repeat; one ai_query_debit audit row", async () => {
     await fund(admin, ada.userId, 10);
     const first = await aiDebit(t, ai("call-1"));
     if (!("result" in first)) throw new Error(JSON.stringify(first));
@@ -280,8 +280,9 @@ describe("debit_ai_query", () => {
     const repeat = await aiDebit(t, ai("call-1"));
     expect(repeat).toEqual({ result: first.result });
     expect(await walletOf(t, ada.userId)).toEqual({ balance: 9.75, earned: 10, spent: 0.25 });
+    // One audit row per billed call: the repeat changed nothing and writes none (issue 29 item 17).
     const audit = await sql(t, "select * from user_audit_log where action = 'ai_query_debit'");
-    expect(audit).toHaveLength(2);
+    expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ target_type: "ai_call", target_ref: "call-1", allowed: true });
   });
 

@@ -5,6 +5,7 @@ import { isRefusal } from "../../domain/refusal.ts";
 import { debitWallet } from "../../repos/credit-balances.ts";
 import { claimExternalCall, findByExternalCallId, setBalanceAfter } from "../../repos/credit-transactions.ts";
 import { findUserById } from "../../repos/users.ts";
+import { unaudited } from "../../rpc/audit-marks.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { moveOut } from "../shared/money-out.ts";
 import { afterDebit, creditError, ledgerRow, refused, toTransactionResult } from "./common.ts";
@@ -24,13 +25,15 @@ async function firstDebit(ctx: RpcContext, externalCallId: string, userId: strin
 /**
  * Internal (x-internal): bills one AI query. The ledger row claims the external_call_id first (insert ... on
  * conflict do nothing): a concurrent repeat waits on the unique index and then answers the first row; the
- * conditional debit follows, and a refusal rolls the claim back with it. Audited by the dispatcher.
+ * conditional debit follows, and a refusal rolls the claim back with it. Audited by the dispatcher, once per
+ * external call id (a repeat is `unaudited`).
  */
 export const debitAiQuery: Handlers["debitAiQuery"] = async (ctx, params) => {
   const amount = ledgerAmount(params.amount);
   if (isRefusal(amount)) throw refused(amount);
+  // A repeat of a billed call answers the first row and writes no second ai_query_debit audit row.
   const repeat = await firstDebit(ctx, params.external_call_id, params.user_id, amount);
-  if (repeat) return repeat;
+  if (repeat) return unaudited(repeat);
   const row = ledgerRow(
     ctx,
     "deduction",
@@ -46,7 +49,7 @@ export const debitAiQuery: Handlers["debitAiQuery"] = async (ctx, params) => {
   );
   if (!(await claimExternalCall(ctx.em, row))) {
     const raced = await firstDebit(ctx, params.external_call_id, params.user_id, amount);
-    if (raced) return raced;
+    if (raced) return unaudited(raced);
     throw new Error(`external_call_id ${params.external_call_id} is taken but its row is not visible`);
   }
   const debit = await moveOut(ctx, { cents: amount, currency: "USD" }, () =>
