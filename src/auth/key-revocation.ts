@@ -29,27 +29,41 @@ export async function endPendingApprovals(ctx: Pick<RpcContext, "em">, keyId: st
 }
 
 /**
+ * Keys revoked as a consequence of another operation (a password reset, a new assistant key, a third reseller
+ * key, a partner's deactivation): each writes `revoke_api_key` with the reason and the method, as a revocation
+ * by its owner does, and ends its pending approvals (issue 29 item 16).
+ */
+export async function auditRevocations(
+  ctx: Pick<RpcContext, "em">,
+  revoked: readonly { sid: string; user_id: string }[],
+  why: { reason: string; method: string },
+  now: Date,
+): Promise<void> {
+  for (const key of revoked) {
+    await writeAudit(
+      ctx.em,
+      {
+        subjectId: key.user_id,
+        action: "revoke_api_key",
+        targetRef: key.sid,
+        targetType: "api_key",
+        allowed: true,
+        context: { reason: why.reason, method: why.method },
+      },
+      now,
+    );
+    await endPendingApprovals(ctx, key.sid, now);
+  }
+}
+
+/**
  * Account recovery (a password reset) revokes every personal key of the user, the assistant's included: whoever
- * knew the old password may have minted one. Each revocation is audited as `revoke_api_key` and ends the key's
- * pending approvals. Returns how many keys were revoked.
+ * knew the old password may have minted one. Each revocation is audited (`auditRevocations`). Returns how many.
  */
 export async function revokeKeysOnRecovery(ctx: Pick<RpcContext, "em">, userId: string, now: Date): Promise<number> {
   const revoked = await revokeActiveKeysOfUser(ctx.em, userId, now);
   KeyCache.of(ctx.em)?.drop(`user:${userId}`);
-  for (const keyId of revoked) {
-    await writeAudit(
-      ctx.em,
-      {
-        subjectId: userId,
-        action: "revoke_api_key",
-        targetRef: keyId,
-        targetType: "api_key",
-        allowed: true,
-        context: { reason: "password reset", method: "authservice.reset_password" },
-      },
-      now,
-    );
-    await endPendingApprovals(ctx, keyId, now);
-  }
+  const keys = revoked.map((sid) => ({ sid, user_id: userId }));
+  await auditRevocations(ctx, keys, { reason: "password reset", method: "authservice.reset_password" }, now);
   return revoked.length;
 }

@@ -90,26 +90,29 @@ export function updateIfUsable(
   );
 }
 
-/** Revokes the user's active assistant keys (one is re-minted on demand). */
-export function revokeAssistantKeys(em: EntityManager, userId: string, now: Date): Promise<number> {
-  return em.nativeUpdate(
-    ApiKeyEntity,
-    { user_id: userId, is_system_minted: true, is_active: true },
-    { is_active: false, revoked_at: now, updated_at: now },
+/** Revokes the user's active assistant keys (one is re-minted on demand); the revoked keys' sids. */
+export async function revokeAssistantKeys(em: EntityManager, userId: string, now: Date): Promise<string[]> {
+  const rows = await sqlRows<{ sid: string }>(
+    em,
+    `update "api_key" set is_active = false, revoked_at = ?, updated_at = ?
+      where user_id = ? and is_system_minted and is_active returning sid`,
+    [now, now, userId],
   );
+  return rows.map((row) => row.sid);
 }
 
-/** Revokes every active key of a partner but the newest `keep` (rotation overlap). */
+/** Revokes every active key of a partner but the newest `keep` (rotation overlap); the revoked keys. */
 export function revokePartnerKeysBeyond(
   em: EntityManager,
   partnerId: string,
   keep: number,
   now: Date,
-): Promise<number> {
-  return affected(
+): Promise<{ sid: string; user_id: string }[]> {
+  return sqlRows<{ sid: string; user_id: string }>(
     em,
     `update "api_key" set is_active = false, revoked_at = ?, updated_at = ?
-      where sid in (select sid from "api_key" where partner_id = ? and is_active order by sid desc offset ?)`,
+      where sid in (select sid from "api_key" where partner_id = ? and is_active order by sid desc offset ?)
+      returning sid, user_id`,
     [now, now, partnerId, keep],
   );
 }

@@ -4,7 +4,7 @@ import type { ApiKeyRevokeResult } from "../../generated/types.ts";
 import { issueKey, toApiKeyResult, toKeySummary } from "../auth/api-key-store.ts";
 import { KeyCache } from "../auth/key-cache.ts";
 import { cleanName, newPolicy, policyChanges } from "../auth/key-policy-input.ts";
-import { endPendingApprovals } from "../auth/key-revocation.ts";
+import { auditRevocations, endPendingApprovals } from "../auth/key-revocation.ts";
 import {
   ASSISTANT_KEY_TTL_HOURS,
   addDays,
@@ -115,7 +115,10 @@ export const apiKeyService: ApiKeyServiceHandlers<RpcContext> = {
   async mintAssistantKey(ctx) {
     const caller = requireCaller(ctx);
     const now = ctx.now();
-    await keys.revokeAssistantKeys(ctx.em, caller.userId, now);
+    const replaced = await keys.revokeAssistantKeys(ctx.em, caller.userId, now);
+    const revoked = replaced.map((sid) => ({ sid, user_id: caller.userId }));
+    const why = { reason: "replaced by a new assistant key", method: "apikeyservice.mint_assistant_key" };
+    await auditRevocations(ctx, revoked, why, now);
     const { row, plaintext } = issueKey(ctx.em, now, {
       userId: caller.userId,
       partnerId: null,

@@ -1,6 +1,7 @@
 import type { PartnerConfigurationRow } from "../../generated/entities.ts";
 import type { PartnerServiceHandlers } from "../../generated/handlers/index.ts";
 import { KeyCache } from "../auth/key-cache.ts";
+import { auditRevocations } from "../auth/key-revocation.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import { newToken } from "../auth/tokens.ts";
 import { uuidv7 } from "../domain/ids.ts";
@@ -110,8 +111,11 @@ export const partnerService: PartnerServiceHandlers<RpcContext> = {
       row.is_active && (await partners.updatePartnerIf(ctx.em, row.sid, true, { is_active: false }, now));
     let keysRevoked = 0;
     if (deactivated) {
-      keysRevoked = await keys.revokePartnerKeysBeyond(ctx.em, row.sid, 0, now);
+      const revoked = await keys.revokePartnerKeysBeyond(ctx.em, row.sid, 0, now);
       KeyCache.of(ctx.em)?.drop(`partner:${row.sid}`);
+      const why = { reason: "partner deactivated", method: "partnerservice.deactivate_partner" };
+      await auditRevocations(ctx, revoked, why, now);
+      keysRevoked = revoked.length;
     }
     const details = { already_inactive: !deactivated, keys_revoked: keysRevoked };
     recordAdminAction(ctx, { action: "deactivate_partner", targetType: "partner", targetId: row.sid, details });

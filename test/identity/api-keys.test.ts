@@ -329,6 +329,15 @@ describe("the assistant's key", () => {
     });
     expect((await withKey(second.result.api_key, "authservice.me")).result.user_id).toBe(ada.userId);
     expect(await count(t, "api_key", "is_system_minted")).toBe(2);
+    // The replaced key's revocation is audited as any revocation (issue 29 item 16).
+    expect(
+      await sql(t, "select target_ref, context::jsonb as context from user_audit_log where action = 'revoke_api_key'"),
+    ).toEqual([
+      {
+        target_ref: first.result.key_id,
+        context: { reason: "replaced by a new assistant key", method: "apikeyservice.mint_assistant_key" },
+      },
+    ]);
   });
 
   test("generic CRUD does not show the assistant's key to its owner or an administrator (issue 29 item 4)", async () => {

@@ -185,6 +185,35 @@ describe("reseller keys", () => {
     }
   });
 
+  test("every revocation writes revoke_api_key: the oldest key a third retires, deactivate_partner's (issue 29 item 16)", async () => {
+    const p = await createPartner();
+    const first = (await generate(p)).result;
+    t.clock.advance(1);
+    const second = (await generate(p)).result;
+    t.clock.advance(1);
+    const third = (await generate(p)).result;
+    const rows = () =>
+      sql(
+        t,
+        `select target_ref, allowed, context::jsonb as context from user_audit_log where action = 'revoke_api_key' order by target_ref`,
+      );
+    expect(await rows()).toEqual([
+      {
+        target_ref: first.key_id,
+        allowed: true,
+        context: { reason: "retired by a newer reseller key", method: "apikeyservice.generate" },
+      },
+    ]);
+    await admin.rpc("partnerservice.deactivate_partner", { partner_id: p.partner_id });
+    const after = await rows();
+    expect(after.map((r: { target_ref: string }) => r.target_ref).sort()).toEqual(
+      [first.key_id, second.key_id, third.key_id].sort(),
+    );
+    expect(
+      after.filter((r: { context: { method: string } }) => r.context.method === "partnerservice.deactivate_partner"),
+    ).toHaveLength(2);
+  });
+
   test("deactivate_partner stops its keys at once and refuses new ones (Suspended); repeating changes nothing", async () => {
     const p = await createPartner();
     const key = (await generate(p)).result.api_key;

@@ -1,5 +1,7 @@
 import type { ApiKeyResult } from "../../../generated/types.ts";
 import { issueKey, toApiKeyResult } from "../../auth/api-key-store.ts";
+import { KeyCache } from "../../auth/key-cache.ts";
+import { auditRevocations } from "../../auth/key-revocation.ts";
 import { limitAddress, reserveAttempt } from "../../auth/limits.ts";
 import { verifyAgainstDummy, verifyPassword } from "../../auth/passwords.ts";
 import { addDays, KEY_POLICY_DEFAULTS, PERSONAL_KEY_TTL_DAYS } from "../../domain/key-policy.ts";
@@ -40,7 +42,10 @@ export async function generateResellerKey(
     throw apiKeyError("Suspended", "the partner is deactivated");
   }
   const now = ctx.now();
-  await revokePartnerKeysBeyond(ctx.em, partner.sid, ACTIVE_RESELLER_KEYS - 1, now);
+  const retired = await revokePartnerKeysBeyond(ctx.em, partner.sid, ACTIVE_RESELLER_KEYS - 1, now);
+  if (retired.length > 0) KeyCache.of(ctx.em)?.drop(`partner:${partner.sid}`);
+  const why = { reason: "retired by a newer reseller key", method: "apikeyservice.generate" };
+  await auditRevocations(ctx, retired, why, now);
   const { row, plaintext } = issueKey(ctx.em, now, {
     userId: partner.wallet_user_id,
     partnerId: partner.sid,
