@@ -389,7 +389,7 @@ export interface ShareholderData {
    */
   resident_id: string | null;
   /**
-   * Share units held; 0 for cooperative founding members.
+   * Share units held, 0 to 1,000,000,000 with at most 6 decimals; 0 for cooperative founding members. A cap table holds at most 1,000,000,000 units in all.
    */
   units: number;
   /**
@@ -9792,7 +9792,7 @@ export interface CreditServiceTopUpParams {
    */
   user_id: string;
   /**
-   * USD; must equal the confirmed payment's amount.
+   * USD; must equal the confirmed payment's amount; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -9806,7 +9806,7 @@ export interface CreditServiceDeductParams {
    */
   user_id: string;
   /**
-   * USD, greater than 0.
+   * USD, greater than 0; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -9828,7 +9828,7 @@ export interface CreditServiceAddBonusParams {
    */
   user_id: string;
   /**
-   * USD, greater than 0.
+   * USD, greater than 0; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -9842,7 +9842,7 @@ export interface CreditServiceRefundParams {
    */
   user_id: string;
   /**
-   * USD, greater than 0.
+   * USD, greater than 0; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -9885,7 +9885,7 @@ export interface CreditServiceInitiateTopupParams {
    */
   user_id: string;
   /**
-   * USD, within get_pricing's top-up bounds.
+   * USD, within get_pricing's top-up bounds; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -9899,11 +9899,11 @@ export interface CreditServiceSetupAutoTopupParams {
    */
   user_id: string;
   /**
-   * USD charged per automatic top-up, at least get_pricing's auto_topup_min_amount.
+   * USD charged per automatic top-up, at least get_pricing's auto_topup_min_amount; at most 90,000,000,000,000.
    */
   amount: number;
   /**
-   * USD, 0 or more.
+   * USD, 0 or more; at most 90,000,000,000,000.
    */
   threshold: number;
 }
@@ -9937,7 +9937,7 @@ export interface CreditServiceDebitAiQueryParams {
    */
   user_id: string;
   /**
-   * USD, greater than 0.
+   * USD, greater than 0; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -11206,7 +11206,7 @@ export interface PaymentServiceGetPaymentWalletParams {
    */
   payment_type: PaymentType;
   /**
-   * Amount owed, in `currency`: positive, at most two decimals.
+   * Amount owed, in `currency`: positive, at most two decimals; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -11235,7 +11235,7 @@ export interface PaymentServiceInitiateMobilepayParams {
   entity_id: string;
   entity_type: EntityType;
   /**
-   * Amount in `currency`; must equal the server's price for priced purposes.
+   * Amount in `currency`; must equal the server's price for priced purposes; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -11325,7 +11325,7 @@ export interface PaymentServiceInitiateBankTransferParams {
   entity_id: string;
   entity_type: EntityType;
   /**
-   * Amount in `currency`; must equal the server's price for priced purposes.
+   * Amount in `currency`; must equal the server's price for priced purposes; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -11344,7 +11344,7 @@ export interface PaymentServiceInitiateBankTransferParams {
 export interface PricingServiceCalculateCompanyPricingParams {
   company_type: CompanyType;
   /**
-   * Number of shareholders (founding members for cooperatives), at least 1.
+   * Number of shareholders (founding members for cooperatives), 1 to 1,000 (the most rows a cap table carries in a request).
    */
   shareholder_count: number;
   subscription_plan: CompanySubscriptionPlan;
@@ -11357,7 +11357,7 @@ export interface PricingServiceGetAllPricingParams {}
 export interface PricingServiceGetShareholderFeeRateParams {
   company_type: CompanyType;
   /**
-   * Number of shareholders (founding members for cooperatives), at least 1.
+   * Number of shareholders (founding members for cooperatives), 1 to 1,000 (the most rows a cap table carries in a request).
    */
   shareholder_count: number;
 }
@@ -11756,7 +11756,7 @@ export interface ShareholderServiceInviteShareholderParams {
    */
   invitee_email: string;
   /**
-   * New units offered; greater than 0.
+   * New units offered: above 0, at most 1,000,000,000 units with at most 6 decimals; accepting is refused while the company's cap table would pass 1,000,000,000 units.
    */
   proposed_units: number;
   /**
@@ -11800,7 +11800,7 @@ export interface ShareholderServiceInitiateTransferParams {
    */
   to_resident_id: string;
   /**
-   * Units to transfer; greater than 0.
+   * Units to transfer: above 0, at most 1,000,000,000 units with at most 6 decimals.
    */
   units: number;
   /**
@@ -11846,7 +11846,7 @@ export interface ShareholderServiceInitiateDividendParams {
    */
   company_id: string;
   /**
-   * Amount to distribute, in currency.
+   * Amount to distribute, in currency; at most 90,000,000,000,000.
    */
   total_amount: number;
   /**
@@ -11909,15 +11909,15 @@ export interface TaxServiceUpdateFilingParams {
    */
   filing_id: string;
   /**
-   * 0 or more.
+   * 0 to 90,000,000,000,000.
    */
   gross_revenue: number;
   /**
-   * 0 or more.
+   * 0 to 90,000,000,000,000.
    */
   cost_of_goods_sold: number;
   /**
-   * 0 or more.
+   * 0 to 90,000,000,000,000.
    */
   operating_expenses: number;
 }
@@ -11993,7 +11993,7 @@ export interface TreasuryOperationsServiceInitiateTransferParams {
    */
   to_account_id: string;
   /**
-   * Greater than 0, in `currency`.
+   * Greater than 0, in `currency`; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -12023,7 +12023,7 @@ export interface TreasuryOperationsServiceInitiateExternalTransferParams {
    */
   to_name: string;
   /**
-   * Greater than 0, in `currency`, fee excluded.
+   * Greater than 0, in `currency`, fee excluded; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -12075,7 +12075,7 @@ export interface TreasuryOperationsServiceGetExchangeQuoteParams {
    */
   to_currency: string;
   /**
-   * Amount of from_currency to sell, greater than 0.
+   * Amount of from_currency to sell, greater than 0; at most 90,000,000,000,000.
    */
   amount: number;
 }
@@ -12097,7 +12097,7 @@ export interface TreasuryOperationsServiceExecuteExchangeParams {
    */
   to_account_id: string;
   /**
-   * Amount sold; must equal the quote's from_amount.
+   * Amount sold; must equal the quote's from_amount; at most 90,000,000,000,000.
    */
   from_amount: number;
   /**
@@ -12229,7 +12229,7 @@ export interface TreasuryServiceFundAccountParams {
    */
   account_id: string;
   /**
-   * Greater than 0, at most two decimals, in `currency`.
+   * Greater than 0, at most two decimals, in `currency`; at most 90,000,000,000,000.
    */
   amount: number;
   /**

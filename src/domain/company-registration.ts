@@ -9,6 +9,7 @@ import type {
 import { COMPANY_PLANS, companyPricing, EARLY_BIRD, PricingInputError } from "./company-pricing.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 import { addMonths } from "./subscriptions.ts";
+import { CAP_TABLE_UNITS_RULE, isUnitAmount, UNITS_RULE, withinUnitMaximum } from "./units.ts";
 
 /**
  * Rules of registering a company (companyservice.create, entitydraftservice.pay_and_activate, an approved company
@@ -53,7 +54,7 @@ export function holderRole(type: CompanyType, row: Pick<ShareholderData, "role">
 
 /**
  * The cap table as stored: names and emails trimmed, role filled (cooperatives: founding_member with 0 units;
- * others: shareholder with positive units), or the refusal of the first bad row. At least one holder who is not only
+ * others: shareholder with positive units; units as src/domain/units.ts admits them), or the refusal of the first bad row. At least one holder who is not only
  * a director; a resident id at most once.
  */
 export function capTable(
@@ -67,7 +68,7 @@ export function capTable(
     const field = { field: `shareholders[${i}]` };
     const role = holderRole(type, row);
     if (row.name.trim().length === 0) return refuse("InvalidInput", "a holder needs a name", field);
-    if (!Number.isFinite(row.units) || row.units < 0) return refuse("InvalidInput", "units must be 0 or more", field);
+    if (!isUnitAmount(row.units)) return refuse("InvalidInput", UNITS_RULE, field);
     if (role === "shareholder" && row.units <= 0) return refuse("InvalidInput", "a shareholder holds units", field);
     if (row.resident_id !== null) {
       if (seen.has(row.resident_id)) return refuse("InvalidInput", "a holder appears twice", field);
@@ -81,6 +82,7 @@ export function capTable(
       role,
     });
   }
+  if (!withinUnitMaximum(out)) return refuse("InvalidInput", CAP_TABLE_UNITS_RULE, { field: "shareholders" });
   if (out.every((r) => r.role === "director")) {
     return refuse("InvalidInput", "a company needs at least one shareholder (founding member)", {
       field: "shareholders",

@@ -1,7 +1,7 @@
 import type { DividendStatus, ShareholderData } from "../../generated/types.ts";
 import type { Cents } from "./money.ts";
 import { type Refusal, refuse } from "./refusal.ts";
-import { toMicro } from "./share-transfers.ts";
+import { toMicro } from "./units.ts";
 
 /**
  * Dividends (issue 17, docs/decisions.md "Share transfers and dividends"): the split of a total by ownership, in

@@ -7,6 +7,7 @@ import type {
   ShareholderInviteStatus,
 } from "../../generated/types.ts";
 import { type Refusal, refuse } from "./refusal.ts";
+import { CAP_TABLE_UNITS_RULE, isUnitAmount, UNITS_RULE, withinUnitMaximum } from "./units.ts";
 
 /**
  * The EntityDraft state machine (seed 000 "Entity draft") and the rules of its operations, pure: values in, values or
@@ -82,7 +83,7 @@ export function normalEmail(email: string): string {
 
 /**
  * The cap table of a draft: 1 to 100 rows, each with a name, a well-formed email (distinct across rows, without
- * case), finite units of 0 or more; companies give every shareholder row units above 0, cooperatives' founding members
+ * case), units of 0 or more with at most 6 decimals, at most MAX_UNITS in all (src/domain/units.ts); companies give every shareholder row units above 0, cooperatives' founding members
  * hold 0 units. The rows as stored (name and email trimmed, role filled: shareholder, founding_member for cooperatives).
  */
 export function capTable(
@@ -100,7 +101,7 @@ export function capTable(
     if (!EMAIL.test(email)) return bad(i, "every cap-table row needs a valid email");
     if (seen.has(email)) return bad(i, `the email ${email} appears twice in the cap table`);
     seen.add(email);
-    if (!Number.isFinite(row.units) || row.units < 0) return bad(i, "units must be 0 or more");
+    if (!isUnitAmount(row.units)) return bad(i, UNITS_RULE);
     const role: InvitationRole = row.role ?? (entityType === "cooperative" ? "founding_member" : "shareholder");
     if (entityType === "cooperative" && row.units !== 0) return bad(i, "cooperative founding members hold 0 units");
     if (entityType === "company" && role === "shareholder" && row.units <= 0)
@@ -108,6 +109,7 @@ export function capTable(
     if (entityType === "company" && role === "founding_member") return bad(i, "founding_member is a cooperative role");
     out.push({ name: row.name.trim(), email, resident_id: row.resident_id, units: row.units, role });
   }
+  if (!withinUnitMaximum(out)) return refuse("InvalidInput", CAP_TABLE_UNITS_RULE, { field: "shareholders" });
   return out;
 }
 

@@ -1,5 +1,6 @@
 import type { ProposalStatus, ResolutionKind, VoteValue, VotingModel } from "../../generated/types.ts";
 import { type Refusal, refuse } from "./refusal.ts";
+import { fromMicro, toMicro } from "./units.ts";
 
 /**
  * Proposal rules (issue 17, docs/decisions.md "Proposals, votes and resolutions (issue 17)"): who holds power at
@@ -65,7 +66,8 @@ const MEMBER_ROLES = new Set(["founding_member", "platinum_member"]);
  * The power at an instant: `board` proposals count current directors (one each, per subject); otherwise
  * `cooperative` voting counts open founding_member and platinum_member roles (one unit per role row), and
  * `standard` voting sums the cap table's shareholder units (rows whose role is null or `shareholder`); units on a
- * row without a resident id count in the total (they are issued) but nobody can vote them.
+ * row without a resident id count in the total (they are issued) but nobody can vote them. Units are summed in
+ * micro-units, so the total is exact (at most MAX_UNITS, src/domain/units.ts).
  */
 export function powerSnapshot(
   kind: ResolutionKind,
@@ -88,10 +90,11 @@ export function powerSnapshot(
   for (const row of capTable) {
     if (row.role !== null && row.role !== "shareholder") continue;
     if (!(row.units > 0)) continue;
-    total += row.units;
-    if (row.resident_id) add(row.resident_id, row.units);
+    total += toMicro(row.units);
+    if (row.resident_id) add(row.resident_id, toMicro(row.units));
   }
-  return { powers, total };
+  for (const [subject, micro] of powers) powers.set(subject, fromMicro(micro));
+  return { powers, total: fromMicro(total) };
 }
 
 export interface VoteCheck {
@@ -122,6 +125,7 @@ export function voteRefusal(v: VoteCheck): Refusal<"InvalidState" | "InvalidInpu
 export interface TallyInput {
   kind: ResolutionKind;
   snapshot: number;
+  /** Whole percentages, 0 to 100 (Proposal.quorum_percentage, passing_threshold). */
   quorumPercentage: number;
   passingThreshold: number;
   votesFor: number;
@@ -138,23 +142,31 @@ export interface TallyOutcome {
   status: "passed" | "rejected";
 }
 
+/** A tally figure (units with at most 6 decimals, or a count) as exact micro-units. */
+const exact = (value: number): bigint => BigInt(toMicro(value));
+
 /**
  * The tally. Quorum: total_voted / snapshot x 100 >= quorum_percentage (abstentions count). Passing: the for-share
  * of for + against (abstentions excluded) compared with passing_threshold per PASSING_COMPARISON; nobody for or
- * against never passes. Compared by cross-multiplication, so exact edges (50 %, 75 %) are exact.
+ * against never passes. Both are compared by cross-multiplication in BigInt micro-units (quorum and threshold are
+ * whole percentages), so the decision is exact for every value the spec admits, 50 % and 75 % edges included;
+ * only the percentages answered are rounded (doubles).
  */
 export function tally(t: TallyInput): TallyOutcome {
-  const totalVoted = t.votesFor + t.votesAgainst + t.votesAbstain;
-  const decided = t.votesFor + t.votesAgainst;
-  const quorumReached = totalVoted * 100 >= t.quorumPercentage * t.snapshot && (t.snapshot > 0 || totalVoted > 0);
-  const forScaled = t.votesFor * 100;
-  const bar = t.passingThreshold * decided;
-  const shareMet = decided > 0 && (PASSING_COMPARISON[t.kind] === "at_least" ? forScaled >= bar : forScaled > bar);
+  const votesFor = exact(t.votesFor);
+  const decided = votesFor + exact(t.votesAgainst);
+  const voted = decided + exact(t.votesAbstain);
+  const snapshot = exact(t.snapshot);
+  const quorumReached = voted * 100n >= BigInt(t.quorumPercentage) * snapshot && (snapshot > 0n || voted > 0n);
+  const forScaled = votesFor * 100n;
+  const bar = BigInt(t.passingThreshold) * decided;
+  const shareMet = decided > 0n && (PASSING_COMPARISON[t.kind] === "at_least" ? forScaled >= bar : forScaled > bar);
   const passed = quorumReached && shareMet;
+  const totalVoted = fromMicro(Number(voted));
   return {
     totalVoted,
     turnoutPercentage: t.snapshot > 0 ? (totalVoted / t.snapshot) * 100 : 0,
-    forPercentage: decided > 0 ? (t.votesFor / decided) * 100 : 0,
+    forPercentage: decided > 0n ? (Number(votesFor) / Number(decided)) * 100 : 0,
     quorumReached,
     passed,
     status: passed ? "passed" : "rejected",
@@ -174,7 +186,7 @@ export function tallyRefusal(p: {
 }): Refusal<"InvalidState"> | null {
   if (p.status !== "active")
     return refuse("InvalidState", `the proposal is ${p.status}, not active`, { status: p.status });
-  if (p.now.getTime() < p.votingEndsAt.getTime() && p.totalVoted < p.snapshot) {
+  if (p.now.getTime() < p.votingEndsAt.getTime() && toMicro(p.totalVoted) < toMicro(p.snapshot)) {
     return refuse("InvalidState", "the voting window is still open and voting power is still unvoted", {
       voting_ends_at: p.votingEndsAt.toISOString(),
     });

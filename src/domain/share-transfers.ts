@@ -1,18 +1,13 @@
 import { createHash } from "node:crypto";
 import type { ShareholderData, ShareTransferStatus } from "../../generated/types.ts";
 import { type Refusal, refuse } from "./refusal.ts";
+import { fromMicro, isUnitAmount, MAX_UNITS, toMicro } from "./units.ts";
 
 /**
  * Share transfers (issue 17, docs/decisions.md "Share transfers and dividends"): the canonical terms the recipient
  * signs, the units a holder may still give, and the cap-table move. Units are counted in whole micro-units
- * (10^-6 of a unit) so the move is exact and the company total never changes.
+ * (src/domain/units.ts) so the move is exact and the company total never changes.
  */
-
-/** Units are kept to 6 decimals: a transfer of finer units is refused. */
-export const UNIT_SCALE = 1_000_000;
-
-export const toMicro = (units: number): number => Math.round(units * UNIT_SCALE);
-export const fromMicro = (micro: number): number => micro / UNIT_SCALE;
 
 /** The most characters a reason carries. */
 export const MAX_REASON = 1000;
@@ -69,8 +64,8 @@ export interface TransferAsk {
 export function transferInput(ask: TransferAsk): { units: number; reason: string | null } | Refusal<"InvalidInput"> {
   const { units } = ask;
   if (!Number.isFinite(units) || units <= 0) return refuse("InvalidInput", "units must be above 0", { field: "units" });
-  if (Math.abs(toMicro(units) - units * UNIT_SCALE) > 1e-6 || toMicro(units) > Number.MAX_SAFE_INTEGER / 4) {
-    return refuse("InvalidInput", "units have at most 6 decimals", { field: "units" });
+  if (!isUnitAmount(units)) {
+    return refuse("InvalidInput", `units are at most ${MAX_UNITS} with at most 6 decimals`, { field: "units" });
   }
   if (ask.from === ask.to) {
     return refuse("InvalidInput", "a holder cannot transfer to itself", { field: "to_resident_id" });
@@ -141,10 +136,6 @@ export function moveUnits(
   }
   return { table: out, giverLeft: fromMicro(left), recipientIsNew };
 }
-
-/** The total of units in the cap table, in micro-units (what a transfer conserves). */
-export const totalMicroUnits = (table: readonly ShareholderData[]): number =>
-  table.reduce((sum, r) => sum + toMicro(r.units), 0);
 
 export type TransferAction = "approve" | "complete" | "cancel";
 

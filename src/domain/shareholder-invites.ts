@@ -1,5 +1,15 @@
+import type { ShareholderData } from "../../generated/types.ts";
 import { isValidEmail, normalizeEmail } from "./email.ts";
 import { type Refusal, refuse } from "./refusal.ts";
+import {
+  CAP_TABLE_UNITS_RULE,
+  fromMicro,
+  isUnitAmount,
+  MAX_UNITS,
+  toMicro,
+  UNITS_RULE,
+  withinUnitMaximum,
+} from "./units.ts";
 
 /**
  * Shareholder invitations (issue 17, docs/decisions.md "Directors, signing authority and shareholder invitations
@@ -31,8 +41,8 @@ export function inviteInput(raw: {
   const email = normalizeEmail(raw.invitee_email);
   if (!isValidEmail(email))
     return refuse("InvalidInput", "invitee_email is not a valid address", { field: "invitee_email" });
-  if (!Number.isFinite(raw.proposed_units) || raw.proposed_units <= 0)
-    return refuse("InvalidInput", "proposed_units must be a number greater than 0", { field: "proposed_units" });
+  if (!(raw.proposed_units > 0) || !isUnitAmount(raw.proposed_units))
+    return refuse("InvalidInput", `proposed_units must be above 0; ${UNITS_RULE}`, { field: "proposed_units" });
   const message = raw.message?.trim() ? raw.message.trim() : null;
   if (message !== null && message.length > MAX_INVITE_MESSAGE_CHARS)
     return refuse("InvalidInput", `message is longer than ${MAX_INVITE_MESSAGE_CHARS} characters`, {
@@ -70,4 +80,28 @@ export function answerRefusal(
   if (invite.status === "expired" || invite.expires_at.getTime() <= now.getTime())
     return refuse("Expired", "the invitation has expired", { expires_at: invite.expires_at.toISOString() });
   return null;
+}
+
+export interface Holder {
+  residentId: string;
+  name: string;
+  email: string;
+}
+
+/**
+ * The cap table after an accepted invitation issues `units` to the holder: added to its `shareholder` row, or a new
+ * row. Issued units are new units, so the company's total grows; InvalidState when it would pass MAX_UNITS.
+ */
+export function issueUnits(
+  table: readonly ShareholderData[],
+  holder: Holder,
+  units: number,
+): ShareholderData[] | Refusal<"InvalidState"> {
+  const out = [...table];
+  const at = out.findIndex((s) => s.resident_id === holder.residentId && (s.role ?? "shareholder") === "shareholder");
+  const held = at >= 0 ? out[at] : undefined;
+  if (held) out[at] = { ...held, units: fromMicro(toMicro(held.units) + toMicro(units)) };
+  else out.push({ name: holder.name, email: holder.email, resident_id: holder.residentId, units, role: "shareholder" });
+  if (!withinUnitMaximum(out)) return refuse("InvalidState", CAP_TABLE_UNITS_RULE, { max_units: MAX_UNITS });
+  return out;
 }

@@ -11,6 +11,7 @@ import {
 import type { ProposalStatus } from "../../generated/types.ts";
 import { sqlRows } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
+import { fromMicro } from "../domain/units.ts";
 
 /** Proposal, ProposalVoterPower (the per-voter snapshot), Vote and Resolution rows (issue 17). */
 
@@ -79,17 +80,22 @@ export interface VoteSums {
   votesAbstain: number;
 }
 
+/**
+ * The power of the votes per value. Each vote's power is summed as whole micro-units (round(power x 10^6), an
+ * integer), so the sums are exact (at most MAX_UNITS units in all, src/domain/units.ts) rather than a sum of doubles.
+ */
 export async function voteSums(em: EntityManager, proposalId: string): Promise<VoteSums> {
   const rows = await sqlRows<{ f: number | string | null; a: number | string | null; x: number | string | null }>(
     em,
-    `select sum(case when vote_value = 'for' then voting_power else 0 end) as f,
-            sum(case when vote_value = 'against' then voting_power else 0 end) as a,
-            sum(case when vote_value = 'abstain' then voting_power else 0 end) as x
+    `select sum(case when vote_value = 'for' then round(voting_power * 1000000)::bigint else 0 end) as f,
+            sum(case when vote_value = 'against' then round(voting_power * 1000000)::bigint else 0 end) as a,
+            sum(case when vote_value = 'abstain' then round(voting_power * 1000000)::bigint else 0 end) as x
      from "vote" where proposal_id = ?`,
     [proposalId],
   );
   const r = rows[0];
-  return { votesFor: Number(r?.f ?? 0), votesAgainst: Number(r?.a ?? 0), votesAbstain: Number(r?.x ?? 0) };
+  const units = (micro: number | string | null | undefined) => fromMicro(Number(micro ?? 0));
+  return { votesFor: units(r?.f), votesAgainst: units(r?.a), votesAbstain: units(r?.x) };
 }
 
 /** Locks the proposal row until the call commits (votes and tallies of one proposal run one after the other). */

@@ -7,6 +7,7 @@ import {
 } from "../../generated/entities.ts";
 import type { ShareholderData, ShareTransferStatus } from "../../generated/types.ts";
 import { affected, sqlRows } from "../db/sql.ts";
+import { fromMicro } from "../domain/units.ts";
 
 /**
  * The ShareTransfer table and the cap-table writes a transfer makes (ZoneCompany.shareholders). Every change of a
@@ -41,15 +42,15 @@ export async function writeCapTable(
   if (n !== 1) throw new Error(`company ${companyId} vanished`);
 }
 
-/** Units the holder has committed to transfers not yet completed or cancelled (pending, approved). */
+/** Units the holder has committed to transfers not yet completed or cancelled (pending, approved), summed exactly. */
 export async function outstandingUnits(em: EntityManager, companyId: string, fromResidentId: string): Promise<number> {
   const rows = await sqlRows<{ units: number | string | null }>(
     em,
-    `select sum(units)::float8 as units from "share_transfer"
+    `select sum(round(units * 1000000)::bigint) as units from "share_transfer"
      where company_id = ? and from_resident_id = ? and status in ('pending', 'approved')`,
     [companyId, fromResidentId],
   );
-  return Number(rows[0]?.units ?? 0);
+  return fromMicro(Number(rows[0]?.units ?? 0));
 }
 
 export async function insertTransfer(em: EntityManager, row: ShareTransferRow): Promise<ShareTransferRow> {

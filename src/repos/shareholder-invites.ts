@@ -1,6 +1,5 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { ShareholderInviteEntity, type ShareholderInviteRow } from "../../generated/entities.ts";
-import type { ShareholderData } from "../../generated/types.ts";
 import { sqlRows } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
 
@@ -79,37 +78,4 @@ export function pendingInvites(
     { company_id: companyId, status: "pending", expires_at: { $gt: now } },
     { orderBy: { created_at: "desc", sid: "desc" }, limit, disableIdentityMap: true },
   );
-}
-
-/**
- * Adds `units` to the resident's row of the company's shareholder data (a new row when it has none), with the
- * company row locked until the transaction ends so concurrent issues and transfers never lose an update. False when
- * the company does not exist.
- */
-export async function issueUnits(
-  em: EntityManager,
-  companyId: string,
-  holder: { residentId: string; name: string; email: string },
-  units: number,
-  now: Date,
-): Promise<boolean> {
-  const rows = await sqlRows<{ shareholders: ShareholderData[] | null }>(
-    em,
-    `select shareholders from "zone_company" where company_id = ? for update`,
-    [companyId],
-  );
-  const row = rows[0];
-  if (!row) return false;
-  const table = [...(row.shareholders ?? [])];
-  const at = table.findIndex((s) => s.resident_id === holder.residentId && (s.role ?? "shareholder") === "shareholder");
-  const held = at >= 0 ? table[at] : undefined;
-  if (held) table[at] = { ...held, units: held.units + units };
-  else
-    table.push({ name: holder.name, email: holder.email, resident_id: holder.residentId, units, role: "shareholder" });
-  await sqlRows(em, `update "zone_company" set shareholders = ?::jsonb, updated_at = ? where company_id = ?`, [
-    JSON.stringify(table),
-    now,
-    companyId,
-  ]);
-  return true;
 }

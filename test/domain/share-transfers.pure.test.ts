@@ -4,11 +4,11 @@ import {
   canonicalTransferTerms,
   commitRefusal,
   moveUnits,
-  totalMicroUnits,
   transferHash,
   transferInput,
   transferMoveRefusal,
 } from "../../src/domain/share-transfers.ts";
+import { totalMicroUnits } from "../../src/domain/units.ts";
 
 const row = (resident_id: string | null, units: number, role: "shareholder" | "director" | null = "shareholder") => ({
   name: resident_id ?? "?",

@@ -174,22 +174,20 @@ describe("taxservice.update_filing", () => {
     expect(loss).toMatchObject({ gross_profit: -10, taxable_income: 0, tax_due: 0 });
   });
 
-  test("bad figures are InvalidAmount, nothing written", async () => {
+  test("bad figures are InvalidAmount, figures above the declared maximum invalid params; nothing written", async () => {
     const f = await draftFiling(director.client, company);
-    for (const bad of [{ gross_revenue: -1 }, { cost_of_goods_sold: 0.001 }, { operating_expenses: 1e20 }]) {
-      await refusedNoWrite(
-        () =>
-          director.client.call("taxservice.update_filing", {
-            filing_id: f.sid,
-            gross_revenue: 1,
-            cost_of_goods_sold: 1,
-            operating_expenses: 1,
-            ...bad,
-          }),
-        -32006,
-        "InvalidAmount",
-      );
+    const update = (bad: Record<string, number>) => () =>
+      director.client.call("taxservice.update_filing", {
+        filing_id: f.sid,
+        gross_revenue: 1,
+        cost_of_goods_sold: 1,
+        operating_expenses: 1,
+        ...bad,
+      });
+    for (const bad of [{ gross_revenue: -1 }, { cost_of_goods_sold: 0.001 }]) {
+      await refusedNoWrite(update(bad), -32006, "InvalidAmount");
     }
+    await refusedNoWrite(update({ operating_expenses: 1e20 }), -32602, null);
   });
 
   test("only a draft; only a director; another company's filing is NotFound", async () => {

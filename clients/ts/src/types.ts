@@ -1376,7 +1376,7 @@ export interface ShareholderData {
    */
   resident_id: string | null;
   /**
-   * Share units held; 0 for cooperative founding members.
+   * Share units held, 0 to 1,000,000,000 with at most 6 decimals; 0 for cooperative founding members. A cap table holds at most 1,000,000,000 units in all.
    */
   units: number;
   /**
@@ -9501,7 +9501,7 @@ export interface CreditServiceTopUpParams {
    */
   user_id: string;
   /**
-   * USD; must equal the confirmed payment's amount.
+   * USD; must equal the confirmed payment's amount; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -9515,7 +9515,7 @@ export interface CreditServiceDeductParams {
    */
   user_id?: string;
   /**
-   * USD, greater than 0.
+   * USD, greater than 0; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -9537,7 +9537,7 @@ export interface CreditServiceAddBonusParams {
    */
   user_id: string;
   /**
-   * USD, greater than 0.
+   * USD, greater than 0; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -9551,7 +9551,7 @@ export interface CreditServiceRefundParams {
    */
   user_id: string;
   /**
-   * USD, greater than 0.
+   * USD, greater than 0; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -9594,7 +9594,7 @@ export interface CreditServiceInitiateTopupParams {
    */
   user_id?: string;
   /**
-   * USD, within get_pricing's top-up bounds.
+   * USD, within get_pricing's top-up bounds; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -9608,11 +9608,11 @@ export interface CreditServiceSetupAutoTopupParams {
    */
   user_id?: string;
   /**
-   * USD charged per automatic top-up, at least get_pricing's auto_topup_min_amount.
+   * USD charged per automatic top-up, at least get_pricing's auto_topup_min_amount; at most 90,000,000,000,000.
    */
   amount: number;
   /**
-   * USD, 0 or more.
+   * USD, 0 or more; at most 90,000,000,000,000.
    */
   threshold: number;
 }
@@ -9646,7 +9646,7 @@ export interface CreditServiceDebitAiQueryParams {
    */
   user_id: string;
   /**
-   * USD, greater than 0.
+   * USD, greater than 0; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -10915,7 +10915,7 @@ export interface PaymentServiceGetPaymentWalletParams {
    */
   payment_type: PaymentType;
   /**
-   * Amount owed, in `currency`: positive, at most two decimals.
+   * Amount owed, in `currency`: positive, at most two decimals; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -10944,7 +10944,7 @@ export interface PaymentServiceInitiateMobilepayParams {
   entity_id: string;
   entity_type: EntityType;
   /**
-   * Amount in `currency`; must equal the server's price for priced purposes.
+   * Amount in `currency`; must equal the server's price for priced purposes; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -11034,7 +11034,7 @@ export interface PaymentServiceInitiateBankTransferParams {
   entity_id: string;
   entity_type: EntityType;
   /**
-   * Amount in `currency`; must equal the server's price for priced purposes.
+   * Amount in `currency`; must equal the server's price for priced purposes; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -11053,7 +11053,7 @@ export interface PaymentServiceInitiateBankTransferParams {
 export interface PricingServiceCalculateCompanyPricingParams {
   company_type: CompanyType;
   /**
-   * Number of shareholders (founding members for cooperatives), at least 1.
+   * Number of shareholders (founding members for cooperatives), 1 to 1,000 (the most rows a cap table carries in a request).
    */
   shareholder_count: number;
   subscription_plan: CompanySubscriptionPlan;
@@ -11066,7 +11066,7 @@ export type PricingServiceGetAllPricingParams = Record<string, never>;
 export interface PricingServiceGetShareholderFeeRateParams {
   company_type: CompanyType;
   /**
-   * Number of shareholders (founding members for cooperatives), at least 1.
+   * Number of shareholders (founding members for cooperatives), 1 to 1,000 (the most rows a cap table carries in a request).
    */
   shareholder_count: number;
 }
@@ -11465,7 +11465,7 @@ export interface ShareholderServiceInviteShareholderParams {
    */
   invitee_email: string;
   /**
-   * New units offered; greater than 0.
+   * New units offered: above 0, at most 1,000,000,000 units with at most 6 decimals; accepting is refused while the company's cap table would pass 1,000,000,000 units.
    */
   proposed_units: number;
   /**
@@ -11509,7 +11509,7 @@ export interface ShareholderServiceInitiateTransferParams {
    */
   to_resident_id: string;
   /**
-   * Units to transfer; greater than 0.
+   * Units to transfer: above 0, at most 1,000,000,000 units with at most 6 decimals.
    */
   units: number;
   /**
@@ -11555,7 +11555,7 @@ export interface ShareholderServiceInitiateDividendParams {
    */
   company_id: string;
   /**
-   * Amount to distribute, in currency.
+   * Amount to distribute, in currency; at most 90,000,000,000,000.
    */
   total_amount: number;
   /**
@@ -11618,15 +11618,15 @@ export interface TaxServiceUpdateFilingParams {
    */
   filing_id: string;
   /**
-   * 0 or more.
+   * 0 to 90,000,000,000,000.
    */
   gross_revenue: number;
   /**
-   * 0 or more.
+   * 0 to 90,000,000,000,000.
    */
   cost_of_goods_sold: number;
   /**
-   * 0 or more.
+   * 0 to 90,000,000,000,000.
    */
   operating_expenses: number;
 }
@@ -11702,7 +11702,7 @@ export interface TreasuryOperationsServiceInitiateTransferParams {
    */
   to_account_id: string;
   /**
-   * Greater than 0, in `currency`.
+   * Greater than 0, in `currency`; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -11732,7 +11732,7 @@ export interface TreasuryOperationsServiceInitiateExternalTransferParams {
    */
   to_name: string;
   /**
-   * Greater than 0, in `currency`, fee excluded.
+   * Greater than 0, in `currency`, fee excluded; at most 90,000,000,000,000.
    */
   amount: number;
   /**
@@ -11784,7 +11784,7 @@ export interface TreasuryOperationsServiceGetExchangeQuoteParams {
    */
   to_currency: string;
   /**
-   * Amount of from_currency to sell, greater than 0.
+   * Amount of from_currency to sell, greater than 0; at most 90,000,000,000,000.
    */
   amount: number;
 }
@@ -11806,7 +11806,7 @@ export interface TreasuryOperationsServiceExecuteExchangeParams {
    */
   to_account_id: string;
   /**
-   * Amount sold; must equal the quote's from_amount.
+   * Amount sold; must equal the quote's from_amount; at most 90,000,000,000,000.
    */
   from_amount: number;
   /**
@@ -11938,7 +11938,7 @@ export interface TreasuryServiceFundAccountParams {
    */
   account_id: string;
   /**
-   * Greater than 0, at most two decimals, in `currency`.
+   * Greater than 0, at most two decimals, in `currency`; at most 90,000,000,000,000.
    */
   amount: number;
   /**

@@ -2,6 +2,7 @@ import type { ResolutionRow } from "../../../generated/entities.ts";
 import type { GovernanceServiceHandlers } from "../../../generated/handlers/index.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { executeRefusal, formatResolutionNumber, tally, tallyRefusal } from "../../domain/proposals.ts";
+import { sumUnits } from "../../domain/units.ts";
 import { rolesOfCompanyAt } from "../../repos/company-roles.ts";
 import { takeNumber } from "../../repos/counters.ts";
 import { writeAudience } from "../../repos/document-audiences.ts";
@@ -32,7 +33,7 @@ export const tallyVotes: Handlers["tallyVotes"] = async (ctx) => {
   const sums = await voteSums(ctx.em, proposal.sid);
   const now = ctx.now();
   const snapshot = proposal.total_issued_power_snapshot;
-  const totalVoted = sums.votesFor + sums.votesAgainst + sums.votesAbstain;
+  const totalVoted = sumUnits(sums.votesFor, sums.votesAgainst, sums.votesAbstain);
   const refusal = tallyRefusal({
     status: proposal.status,
     now,

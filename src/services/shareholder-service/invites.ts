@@ -4,11 +4,12 @@ import type { InviteResult } from "../../../generated/types.ts";
 import { newToken, sha256Hex } from "../../auth/tokens.ts";
 import { companyStatusRefusal } from "../../domain/company-status.ts";
 import { isRefusal } from "../../domain/refusal.ts";
-import { answerRefusal, inviteExpiry, inviteInput } from "../../domain/shareholder-invites.ts";
+import { answerRefusal, inviteExpiry, inviteInput, issueUnits } from "../../domain/shareholder-invites.ts";
 import { sendEmail } from "../../integrations/email/index.ts";
 import { findCompanyHead } from "../../repos/companies.ts";
 import { openRole, rolesOfSubjectAt } from "../../repos/company-roles.ts";
 import { findResident, ownedResidentIdsOf } from "../../repos/digital-residents.ts";
+import { lockCapTable, writeCapTable } from "../../repos/share-transfers.ts";
 import * as invites from "../../repos/shareholder-invites.ts";
 import { findUserById } from "../../repos/users.ts";
 import { requireCaller } from "../../rpc/caller.ts";
@@ -125,18 +126,16 @@ export const acceptInvite: Handlers["acceptInvite"] = async (ctx, p) => {
   const now = ctx.now();
   if (!(await invites.answerInvite(ctx.em, row.sid, { status: "accepted", residentId: p.resident_id }, now)))
     throw shareholderError("AlreadyUsed", "the invitation was answered meanwhile");
-  const issued = await invites.issueUnits(
-    ctx.em,
-    row.company_id,
-    {
-      residentId: p.resident_id,
-      name: `${resident.first_name} ${resident.last_name}`.trim(),
-      email: row.invitee_email,
-    },
-    row.proposed_units,
-    now,
-  );
-  if (!issued) throw shareholderError.notFound("company");
+  const table = await lockCapTable(ctx.em, row.company_id);
+  if (!table) throw shareholderError.notFound("company");
+  const holder = {
+    residentId: p.resident_id,
+    name: `${resident.first_name} ${resident.last_name}`.trim(),
+    email: row.invitee_email,
+  };
+  const issued = issueUnits(table, holder, row.proposed_units);
+  if (isRefusal(issued)) throw shareholderError(issued.refusal, issued.message, issued.details);
+  await writeCapTable(ctx.em, row.company_id, issued, now);
   const held = (await rolesOfSubjectAt(ctx.em, p.resident_id, now)).find(
     (r) => r.company_id === row.company_id && r.role === "shareholder",
   );

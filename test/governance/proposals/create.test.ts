@@ -90,16 +90,22 @@ describe("create_proposal", () => {
     );
   });
 
-  test("voting_days outside 1-90 and an empty title: InvalidInput, nothing written", async () => {
+  test("voting_days outside the declared 1-90: invalid params; an empty title: InvalidInput; nothing written", async () => {
     const s = await standardCompany(t);
-    for (const o of [{ voting_days: 0 }, { voting_days: 91 }, { title: "   " }]) {
+    for (const o of [{ voting_days: 0 }, { voting_days: 91 }]) {
       await refusedNoWrite(
         () => governanceWrites(t),
         () => propose(s.a.client, s.company, o),
-        -32006,
-        GOV("InvalidInput"),
+        -32602,
+        null,
       );
     }
+    await refusedNoWrite(
+      () => governanceWrites(t),
+      () => propose(s.a.client, s.company, { title: "   " }),
+      -32006,
+      GOV("InvalidInput"),
+    );
     expect((await proposeOk(s.a.client, s.company, { voting_days: 90 })).voting_ends_at).toBe(
       "2027-02-21T10:00:00.000Z",
     );
