@@ -43,6 +43,15 @@ describe("verdicts", () => {
       verified_at: t.clock.now().toISOString(),
     });
     expect(await residentRow(t, s.residentId)).toMatchObject({ kyc_provider_id: v.kyc_provider_id, status: "pending" });
+    // Completed by the provider, audited as an administrator's approval is (issue 29 item 15); once, not on a repeat.
+    await deliver(t, v);
+    const audit = await sql(
+      t,
+      "select subject_id, target_ref, target_type, allowed from user_audit_log where action = 'verify_kyc'",
+    );
+    expect(audit).toEqual([
+      { subject_id: ada.userId, target_ref: s.sessionId, target_type: "kyc_session", allowed: true },
+    ]);
   });
 
   test("an approved verdict without an identity reference records the scan reference on the resident", async () => {

@@ -34,18 +34,20 @@ export async function loadVisibleSession(ctx: RpcContext, sessionId: string): Pr
  * A verification completed (an approved verdict, or an administrator's approval): the provider's reference for the
  * verified identity becomes the resident's `kyc_provider_id`, the owner's registration flow reaches `kyc_complete`,
  * and a pending resident whose other steps are done is activated by the one rule (src/domain/activation.ts), in
- * the same transaction.
+ * the same transaction. Returns the resident's owning user (null for none).
  */
-export async function recordCompletion(ctx: RpcContext, session: KycSessionRow, now: Date): Promise<void> {
+export async function recordCompletion(ctx: RpcContext, session: KycSessionRow, now: Date): Promise<string | null> {
   const identity = session.kyc_provider_id ?? session.kycprovider_scan_ref ?? session.sid;
   await recordVerifiedIdentity(ctx.em, session.resident_id, identity, now);
   const stored = await findResident(ctx.em, session.resident_id);
-  if (!stored) return;
+  if (!stored) return null;
   const resident = { ...stored, kyc_provider_id: identity };
   if (resident.user_id !== null) await recordFlowAtLeast(ctx, resident.user_id, "kyc_complete");
-  if (effectiveStatus(resident, now) !== "pending") return;
-  const decision = await judgeActivation(ctx, resident);
-  if (!isRefusal(decision) && decision.activate) await applyActivation(ctx, resident, decision);
+  if (effectiveStatus(resident, now) === "pending") {
+    const decision = await judgeActivation(ctx, resident);
+    if (!isRefusal(decision) && decision.activate) await applyActivation(ctx, resident, decision);
+  }
+  return resident.user_id;
 }
 
 export function toSessionResult(row: KycSessionRow, now: Date): KycSessionResult {

@@ -9,6 +9,7 @@ import {
   verdictTransition,
   visibleKycStatus,
 } from "../../domain/kyc.ts";
+import { writeAudit } from "../../repos/audit-log.ts";
 import { findKycSessionByScanRef, moveKycSession } from "../../repos/kyc-sessions.ts";
 import { recordWebhookEvent } from "../../repos/webhook-events.ts";
 import type { RpcContext } from "../../rpc/context.ts";
@@ -75,7 +76,25 @@ export const handleKycproviderWebhook: Handlers["handleKycproviderWebhook"] = as
     if (changes && (await moveKycSession(ctx.em, session.sid, OPEN_KYC_STATUSES, changes))) {
       const moved = { ...session, ...changes };
       status = moved.status;
-      if (moved.status === "completed") await recordCompletion(ctx, moved, now);
+      if (moved.status === "completed") {
+        const owner = await recordCompletion(ctx, moved, now);
+        // The provider's verdict completes a KYC as an administrator's approval does: audited as verify_kyc
+        // (seed 001 Events 3), the resident's owner as subject (issue 29 item 15).
+        if (owner !== null) {
+          await writeAudit(
+            ctx.em,
+            {
+              subjectId: owner,
+              action: "verify_kyc",
+              targetRef: moved.sid,
+              targetType: "kyc_session",
+              allowed: true,
+              context: { method: "kycservice.handle_kycprovider_webhook", by: "provider", resident_id: moved.resident_id },
+            },
+            now,
+          );
+        }
+      }
       if (capturesPersonalData(moved.status)) await capturePersonalData(ctx, moved, data.personal_data, now);
     } else if (changes) {
       // A concurrent delivery moved it first: answer what it stored.
