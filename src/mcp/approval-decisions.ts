@@ -3,7 +3,7 @@ import type { McpApprovalRow } from "../../generated/entities.ts";
 import type { McpApprovalResult } from "../../generated/types.ts";
 import { keyOwnerCaller } from "../auth/api-keys.ts";
 import { findKeyWithOwnerById } from "../repos/api-keys.ts";
-import { writeAudit } from "../repos/audit-log.ts";
+import { countAuditRows, writeAudit } from "../repos/audit-log.ts";
 import {
   claimPending,
   findApproval,
@@ -12,6 +12,7 @@ import {
   rejectPending,
   retakeApproved,
 } from "../repos/mcp-approvals.ts";
+import { unaudited } from "../rpc/audit-marks.ts";
 import { writeSurviving } from "../rpc/call-context.ts";
 import type { Caller, RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
@@ -93,6 +94,7 @@ async function execute(ctx: RpcContext, row: McpApprovalRow, now: Date): Promise
     }
   }
   const ok = outcome.kind === "result";
+  const attempt = (await countAuditRows(ctx.em, "mcp_approval_executed", row.sid)) + 1;
   if (outcome.kind === "result") {
     await markExecuted(ctx.em, row.sid, JSON.stringify(outcome.result), now);
   } else {
@@ -110,6 +112,7 @@ async function execute(ctx: RpcContext, row: McpApprovalRow, now: Date): Promise
       context: {
         tool: row.tool_name,
         decided_by: ctx.caller?.userId ?? null,
+        attempt,
         ...(ok ? {} : { error: "dispatch failed" }),
       },
     },
@@ -127,7 +130,9 @@ export async function approveApproval(ctx: RpcContext, sid: string, admin: boole
   }
   await claim(ctx, row, now);
   await execute(ctx, row, now);
-  return toApprovalResult(await loadApproval(ctx, sid, admin), !admin);
+  const result = toApprovalResult(await loadApproval(ctx, sid, admin), !admin);
+  // A retry of an approved call resumes without a second decision: no second mcp_approval_approved row (seed 000).
+  return row.status === "approved" ? unaudited(result) : result;
 }
 
 /** reject / admin_reject: pending -> rejected with the reason; the call never runs. */

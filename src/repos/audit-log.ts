@@ -1,6 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { UserAuditLogEntity, type UserAuditLogRow } from "../../generated/entities.ts";
 import type { AuditAction, AuditTargetType } from "../../generated/types.ts";
+import { countRows } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
 
 /** The UserAuditLog table: append-only (the database refuses updates and deletes), newest sid last. */
@@ -45,4 +46,12 @@ export function listAuditRows(
 ): Promise<UserAuditLogRow[]> {
   const where = "subjectId" in by ? { subject_id: by.subjectId } : { target_ref: by.targetRef };
   return em.find(UserAuditLogEntity, where, { orderBy: { sid: "desc" }, limit });
+}
+
+/** How many audit rows of `action` name `targetRef` (an approval's executions: which attempt the next one is). */
+export async function countAuditRows(em: EntityManager, action: string, targetRef: string): Promise<number> {
+  return countRows(em, `select count(*) as n from "user_audit_log" where action = ? and target_ref = ?`, [
+    action,
+    targetRef,
+  ]);
 }

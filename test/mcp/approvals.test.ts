@@ -233,6 +233,18 @@ describe("replaying the approved call", () => {
       execution_error: null,
     });
     expect(await replays(sid)).toEqual(["success", "success"]);
+    // One decision, two executions, each saying its attempt (issue 29 item 14).
+    expect(await audits(sid)).toEqual([
+      "mcp_approval_approved:true",
+      "mcp_approval_executed:false",
+      "mcp_approval_executed:true",
+    ]);
+    const attempts = await sql(
+      t,
+      "select (context::jsonb->>'attempt')::int as attempt from user_audit_log where action = 'mcp_approval_executed' and target_ref = ? order by sid",
+      [sid],
+    );
+    expect(attempts).toEqual([{ attempt: 1 }, { attempt: 2 }]);
   });
 
   test("the replay runs inside the approving call's transaction: a failed one leaves only the approval's own writes", async () => {
