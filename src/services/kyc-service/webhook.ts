@@ -89,7 +89,11 @@ export const handleKycproviderWebhook: Handlers["handleKycproviderWebhook"] = as
               targetRef: moved.sid,
               targetType: "kyc_session",
               allowed: true,
-              context: { method: "kycservice.handle_kycprovider_webhook", by: "provider", resident_id: moved.resident_id },
+              context: {
+                method: "kycservice.handle_kycprovider_webhook",
+                by: "provider",
+                resident_id: moved.resident_id,
+              },
             },
             now,
           );
