@@ -104,6 +104,8 @@ beforeAll(async () => {
       Object.assign(row, { sid: uuidv7(), created_at: new Date(), updated_at: new Date() });
     Object.assign(full, ownerValues(record, OWNER));
     Object.assign(sparse, ownerValues(record, "someone-else"));
+    // Rows generic CRUD can reach: inside the record's x-crud-scope (ApiKey: not the system-minted assistant key).
+    for (const row of [full, sparse]) Object.assign(row, record.scope);
     await insertRow(orm, record.name as never, full);
     await insertRow(orm, record.name as never, sparse);
     stored[record.name] = { full: String(full["sid"]), sparse: String(sparse["sid"]) };
