@@ -53,6 +53,8 @@ export interface CompanyRule {
   proxyActs: boolean;
   /** The target's party, an alternative to the role (and, for a resident's record, to owning it). */
   party: { field: string; kind: "resident" | "user" } | null;
+  /** The param is optional: absent, the call names no company and no rule applies. */
+  optional: boolean;
   /** An administrator's session passes (false: checked as any caller). */
   adminBypass: boolean;
   operable: boolean;
@@ -75,6 +77,7 @@ export interface RuleInput {
     | "proxy"
     | "proxyActs"
     | "party"
+    | "optional"
     | "adminBypass"
     | "company"
   > | null;
@@ -95,6 +98,7 @@ export function companyRule(m: RuleInput): CompanyRule | null {
     proxy: t.proxy,
     proxyActs: t.proxyActs,
     party: t.party,
+    optional: t.optional,
     adminBypass: t.adminBypass,
     operable: t.operable,
     companyAction: t.companyAction,

@@ -39,7 +39,7 @@ function source(rule: CompanyRule): string {
   const resident = rule.foreignResident
     ? `; or a resident the caller ${who} (else ${rule.foreignResident}${sees})`
     : "";
-  return `${where}${resident}`;
+  return `${where}${rule.optional ? " (when given)" : ""}${resident}`;
 }
 
 /** The role a company operation needs, and the target's party who passes without it (`x-target.party`). */
