@@ -6,7 +6,7 @@ import { verifyPassword } from "../auth/passwords.ts";
 import { SIGNATURE_HEADER, verifyWebhookSignature } from "../auth/webhook-signature.ts";
 import { writeAudit } from "../repos/audit-log.ts";
 import { passwordHashOf } from "../repos/users.ts";
-import { isUnaudited } from "./audit-marks.ts";
+import { auditDetailsOf, isUnaudited } from "./audit-marks.ts";
 import { openedEntityManager } from "./call-context.ts";
 import { inCallTransaction } from "./call-transaction.ts";
 import type { RpcContext } from "./context.ts";
@@ -138,6 +138,7 @@ async function audit(
         ...(ctx.caller.apiKeyId ? { api_key_id: ctx.caller.apiKeyId } : {}),
         ...(ctx.caller.partnerId ? { partner_id: ctx.caller.partnerId } : {}),
         ...(outcome.error ? { error: outcome.error.data?.variant ?? outcome.error.code } : {}),
+        ...auditDetailsOf(outcome.error ?? outcome.result),
       },
     },
     ctx.now(),

@@ -43,7 +43,7 @@ export async function upload(
 export function viewAudits(t: TestApp, documentId: string) {
   return sql<{ subject_id: string; allowed: boolean; target_type: string; context: unknown }>(
     t,
-    `select subject_id, allowed, target_type, context from "user_audit_log"
+    `select subject_id, allowed, target_type, context::jsonb as context from "user_audit_log"
      where action = 'view_document' and target_ref = ? order by sid`,
     [documentId],
   );

@@ -67,6 +67,13 @@ describe("businessdocumentservice.get_document", () => {
       subject_id: holder.client.userId,
       allowed: true,
       target_type: "business_document",
+      // The decision the read was allowed by (issue 29 item 18): the audience row and the role that matched.
+      context: {
+        visibility: "role_overlap",
+        audience_id: expect.any(String),
+        matched_role_id: expect.any(String),
+        matched_subject_id: holder.resident,
+      },
     });
   });
 
@@ -83,12 +90,18 @@ describe("businessdocumentservice.get_document", () => {
     await refused(() => get(outsider.client, doc.sid), -32003, "NotFound");
     const audits = await viewAudits(t, doc.sid);
     expect(audits).toHaveLength(before + 1);
-    expect(audits.at(-1)).toMatchObject({ subject_id: outsider.client.userId, allowed: false });
+    expect(audits.at(-1)).toMatchObject({
+      subject_id: outsider.client.userId,
+      allowed: false,
+      context: { visibility: "no_matching_role", matched_role_id: null },
+    });
   });
 
   test("an unknown document is NotFound, audited as a denial", async () => {
     await refused(() => get(holder.client, UNKNOWN_DOCUMENT), -32003, "NotFound");
-    expect(await viewAudits(t, UNKNOWN_DOCUMENT)).toMatchObject([{ allowed: false }]);
+    expect(await viewAudits(t, UNKNOWN_DOCUMENT)).toMatchObject([
+      { allowed: false, context: { visibility: "no_document" } },
+    ]);
   });
 
   test("a member whose classification scope does not intersect gets NotFound", async () => {

@@ -1,6 +1,7 @@
 import type { BusinessDocumentServiceHandlers } from "../../../generated/handlers/index.ts";
 import { findBusinessDocument, listCompanyDocuments } from "../../repos/business-documents.ts";
 import { mayView, mayViewMany } from "../../repos/document-audiences.ts";
+import { withAuditDetails } from "../../rpc/audit-marks.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
 import { documentError, documentKey, subjectsOfCaller, toDetailResult, toDocumentResult } from "./common.ts";
 
@@ -12,14 +13,23 @@ type Handlers = BusinessDocumentServiceHandlers<RpcContext>;
  */
 export const getDocument: Handlers["getDocument"] = async (ctx, p) => {
   const row = await findBusinessDocument(ctx.em, p.document_id);
-  if (!row) throw documentError.notFound("document");
+  if (!row) throw withAuditDetails(documentError.notFound("document"), { visibility: "no_document" });
   const decision = await mayView(
     ctx.em,
     documentKey(row.sid),
     isAdminSession(ctx.caller) ? [] : await subjectsOfCaller(ctx),
   );
-  if (!decision.canView && !isAdminSession(ctx.caller)) throw documentError.notFound("document");
-  return toDetailResult(row, decision.audience?.classification ?? []);
+  // The view_document row carries the decision (seed 001 Events 3): the audience row and the role that matched, or
+  // why none did.
+  const admin = isAdminSession(ctx.caller);
+  const details = {
+    visibility: admin ? "administrator" : decision.reason,
+    audience_id: decision.audience?.sid ?? null,
+    matched_role_id: decision.role?.sid ?? null,
+    matched_subject_id: decision.role?.subject_id ?? null,
+  };
+  if (!decision.canView && !admin) throw withAuditDetails(documentError.notFound("document"), details);
+  return withAuditDetails(toDetailResult(row, decision.audience?.classification ?? []), details);
 };
 
 /** list_documents: the dispatcher checked company:member; only the documents the caller may view, newest first. */
