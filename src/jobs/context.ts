@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { MethodPolicy } from "../../generated/policy.ts";
-import { inCallTransaction } from "../rpc/call-transaction.ts";
+import { inWriteTransaction } from "../rpc/call-transaction.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import type { Runtime } from "../rpc/runtime.ts";
 import { createContext } from "../rpc/runtime-context.ts";
@@ -49,7 +49,7 @@ export function jobContext(runtime: Runtime, name: string, method: MethodPolicy 
 
 /**
  * The one way a job opens a transaction: `work` runs in a fresh job context, in one transaction that commits when it
- * returns and rolls back when it throws (inCallTransaction, as a call's). One call per unit of work: a run, or an
+ * returns and rolls back when it throws (inWriteTransaction, as a writing call's). One call per unit of work: a run, or an
  * item where items lock rows (a wallet, an account) so concurrent runs and calls serialize per item, not per run.
  * `method` is the registry entry a handler path needs (confirm_payment's for the chain watcher); absent, the job's own.
  */
@@ -60,5 +60,5 @@ export function inJobTransaction<T>(
   method?: MethodPolicy,
 ): Promise<T> {
   const ctx = jobContext(runtime, name, method);
-  return inCallTransaction(ctx, false, () => work(ctx));
+  return inWriteTransaction(ctx, () => work(ctx));
 }

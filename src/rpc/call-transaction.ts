@@ -1,7 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { openedEntityManager, takeSurvivingWrites, writeSlotsOf } from "./call-context.ts";
 import type { RpcContext } from "./context.ts";
-import type { MaybePromise } from "./maybe-async.ts";
+import { andThen, type MaybePromise } from "./maybe-async.ts";
 
 /** Taken right after BEGIN: a failed call rolls back to it, keeps what must survive, and commits that alone. */
 const CALL_START = "fz_call_start";
@@ -40,19 +40,20 @@ async function keepSurvivors(ctx: RpcContext, em: EntityManager): Promise<void> 
  * returns, and all roll back when it throws, except the writes kept with `ctx.keepOnRollback` (rate-limit hits,
  * state a refusal moves on purpose), which are committed alone. A call nested in another one's transaction (an
  * approved MCP call replayed inside the approval) runs in a savepoint of it. Read-only methods (`x-mcp.readOnly`)
- * open no transaction.
+ * open no transaction: their unit of work is flushed only when `work` opened one, and a `work` that answers a value
+ * is answered without a promise (src/rpc/maybe-async.ts).
  */
-export async function inCallTransaction<T>(
-  ctx: RpcContext,
-  readOnly: boolean,
-  work: () => MaybePromise<T>,
-): Promise<T> {
-  if (readOnly) {
-    const result = await work();
+export function inCallTransaction<T>(ctx: RpcContext, readOnly: boolean, work: () => MaybePromise<T>): MaybePromise<T> {
+  if (!readOnly) return inWriteTransaction(ctx, work);
+  return andThen(work(), (result) => {
     // Nothing but audit rows (native inserts) should be written here; a stray entity change still lands.
-    await openedEntityManager(ctx)?.flush();
-    return result;
-  }
+    const em = openedEntityManager(ctx);
+    return em ? em.flush().then(() => result) : result;
+  });
+}
+
+/** `inCallTransaction` of a method that writes (and of every job's unit of work): one transaction. */
+export async function inWriteTransaction<T>(ctx: RpcContext, work: () => MaybePromise<T>): Promise<T> {
   const em = ctx.em;
   const outer = em.getTransactionContext();
   // A nested call runs on its outer call's connection and slot.

@@ -7,14 +7,13 @@ import { SIGNATURE_HEADER, verifyWebhookSignature } from "../auth/webhook-signat
 import { writeAudit } from "../repos/audit-log.ts";
 import { passwordHashOf } from "../repos/users.ts";
 import { auditDetailsOf, isUnaudited } from "./audit-marks.ts";
-import { openedEntityManager } from "./call-context.ts";
 import { inCallTransaction } from "./call-transaction.ts";
 import type { RpcContext } from "./context.ts";
 import { isAdminSession } from "./context.ts";
 import { declaredError } from "./declared-errors.ts";
 import { RpcError } from "./errors.ts";
 import { refuseNul } from "./jsonrpc.ts";
-import { andThen, isPromiseLike, type MaybePromise } from "./maybe-async.ts";
+import { isPromiseLike, type MaybePromise } from "./maybe-async.ts";
 import { checkActsAs, checkTarget } from "./target.ts";
 
 export type Entry = MethodEntry<RpcContext>;
@@ -199,16 +198,9 @@ function handled(entry: Entry, ctx: RpcContext, params: Record<string, unknown>)
   });
 }
 
-/**
- * The handler in the call's transaction (`inCallTransaction`) for a method that writes; a read-only method opens
- * none, and its unit of work is flushed only when the handler opened one (a stray entity change still lands).
- */
+/** The handler in the call's transaction (`inCallTransaction`; a read-only method opens none). */
 function runHandler(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): MaybePromise<unknown> {
-  if (!entry.mcp.readOnly) return inCallTransaction(ctx, false, () => handled(entry, ctx, params));
-  return andThen(handled(entry, ctx, params), (result) => {
-    const em = openedEntityManager(ctx);
-    return em ? em.flush().then(() => result) : result;
-  });
+  return inCallTransaction(ctx, entry.mcp.readOnly, () => handled(entry, ctx, params));
 }
 
 /** One check of the policy: undefined when it decided at once, a promise when it had to read the database. */
@@ -254,9 +246,12 @@ function runChecks(
   return undefined;
 }
 
-/** A refused call: an audited method's row for a known caller is written (after the rollback), then it throws on. */
+/**
+ * A refused call: an audited method's row for a known caller is written (after the rollback), then it throws on;
+ * with no row due it throws at once (a refusal of the synchronous path stays synchronous).
+ */
 function refused(entry: Entry, ctx: RpcContext, params: Record<string, unknown>, err: unknown): Promise<never> {
-  if (!(err instanceof RpcError) || !auditDue(entry, ctx)) return Promise.reject(err);
+  if (!(err instanceof RpcError) || !auditDue(entry, ctx)) throw err;
   return audit(entry, ctx, params, { error: err }).then(() => Promise.reject(err));
 }
 
@@ -277,7 +272,6 @@ function run(
     const checked = runChecks(checks, entry, ctx, params);
     answer = checked ? checked.then(() => runHandler(entry, ctx, params)) : runHandler(entry, ctx, params);
   } catch (err) {
-    if (!(err instanceof RpcError) || !auditDue(entry, ctx)) throw err;
     return refused(entry, ctx, params, err);
   }
   return isPromiseLike(answer) ? answer.then(undefined, (err: unknown) => refused(entry, ctx, params, err)) : answer;
