@@ -1,4 +1,4 @@
-import { revokeActiveKeysOfUser } from "../repos/api-keys.ts";
+import { type RevokedKey, revokeActiveKeysOfUser } from "../repos/api-keys.ts";
 import { writeAudit } from "../repos/audit-log.ts";
 import { rejectPendingOfKey } from "../repos/mcp-approvals.ts";
 import type { RpcContext } from "../rpc/context.ts";
@@ -35,7 +35,7 @@ export async function endPendingApprovals(ctx: Pick<RpcContext, "em">, keyId: st
  */
 export async function auditRevocations(
   ctx: Pick<RpcContext, "em">,
-  revoked: readonly { sid: string; user_id: string }[],
+  revoked: readonly RevokedKey[],
   why: { reason: string; method: string },
   now: Date,
 ): Promise<void> {
@@ -63,7 +63,6 @@ export async function auditRevocations(
 export async function revokeKeysOnRecovery(ctx: Pick<RpcContext, "em">, userId: string, now: Date): Promise<number> {
   const revoked = await revokeActiveKeysOfUser(ctx.em, userId, now);
   KeyCache.of(ctx.em)?.drop(`user:${userId}`);
-  const keys = revoked.map((sid) => ({ sid, user_id: userId }));
-  await auditRevocations(ctx, keys, { reason: "password reset", method: "authservice.reset_password" }, now);
+  await auditRevocations(ctx, revoked, { reason: "password reset", method: "authservice.reset_password" }, now);
   return revoked.length;
 }

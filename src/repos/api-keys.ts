@@ -90,15 +90,14 @@ export function updateIfUsable(
   );
 }
 
-/** Revokes the user's active assistant keys (one is re-minted on demand); the revoked keys' sids. */
-export async function revokeAssistantKeys(em: EntityManager, userId: string, now: Date): Promise<string[]> {
-  const rows = await sqlRows<{ sid: string }>(
+/** Revokes the user's active assistant keys (one is re-minted on demand); the keys it revoked. */
+export function revokeAssistantKeys(em: EntityManager, userId: string, now: Date): Promise<RevokedKey[]> {
+  return sqlRows<RevokedKey>(
     em,
     `update "api_key" set is_active = false, revoked_at = ?, updated_at = ?
-      where user_id = ? and is_system_minted and is_active returning sid`,
+      where user_id = ? and is_system_minted and is_active returning sid, user_id`,
     [now, now, userId],
   );
-  return rows.map((row) => row.sid);
 }
 
 /** Revokes every active key of a partner but the newest `keep` (rotation overlap); the revoked keys. */
@@ -107,8 +106,8 @@ export function revokePartnerKeysBeyond(
   partnerId: string,
   keep: number,
   now: Date,
-): Promise<{ sid: string; user_id: string }[]> {
-  return sqlRows<{ sid: string; user_id: string }>(
+): Promise<RevokedKey[]> {
+  return sqlRows<RevokedKey>(
     em,
     `update "api_key" set is_active = false, revoked_at = ?, updated_at = ?
       where sid in (select sid from "api_key" where partner_id = ? and is_active order by sid desc offset ?)
@@ -168,15 +167,20 @@ export async function findKeyWithOwnerById(em: EntityManager, keyId: string): Pr
   return rows[0] ? withDates(rows[0]) : null;
 }
 
-/** Revokes every active personal key of a user (reseller keys belong to partners); the ids it revoked. */
-export async function revokeActiveKeysOfUser(em: EntityManager, userId: string, now: Date): Promise<string[]> {
-  const rows = await sqlRows<{ sid: string }>(
+/** A key a revocation ended: its id and its owner (the subject of its revoke_api_key row). */
+export interface RevokedKey {
+  sid: string;
+  user_id: string;
+}
+
+/** Revokes every active personal key of a user (reseller keys belong to partners); the keys it revoked. */
+export function revokeActiveKeysOfUser(em: EntityManager, userId: string, now: Date): Promise<RevokedKey[]> {
+  return sqlRows<RevokedKey>(
     em,
     `update "api_key" set is_active = false, revoked_at = ?, updated_at = ?
-      where user_id = ? and partner_id is null and is_active returning sid`,
+      where user_id = ? and partner_id is null and is_active returning sid, user_id`,
     [now, now, userId],
   );
-  return rows.map((row) => row.sid);
 }
 
 /** A key's partner and its copy of the partner's allow_company_creation flag (reseller company creation). */

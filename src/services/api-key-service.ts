@@ -116,9 +116,8 @@ export const apiKeyService: ApiKeyServiceHandlers<RpcContext> = {
     const caller = requireCaller(ctx);
     const now = ctx.now();
     const replaced = await keys.revokeAssistantKeys(ctx.em, caller.userId, now);
-    const revoked = replaced.map((sid) => ({ sid, user_id: caller.userId }));
     const why = { reason: "replaced by a new assistant key", method: "apikeyservice.mint_assistant_key" };
-    await auditRevocations(ctx, revoked, why, now);
+    await auditRevocations(ctx, replaced, why, now);
     const { row, plaintext } = issueKey(ctx.em, now, {
       userId: caller.userId,
       partnerId: null,

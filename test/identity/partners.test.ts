@@ -172,13 +172,19 @@ describe("reseller keys", () => {
     expect(await count(t, "api_key")).toBe(0);
   });
 
+  /** Three reseller keys of the partner, a second apart (the third retires the first). */
+  async function threeKeys(p: Awaited<ReturnType<typeof createPartner>>) {
+    const keys = [];
+    for (let i = 0; i < 3; i++) {
+      if (i > 0) t.clock.advance(1);
+      keys.push((await generate(p)).result);
+    }
+    return keys;
+  }
+
   test("a partner holds at most two active keys: a third revokes the oldest", async () => {
     const p = await createPartner();
-    const first = (await generate(p)).result;
-    t.clock.advance(1);
-    const second = (await generate(p)).result;
-    t.clock.advance(1);
-    const third = (await generate(p)).result;
+    const [first, second, third] = await threeKeys(p);
     expect((await withKey(first.api_key, "authservice.me")).error).toMatchObject({ data: { variant: "KeyRevoked" } });
     for (const k of [second, third]) {
       expect((await withKey(k.api_key, "authservice.me")).result.user_id).toBe(p.wallet_user_id);
@@ -187,11 +193,7 @@ describe("reseller keys", () => {
 
   test("every revocation writes revoke_api_key: the oldest key a third retires, deactivate_partner's (issue 29 item 16)", async () => {
     const p = await createPartner();
-    const first = (await generate(p)).result;
-    t.clock.advance(1);
-    const second = (await generate(p)).result;
-    t.clock.advance(1);
-    const third = (await generate(p)).result;
+    const [first, second, third] = await threeKeys(p);
     const rows = () =>
       sql(
         t,

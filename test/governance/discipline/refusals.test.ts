@@ -213,7 +213,8 @@ describe("who takes the later steps (company read from the parent)", () => {
     );
   });
 
-  test("a director who is the subject may not review their own case", async () => {
+  /** A chain against a director of the cooperative, who has responded to the notice. */
+  async function directorAccused() {
     const c = await coop(t);
     const accused = await person(t, c.company, "director");
     t.clock.advance(1);
@@ -228,6 +229,11 @@ describe("who takes the later steps (company read from the parent)", () => {
       content: content("y"),
       created_by: accused.resident,
     });
+    return { c, accused, r };
+  }
+
+  test("a director who is the subject may not review their own case", async () => {
+    const { accused, r } = await directorAccused();
     await refused(
       t,
       () =>
@@ -242,20 +248,7 @@ describe("who takes the later steps (company read from the parent)", () => {
   });
 
   test("the subject takes no executor step: neither the decision nor the appeal decision (issue 29 item 12)", async () => {
-    const c = await coop(t);
-    const accused = await person(t, c.company, "director");
-    t.clock.advance(1);
-    const n = await c.director.client.callOk("governanceservice.issue_notice", {
-      company_id: c.company,
-      subject_resident_id: accused.resident,
-      content: content("x"),
-      created_by: c.director.resident,
-    });
-    const r = await accused.client.callOk("governanceservice.submit_response", {
-      parent_action_id: n.sid,
-      content: content("y"),
-      created_by: accused.resident,
-    });
+    const { c, accused, r } = await directorAccused();
     const rv = await c.director.client.callOk("governanceservice.conduct_review", {
       parent_action_id: r.sid,
       content: content("reviewed"),
