@@ -44,6 +44,28 @@ function verdictChanges(
 }
 
 /**
+ * The provider's verdict completes a KYC as an administrator's approval does, and is audited as one: verify_kyc
+ * (seed 001 Events 3), the resident's owner as subject (issue 29 item 15).
+ */
+async function completedByProvider(ctx: RpcContext, session: KycSessionRow, now: Date): Promise<void> {
+  const owner = await recordCompletion(ctx, session, now);
+  if (owner === null) return;
+  const context = { method: "kycservice.handle_kycprovider_webhook", by: "provider", resident_id: session.resident_id };
+  await writeAudit(
+    ctx.em,
+    {
+      subjectId: owner,
+      action: "verify_kyc",
+      targetRef: session.sid,
+      targetType: "kyc_session",
+      allowed: true,
+      context,
+    },
+    now,
+  );
+}
+
+/**
  * The provider's signed verdict (the dispatcher checked the signature and its 5-minute window). A repeated event
  * id with the same body is acknowledged without a second effect; with another body it is a replay. Effects are
  * guarded by the session's status (a conditional move), so concurrent deliveries act once.
@@ -76,29 +98,7 @@ export const handleKycproviderWebhook: Handlers["handleKycproviderWebhook"] = as
     if (changes && (await moveKycSession(ctx.em, session.sid, OPEN_KYC_STATUSES, changes))) {
       const moved = { ...session, ...changes };
       status = moved.status;
-      if (moved.status === "completed") {
-        const owner = await recordCompletion(ctx, moved, now);
-        // The provider's verdict completes a KYC as an administrator's approval does: audited as verify_kyc
-        // (seed 001 Events 3), the resident's owner as subject (issue 29 item 15).
-        if (owner !== null) {
-          await writeAudit(
-            ctx.em,
-            {
-              subjectId: owner,
-              action: "verify_kyc",
-              targetRef: moved.sid,
-              targetType: "kyc_session",
-              allowed: true,
-              context: {
-                method: "kycservice.handle_kycprovider_webhook",
-                by: "provider",
-                resident_id: moved.resident_id,
-              },
-            },
-            now,
-          );
-        }
-      }
+      if (moved.status === "completed") await completedByProvider(ctx, moved, now);
       if (capturesPersonalData(moved.status)) await capturePersonalData(ctx, moved, data.personal_data, now);
     } else if (changes) {
       // A concurrent delivery moved it first: answer what it stored.
