@@ -6536,7 +6536,7 @@ export function buildRegistry<Ctx>(
         },
         errors: { McpApprovalError: ["NotFound", "SessionRequired", "Expired", "InvalidState"] },
         result: "McpApprovalResult",
-        paramNames: ["approval_id"],
+        paramNames: ["approval_id", "password"],
         aliases: [],
       },
       v.validateMcpApprovalServiceApproveParams,

@@ -6138,7 +6138,7 @@ export interface KycArtifactKeyResult {
   artifact_key: string;
 }
 /**
- * One MCP approval request. arguments may contain secrets: it (and result_json) is returned to the owner (user_id) only and is null in administrator reads; arguments_summary is the sanitized form everyone sees.
+ * One MCP approval request. A password the call carried (x-password) is never stored: needs_password says the approver must give it. arguments (and result_json) go to the owner (user_id) only, sealed at rest; read with an API key, every secret field of arguments is redacted; null in administrator reads. arguments_summary is the sanitized form everyone sees.
  */
 export interface McpApprovalResult {
   /**
@@ -6159,13 +6159,17 @@ export interface McpApprovalResult {
    */
   rpc_method: string | null;
   /**
-   * Full JSON arguments, not redacted, replayed at execution. Owner only; null for administrators.
+   * The call's JSON arguments as replayed at execution, without the password (never stored). Owner only: in full to the owner's session, with every secret field redacted when the owner reads with an API key; null for administrators.
    */
   arguments: string | null;
   /**
    * Sanitized arguments (secrets removed), as in the call log.
    */
   arguments_summary: string;
+  /**
+   * The call takes the owner's account password (x-password), which was dropped before the approval was stored: approve needs `password`, and only the owner can approve it.
+   */
+  needs_password: boolean;
   /**
    * What the dry run of the call measured leaving credit wallets and treasury accounts, in its currency (the EUR sum when several); 0 if nothing.
    */
@@ -10919,6 +10923,10 @@ export interface McpApprovalServiceApproveParams {
    * The approval's sid.
    */
   approval_id: string;
+  /**
+   * The caller's account password, for an approval whose needs_password is true (the password the agent sent was not stored); ignored otherwise.
+   */
+  password?: string;
 }
 export interface McpApprovalServiceRejectParams {
   /**

@@ -16,7 +16,14 @@ import { unaudited } from "../rpc/audit-marks.ts";
 import { writeSurviving } from "../rpc/call-context.ts";
 import type { Caller, RpcContext } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
-import { expireApprovals, toApprovalResult } from "./approval-store.ts";
+import { checkAccountPassword } from "../rpc/password-check.ts";
+import {
+  approvalArguments,
+  approvalPasswordParam,
+  expireApprovals,
+  readerOf,
+  toApprovalResult,
+} from "./approval-store.ts";
 import { mcpDepsFor } from "./deps.ts";
 import { runTool, type ToolOutcome } from "./execute.ts";
 
@@ -66,8 +73,34 @@ async function claim(ctx: RpcContext, row: McpApprovalRow, now: Date): Promise<v
   throw RpcError.app(TYPE, "InvalidState", `the approval is ${row.status}`);
 }
 
+/** The password the approver gave, under the param name of the approval's method; null when it takes none. */
+type Given = { param: string; password: string } | null;
+
+function withPassword(args: unknown, given: Given): unknown {
+  if (!given || args === null || typeof args !== "object" || Array.isArray(args)) return args;
+  return { ...(args as Record<string, unknown>), [given.param]: given.password };
+}
+
+/**
+ * A call that takes the account password (x-password) had it dropped before the approval was stored: the owner
+ * gives it again, checked as the method would check it, before anything is decided. An administrator cannot.
+ */
+async function passwordFor(ctx: RpcContext, row: McpApprovalRow, admin: boolean, password: unknown): Promise<Given> {
+  const param = approvalPasswordParam(mcpDepsFor(ctx.config).runtime.registry, row);
+  if (param === null) return null;
+  if (admin) {
+    throw RpcError.forbidden(
+      TYPE,
+      "PasswordRequired",
+      "the call needs its owner's password: only the owner can approve it",
+    );
+  }
+  await checkAccountPassword(ctx, TYPE, password);
+  return { param, password: password as string };
+}
+
 /** Replays the stored call as the key that asked (its current policy, approval aside) and records the outcome. */
-async function execute(ctx: RpcContext, row: McpApprovalRow, now: Date): Promise<void> {
+async function execute(ctx: RpcContext, row: McpApprovalRow, now: Date, password: Given): Promise<void> {
   const deps = mcpDepsFor(ctx.config);
   const entry = deps.runtime.registry.get(row.rpc_method ?? "") ?? deps.catalog.byName.get(row.tool_name)?.entry;
   let outcome: ToolOutcome;
@@ -76,7 +109,7 @@ async function execute(ctx: RpcContext, row: McpApprovalRow, now: Date): Promise
   else if (!entry) outcome = { kind: "error", error: RpcError.app(TYPE, "NotFound", `unknown tool ${row.tool_name}`) };
   else {
     try {
-      const args = JSON.parse(row.arguments) as unknown;
+      const args = withPassword(approvalArguments(ctx.config, row), password);
       const inv = {
         caller,
         request: ctx.request,
@@ -121,16 +154,22 @@ async function execute(ctx: RpcContext, row: McpApprovalRow, now: Date): Promise
 }
 
 /** approve / admin_approve: decide (or retry an approved call that failed) and run the stored call. */
-export async function approveApproval(ctx: RpcContext, sid: string, admin: boolean): Promise<McpApprovalResult> {
+export async function approveApproval(
+  ctx: RpcContext,
+  sid: string,
+  admin: boolean,
+  password?: string,
+): Promise<McpApprovalResult> {
   const now = ctx.now();
   const row = await loadApproval(ctx, sid, admin);
   if (row.status === "pending" && row.expires_at.getTime() <= now.getTime()) {
     await writeSurviving(ctx, (em) => expireApprovals(em, now, row.sid));
     throw RpcError.app(TYPE, "Expired", "the approval request has expired");
   }
+  const given = await passwordFor(ctx, row, admin, password);
   await claim(ctx, row, now);
-  await execute(ctx, row, now);
-  const result = toApprovalResult(await loadApproval(ctx, sid, admin), !admin);
+  await execute(ctx, row, now, given);
+  const result = toApprovalResult(ctx, await loadApproval(ctx, sid, admin), readerOf(ctx, admin));
   // A retry of an approved call resumes without a second decision: no second mcp_approval_approved row (seed 000).
   return row.status === "approved" ? unaudited(result) : result;
 }
@@ -146,5 +185,5 @@ export async function rejectApproval(
   const row = await loadApproval(ctx, sid, admin);
   const moved = await rejectPending(ctx.em, row.sid, reason, ctx.caller?.userId ?? null, now);
   if (moved === 0) throw RpcError.app(TYPE, "InvalidState", `the approval is ${row.status}`);
-  return toApprovalResult(await loadApproval(ctx, sid, admin), !admin);
+  return toApprovalResult(ctx, await loadApproval(ctx, sid, admin), readerOf(ctx, admin));
 }

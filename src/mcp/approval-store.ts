@@ -1,12 +1,16 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { McpApprovalRow } from "../../generated/entities.ts";
 import type { McpApprovalResult } from "../../generated/types.ts";
+import { isSealed, openSecret, sealSecret } from "../auth/secret-box.ts";
+import type { Config } from "../config.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { writeAudit } from "../repos/audit-log.ts";
 import { expirePending, insertApproval } from "../repos/mcp-approvals.ts";
-import type { McpDeps } from "./deps.ts";
+import type { RpcContext } from "../rpc/context.ts";
+import type { Runtime } from "../rpc/runtime.ts";
+import { type McpDeps, mcpDepsFor } from "./deps.ts";
 import type { Invocation } from "./invocation.ts";
-import { summarizeArguments } from "./sanitize.ts";
+import { redactSecrets, summarizeArguments } from "./sanitize.ts";
 
 /** What a tool call that needs approval answers (API.md "MCP"; the tool's outputSchema admits it). */
 export interface PendingApproval {
@@ -17,8 +21,10 @@ export interface PendingApproval {
 }
 
 /**
- * Stores the full call (arguments not redacted: they are replayed) owned by the key's owner, at once (a native
- * insert on the tool call's entity manager: the request is answered `pending_approval` only once it is stored).
+ * Stores the call owned by the key's owner, at once (a native insert on the tool call's entity manager: the request
+ * is answered `pending_approval` only once it is stored). The arguments are replayed, so they are kept whole but
+ * sealed with the deployment's key, and without the account password (x-password): a password never rests in an
+ * approval; the owner gives it again when approving (docs/decisions.md "Passwords never rest in an approval").
  */
 export async function createApproval(
   deps: McpDeps,
@@ -34,7 +40,7 @@ export async function createApproval(
     api_key_id: inv.caller.apiKeyId ?? "",
     tool_name: inv.toolName,
     rpc_method: inv.entry.name,
-    arguments: JSON.stringify(inv.args ?? {}),
+    arguments: sealSecret(deps.runtime.config.encryptionKey, JSON.stringify(storedArguments(inv))),
     amount: what.amount,
     reason: what.reason,
     status: "pending",
@@ -51,29 +57,59 @@ export async function createApproval(
   return { status: "pending_approval", approval_id: sid, reason: what.reason, expires_at: expires.toISOString() };
 }
 
-/** The approval as a result: arguments and result_json go to the owner only (null in administrator reads). */
-export function toApprovalResult(row: McpApprovalRow, forOwner: boolean): McpApprovalResult {
-  let summary: string;
+function storedArguments(inv: Invocation): unknown {
+  const args = inv.args;
+  if (!inv.entry.password || args === null || typeof args !== "object" || Array.isArray(args)) return args ?? {};
+  const { [inv.entry.password]: _dropped, ...rest } = args as Record<string, unknown>;
+  return rest;
+}
+
+/** The stored arguments, opened (rows stored before sealing hold plaintext JSON). */
+export function approvalArguments(config: Config, row: McpApprovalRow): unknown {
+  return JSON.parse(isSealed(row.arguments) ? openSecret(config.encryptionKey, row.arguments) : row.arguments);
+}
+
+/** The password param of the approval's method (x-password), or null when it takes none. */
+export function approvalPasswordParam(registry: Runtime["registry"], row: McpApprovalRow): string | null {
+  return registry.get(row.rpc_method ?? "")?.password ?? null;
+}
+
+/**
+ * Who reads an approval: its owner's session (arguments and result whole), its owner through an API key (every
+ * secret field of the arguments redacted) or an administrator (neither).
+ */
+export type ApprovalReader = "owner" | "owner_key" | "admin";
+
+export function readerOf(ctx: RpcContext, admin: boolean): ApprovalReader {
+  if (admin) return "admin";
+  return ctx.caller?.apiKeyId ? "owner_key" : "owner";
+}
+
+/** The approval as a result for `reader` (ApprovalReader). */
+export function toApprovalResult(ctx: RpcContext, row: McpApprovalRow, reader: ApprovalReader): McpApprovalResult {
+  let args: unknown = {};
   try {
-    summary = summarizeArguments(JSON.parse(row.arguments));
+    args = approvalArguments(ctx.config, row);
   } catch {
-    summary = "{}";
+    // An unreadable row (altered, or sealed under another key) still lists; it cannot be replayed.
   }
+  const shown = reader === "owner" ? args : redactSecrets(args);
   return {
     sid: row.sid,
     user_id: row.user_id,
     api_key_id: row.api_key_id,
     tool_name: row.tool_name,
     rpc_method: row.rpc_method,
-    arguments: forOwner ? row.arguments : null,
-    arguments_summary: summary,
+    arguments: reader === "admin" ? null : JSON.stringify(shown),
+    arguments_summary: summarizeArguments(args),
+    needs_password: approvalPasswordParam(mcpDepsFor(ctx.config).runtime.registry, row) !== null,
     amount: row.amount,
     reason: row.reason,
     status: row.status,
     requested_at: row.requested_at.toISOString(),
     decided_at: row.decided_at?.toISOString() ?? null,
     expires_at: row.expires_at.toISOString(),
-    result_json: forOwner ? row.result_json : null,
+    result_json: reader === "admin" ? null : row.result_json,
     decision_reason: row.decision_reason,
     execution_error: row.execution_error,
     decided_by: row.decided_by,

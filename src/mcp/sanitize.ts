@@ -30,22 +30,28 @@ function looksLikeCard(value: string): boolean {
   return digits.length >= 13 && digits.length <= 19 && luhn(digits);
 }
 
-function clean(value: unknown, depth: number): unknown {
+/** Secrets replaced by REDACTED at any depth; with `cut`, long strings and arrays shortened too (the summary). */
+function clean(value: unknown, depth: number, cut: boolean): unknown {
   if (typeof value === "string") {
     if (SECRET_VALUE.test(value) || looksLikeCard(value)) return REDACTED;
-    return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}...` : value;
+    return cut && value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}...` : value;
   }
   if (value === null || typeof value !== "object") return value;
   if (depth > 8) return "[nested]";
-  if (Array.isArray(value)) return value.slice(0, 20).map((item) => clean(item, depth + 1));
+  if (Array.isArray(value)) return (cut ? value.slice(0, 20) : value).map((item) => clean(item, depth + 1, cut));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    out[key] = SECRET_NAME.test(key) ? REDACTED : clean(item, depth + 1);
+    out[key] = SECRET_NAME.test(key) ? REDACTED : clean(item, depth + 1, cut);
   }
   return out;
 }
 
+/** The arguments in full with every secret field redacted: what an API key reads of its owner's approval. */
+export function redactSecrets(args: unknown): unknown {
+  return clean(args ?? {}, 0, false);
+}
+
 export function summarizeArguments(args: unknown): string {
-  const text = JSON.stringify(clean(args ?? {}, 0)) ?? "{}";
+  const text = JSON.stringify(clean(args ?? {}, 0, true)) ?? "{}";
   return text.length > MAX_SUMMARY ? `${text.slice(0, MAX_SUMMARY)}...` : text;
 }

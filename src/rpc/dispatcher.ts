@@ -1,11 +1,8 @@
 import type { ErrorObject } from "ajv";
 import type { MethodEntry } from "../../generated/registry.ts";
 import { mayActAsResident } from "../auth/access.ts";
-import { reserveAttempt } from "../auth/limits.ts";
-import { verifyPassword } from "../auth/passwords.ts";
 import { SIGNATURE_HEADER, verifyWebhookSignature } from "../auth/webhook-signature.ts";
 import { writeAudit } from "../repos/audit-log.ts";
-import { passwordHashOf } from "../repos/users.ts";
 import { auditDetailsOf, isUnaudited } from "./audit-marks.ts";
 import { inCallTransaction } from "./call-transaction.ts";
 import type { RpcContext } from "./context.ts";
@@ -14,6 +11,7 @@ import { declaredError } from "./declared-errors.ts";
 import { RpcError } from "./errors.ts";
 import { refuseNul } from "./jsonrpc.ts";
 import { isPromiseLike, type MaybePromise } from "./maybe-async.ts";
+import { checkAccountPassword } from "./password-check.ts";
 import { checkActsAs, checkTarget } from "./target.ts";
 
 export type Entry = MethodEntry<RpcContext>;
@@ -93,20 +91,9 @@ function checkCallerBinding(entry: Entry, ctx: RpcContext, params: Record<string
   if (value !== (binding.kind === "user" ? caller.userId : caller.partnerId)) throw notOwner();
 }
 
-async function checkPassword(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): Promise<void> {
-  if (!entry.password || !ctx.caller) return;
-  const type = errorType(entry) as never;
-  const password = params[entry.password];
-  if (typeof password !== "string" || password.length === 0) {
-    throw RpcError.forbidden(type, "PasswordRequired", "this operation needs the account password");
-  }
-  // Re-entry can be guessed with a stolen session: wrong passwords count per account like failed logins.
-  const succeeded = await reserveAttempt(ctx, type, `password:${ctx.caller.userId}`);
-  const hash = await passwordHashOf(ctx.em, ctx.caller.userId);
-  if (hash === null || !(await verifyPassword(hash, password))) {
-    throw RpcError.forbidden(type, "WrongPassword", "wrong password");
-  }
-  await succeeded();
+function checkPassword(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): Promise<void> {
+  if (!entry.password) return Promise.resolve();
+  return checkAccountPassword(ctx, errorType(entry) as never, params[entry.password]);
 }
 
 /** A target reference as given: strings and numbers only (refused params may hold anything), at most 256 chars. */

@@ -1,6 +1,6 @@
 import type { McpApprovalServiceHandlers } from "../../generated/handlers/index.ts";
 import { approveApproval, loadApproval, rejectApproval } from "../mcp/approval-decisions.ts";
-import { expireApprovals, toApprovalResult } from "../mcp/approval-store.ts";
+import { expireApprovals, readerOf, toApprovalResult } from "../mcp/approval-store.ts";
 import { type ApprovalFilter, listApprovals } from "../repos/mcp-approvals.ts";
 import { cursorPage } from "../repos/paging.ts";
 import { decodeTimeCursor, timeCursorOf } from "../repos/time-cursor.ts";
@@ -13,12 +13,12 @@ const approvalError = errorsFor("McpApprovalService", "McpApprovalError");
 /** The queue grows without bound: pages by opaque cursor (API.md "Results"). */
 const DEFAULT_LIMIT = 50;
 
-/** One page of approvals, newest request first; arguments and result_json only for their owner. */
+/** One page of approvals, newest request first; arguments and result_json only for their owner (readerOf). */
 async function approvalPage(
   ctx: RpcContext,
   filter: ApprovalFilter,
   page: { limit?: number | undefined; cursor?: string | undefined },
-  forOwner: boolean,
+  admin: boolean,
 ) {
   const limit = page.limit ?? DEFAULT_LIMIT;
   const after = decodeTimeCursor(page.cursor, () => approvalError("InvalidInput", "unknown cursor"));
@@ -27,7 +27,7 @@ async function approvalPage(
     rows,
     limit,
     (row) => timeCursorOf(row.requested_at, row.sid),
-    (row) => toApprovalResult(row, forOwner),
+    (row) => toApprovalResult(ctx, row, readerOf(ctx, admin)),
   );
 }
 
@@ -38,22 +38,22 @@ async function approvalPage(
 export const mcpApprovalService: McpApprovalServiceHandlers<RpcContext> = {
   async listPending(ctx, page) {
     const filter = { userId: requireCaller(ctx).userId, status: "pending", openAt: ctx.now() } as const;
-    return approvalPage(ctx, filter, page, true);
+    return approvalPage(ctx, filter, page, false);
   },
   async get(ctx, { approval_id }) {
-    return toApprovalResult(await loadApproval(ctx, approval_id, false), true);
+    return toApprovalResult(ctx, await loadApproval(ctx, approval_id, false), readerOf(ctx, false));
   },
-  async approve(ctx, { approval_id }) {
-    return approveApproval(ctx, approval_id, false);
+  async approve(ctx, { approval_id, password }) {
+    return approveApproval(ctx, approval_id, false, password);
   },
   async reject(ctx, { approval_id, reason }) {
     return rejectApproval(ctx, approval_id, reason, false);
   },
   async adminList(ctx, { status, user_id, ...page }) {
-    return approvalPage(ctx, { status, userId: user_id }, page, false);
+    return approvalPage(ctx, { status, userId: user_id }, page, true);
   },
   async adminGet(ctx, { approval_id }) {
-    return toApprovalResult(await loadApproval(ctx, approval_id, true), false);
+    return toApprovalResult(ctx, await loadApproval(ctx, approval_id, true), "admin");
   },
   async adminApprove(ctx, { approval_id }) {
     return approveApproval(ctx, approval_id, true);

@@ -126,13 +126,15 @@ describe("asking for approval", () => {
     expect(spent[0].amount_eur).toBe(80);
   });
 
-  test("an approval-required pattern needs approval whatever the amount; arguments are stored in full", async () => {
+  test("an approval-required pattern needs approval whatever the amount; arguments are stored in full, sealed", async () => {
     const k = await generateKey(owner, { approval_required_tools: "freezone_test_e*" });
     const reply = await callRaw(mcp.url, k.key, "freezone_test_echo", { echo: "hi", password: "secret-pass" });
     expect(reply.result.structuredContent.reason).toContain("freezone_test_e*");
     const row = await approval(reply.result.structuredContent.approval_id);
-    expect(JSON.parse(row.arguments)).toEqual({ echo: "hi", password: "secret-pass" });
+    expect(row.arguments).toMatch(/^enc:/);
+    expect(row.arguments).not.toContain("secret-pass");
     const got = await owner.rpc("mcpapprovalservice.get", { approval_id: row.sid });
+    expect(JSON.parse(got.result.arguments)).toEqual({ echo: "hi", password: "secret-pass" });
     expect(JSON.parse(got.result.arguments_summary)).toEqual({ echo: "hi", password: "[redacted]" });
   });
 

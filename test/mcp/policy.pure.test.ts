@@ -11,7 +11,7 @@ import {
   windowKeys,
   windowRefusal,
 } from "../../src/mcp/policy.ts";
-import { REDACTED, summarizeArguments } from "../../src/mcp/sanitize.ts";
+import { REDACTED, redactSecrets, summarizeArguments } from "../../src/mcp/sanitize.ts";
 
 const base: KeyPolicy = policyFromRow({
   sid: "k1",
@@ -152,5 +152,22 @@ describe("argument summary", () => {
     expect(summarizeArguments({ items: Array.from({ length: 20 }, () => "y".repeat(199)) }).length).toBeLessThanOrEqual(
       2003,
     );
+  });
+});
+
+describe("redactSecrets (an API key's read of its owner's approval arguments)", () => {
+  test("every secret field is redacted at any depth; everything else is kept whole", () => {
+    const long = "x".repeat(500);
+    expect(
+      redactSecrets({
+        note: long,
+        payment_instructions: { security_answer: "blue", bank: "Harbour" },
+        items: [{ token: "t" }, "fz_u_abcdef"],
+      }),
+    ).toEqual({
+      note: long,
+      payment_instructions: { security_answer: REDACTED, bank: "Harbour" },
+      items: [{ token: REDACTED }, REDACTED],
+    });
   });
 });

@@ -8,6 +8,7 @@ interface Approval {
   tool_name: string;
   arguments: string | null;
   arguments_summary: string;
+  needs_password: boolean;
   amount: number;
   reason: string;
   status: string;
@@ -19,14 +20,34 @@ interface Approval {
   execution_error: string | null;
 }
 
+/**
+ * The password field of an approval whose call takes the account password (needs_password): the agent's copy was
+ * never stored, so the owner types it; null otherwise.
+ */
+function passwordField(a: Approval): HTMLInputElement | null {
+  return a.needs_password
+    ? h("input", { name: "password", type: "password", required: true, autocomplete: "current-password" })
+    : null;
+}
+
+function approveParams(a: Approval, password: HTMLInputElement | null): Record<string, unknown> {
+  return password ? { approval_id: a.sid, password: password.value } : { approval_id: a.sid };
+}
+
 /** One pending approval: what the agent asked, and the two decisions (reject needs a reason). */
 function pendingCard(a: Approval, after: () => void): HTMLElement {
   const status = statusRegion();
-  const approveForm = h("form", { "aria-label": `Approve ${a.tool_name}` }, h("button", { type: "submit" }, "Approve"));
+  const password = passwordField(a);
+  const approveForm = h(
+    "form",
+    { "aria-label": `Approve ${a.tool_name}` },
+    password ? field("Your password (this call needs it)", password) : null,
+    h("button", { type: "submit" }, "Approve"),
+  );
   onSubmit(approveForm, async () => {
     status.busy("Approving and running the call…");
     try {
-      const r = await call<Approval>("mcpapprovalservice.approve", { approval_id: a.sid });
+      const r = await call<Approval>("mcpapprovalservice.approve", approveParams(a, password));
       status.done(h("p", {}, `Approved: ${r.status}`), r.execution_error ? h("p", {}, r.execution_error) : null);
       after();
     } catch (err) {
@@ -76,11 +97,18 @@ function pendingCard(a: Approval, after: () => void): HTMLElement {
 /** An approved call whose replay failed: approving again retries it (no second decision). */
 function retryForm(a: Approval, after: () => Promise<void>): HTMLElement {
   const status = statusRegion();
-  const form = h("form", { "aria-label": `Retry ${a.tool_name}` }, h("button", { type: "submit" }, "Retry"), status.el);
+  const password = passwordField(a);
+  const form = h(
+    "form",
+    { "aria-label": `Retry ${a.tool_name}` },
+    password ? field("Your password", password) : null,
+    h("button", { type: "submit" }, "Retry"),
+    status.el,
+  );
   onSubmit(form, async () => {
     status.busy("Retrying…");
     try {
-      await call<Approval>("mcpapprovalservice.approve", { approval_id: a.sid });
+      await call<Approval>("mcpapprovalservice.approve", approveParams(a, password));
       await after();
     } catch (err) {
       status.fail(err);
