@@ -161,7 +161,35 @@ export function checkModel(model: SpecModel, diags: Diagnostics): void {
   checkTargets(model, diags);
   for (const [name, schema] of Object.entries(model.schemas)) {
     checkRefs(schema, model.schemaFiles[name] ?? "spec", "", model, diags);
+    // Derived schemas (a record's public view) have no file of their own: their source is checked.
+    const file = model.schemaFiles[name];
+    if (file) checkSecrets(schema, file, "", diags);
   }
+}
+
+/** An `x-secret: true` property is answered as null (codegen/secrets.ts): its schema must admit null. */
+function checkSecrets(schema: unknown, file: string, ptr: string, diags: Diagnostics): void {
+  if (Array.isArray(schema)) {
+    schema.forEach((item, i) => {
+      checkSecrets(item, file, `${ptr}/${i}`, diags);
+    });
+    return;
+  }
+  if (schema === null || typeof schema !== "object") return;
+  const node = schema as JsonSchema;
+  if (node["x-secret"] === true && !admitsNull(node)) {
+    diags.add("secret-not-nullable", file, ptr, "an x-secret property is answered as null: its type must admit null");
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (key !== "default" && key !== "examples") checkSecrets(value, file, `${ptr}${pointer(key)}`, diags);
+  }
+}
+
+function admitsNull(schema: JsonSchema): boolean {
+  const type = schema["type"];
+  if (type === "null" || (Array.isArray(type) && type.includes("null"))) return true;
+  const branches = (schema["anyOf"] ?? schema["oneOf"]) as JsonSchema[] | undefined;
+  return Array.isArray(branches) && branches.some(admitsNull);
 }
 
 function checkRefs(schema: unknown, file: string, base: string, model: SpecModel, diags: Diagnostics): void {

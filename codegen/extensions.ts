@@ -9,7 +9,7 @@ import type { JsonSchema } from "./model.ts";
  * Names, params, fields and variants an extension refers to are checked with the whole model (check.ts, records.ts).
  */
 
-/** Where an extension key sits: each has its own set of known keys; `other` (anywhere else) has none. */
+/** Where an extension key sits: each has its own set of known keys (`other`: anywhere else). */
 export type ExtensionPlace = "service" | "method" | "record" | "property" | "other";
 
 export const PLACE_NAMES: Record<ExtensionPlace, string> = {
@@ -188,7 +188,10 @@ export const EXTENSIONS: Record<ExtensionPlace, Record<string, Extension>> = {
     "x-money": parsed("true", "records.ts numericColumn (invalid-money, numeric-not-number, numeric-conflict)"),
     "x-decimal": parsed("[precision, scale]", "records.ts numericColumn (invalid-decimal, numeric-not-number)"),
   },
-  other: {},
+  other: {
+    // A property of a shared schema (codegen/secrets.ts): null in every result that holds it.
+    "x-secret": { shape: "true", check: (v, label) => (v === true ? [] : invalid(label, "true", v)) },
+  },
 };
 
 // ---- near misses ----
@@ -238,9 +241,6 @@ function unknownExtensionMessage(key: string, place: ExtensionPlace): string {
   const elsewhere = (Object.keys(EXTENSIONS) as ExtensionPlace[]).filter((p) => EXTENSIONS[p][key]);
   const belongs =
     elsewhere.length > 0 ? `; ${key} belongs on ${elsewhere.map((p) => PLACE_NAMES[p]).join(" or ")}` : "";
-  if (known.length === 0) {
-    return `unknown extension "${key}": no x- key is known here (only on services, methods, records and record properties)${belongs}`;
-  }
   const base = `unknown extension "${key}" on ${PLACE_NAMES[place]}`;
   const hint = didYouMean(key, known);
   return `${base}${hint || belongs || `; known: ${known.join(", ")}`}`;

@@ -85,6 +85,8 @@ export interface MethodPolicy {
   mcp: { name: string; readOnly: boolean; destructive: boolean; idempotent: boolean; amountParam: string | null };
   errors: Record<string, string[]>;
   result: string;
+  /** `x-secret` properties of embedded schemas in the result (`*`: every item): set to null on the way out. */
+  resultSecrets?: string[][];
   paramNames: string[];
   aliases: string[];
 }

@@ -477,7 +477,7 @@ export interface InvoicePaymentInstructions {
    */
   security_question: string | null;
   /**
-   * Answer to security_question: AES-256-GCM encrypted on save, never read back; every read returns it redacted (null).
+   * Answer to security_question: AES-256-GCM encrypted on save, never read back; every result holds it as null (x-secret).
    */
   security_answer: string | null;
 }

@@ -1,9 +1,11 @@
 import { HEADER, paramsTypeName } from "../derive.ts";
 import type { MethodModel, SpecModel } from "../model.ts";
 import { tsTypeName } from "../naming.ts";
+import { secretPaths } from "../secrets.ts";
 import type { GeneratedFile } from "../write.ts";
 
-function policy(m: MethodModel): string {
+function policy(m: MethodModel, schemas: SpecModel["schemas"]): string {
+  const secrets = secretPaths(m.result, schemas);
   const value = {
     name: m.name,
     kind: m.kind,
@@ -22,6 +24,8 @@ function policy(m: MethodModel): string {
     mcp: m.mcp,
     errors: m.errors,
     result: m.result,
+    // Only where the result can hold an embedded secret.
+    resultSecrets: secrets.length > 0 ? secrets : undefined,
     paramNames: m.params.map((p) => p.name),
     aliases: m.aliases,
   };
@@ -43,7 +47,8 @@ export function emitRegistry(model: SpecModel): GeneratedFile[] {
   const services = new Map(model.services.map((s) => [s.name, s.key]));
   const paramTypes = [...new Set(model.methods.map((m) => tsTypeName(paramsTypeName(m))))].sort();
   const entries = model.methods.map(
-    (m) => `    entry(${policy(m)}, v.validate${paramsTypeName(m)}, v.validate${m.result}, ${bind(m, services)}),`,
+    (m) =>
+      `    entry(${policy(m, model.schemas)}, v.validate${paramsTypeName(m)}, v.validate${m.result}, ${bind(m, services)}),`,
   );
   const content = [
     HEADER,
@@ -167,6 +172,8 @@ export function emitRegistry(model: SpecModel): GeneratedFile[] {
     "  mcp: { name: string; readOnly: boolean; destructive: boolean; idempotent: boolean; amountParam: string | null };",
     "  errors: Record<string, string[]>;",
     "  result: string;",
+    "  /** `x-secret` properties of embedded schemas in the result (`*`: every item): set to null on the way out. */",
+    "  resultSecrets?: string[][];",
     "  paramNames: string[];",
     "  aliases: string[];",
     "}",

@@ -12,6 +12,7 @@ import { RpcError } from "./errors.ts";
 import { refuseNul } from "./jsonrpc.ts";
 import { isPromiseLike, type MaybePromise } from "./maybe-async.ts";
 import { checkAccountPassword } from "./password-check.ts";
+import { redactResultSecrets } from "./result-secrets.ts";
 import { checkActsAs, checkTarget } from "./target.ts";
 
 export type Entry = MethodEntry<RpcContext>;
@@ -164,14 +165,16 @@ function checkResult(entry: Entry, ctx: RpcContext, result: unknown): void {
 const auditDue = (entry: Entry, ctx: RpcContext) => entry.audit !== null && ctx.caller !== null;
 
 /**
- * The handler's answer: what it throws answered as its method declares (`declaredError`), its result checked
- * against the schema and, for an audited method, its audit row written. A value when the handler returned one and
+ * The handler's answer: what it throws answered as its method declares (`declaredError`), its result with embedded
+ * secrets set to null (`redactResultSecrets`) and checked against the schema and, for an audited method, its audit row written. A value when the handler returned one and
  * nothing was written.
  */
 function handled(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): MaybePromise<unknown> {
-  const finish = (result: unknown): MaybePromise<unknown> => {
+  const finish = (answer: unknown): MaybePromise<unknown> => {
+    const result = entry.resultSecrets ? redactResultSecrets(answer, entry.resultSecrets) : answer;
     checkResult(entry, ctx, result);
-    return auditDue(entry, ctx) ? audit(entry, ctx, params, { result }).then(() => result) : result;
+    // The audit row reads the handler's own answer: its marks (unaudited, details) are not copied by redaction.
+    return auditDue(entry, ctx) ? audit(entry, ctx, params, { result: answer }).then(() => result) : result;
   };
   let value: unknown;
   try {

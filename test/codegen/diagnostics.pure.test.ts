@@ -390,6 +390,14 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
     [["unknown-field", NOTE, "/x-crud-scope"]],
   ],
   [
+    "an x-secret property inside a record property whose type does not admit null",
+    json(NOTE, (d) => {
+      d.properties.meta = { type: "object", properties: { answer: { type: "string", "x-secret": true } } };
+      d.required.push("meta");
+    }),
+    [["secret-not-nullable", NOTE, "/properties/meta/properties/answer"]],
+  ],
+  [
     "an x-crud that is not a mode",
     json(NOTE, (d) => (d["x-crud"] = "everyone")),
     [["invalid-crud-mode", NOTE, "/x-crud"]],
@@ -588,7 +596,7 @@ const EXTENSION_CASES: [name: string, edit: Edit, expected: Diagnostic[]][] = [
         "unknown-extension",
         WALLETS,
         "/methods/1/params/3/schema/x-money",
-        'unknown extension "x-money": no x- key is known here (only on services, methods, records and record properties); x-money belongs on a record\'s property',
+        "unknown extension \"x-money\" on anywhere else (params, results, components, shared schemas, enums, a property's own schemas); x-money belongs on a record's property",
       ),
     ],
   ],

@@ -67,6 +67,20 @@ describe("security answer on invoices", () => {
   });
 });
 
+describe("security answer through generic CRUD (issue 29 item 3)", () => {
+  test("zoneinvoice.get and zoneinvoice.find answer it as null, never the sealed text", async () => {
+    const inv = await draft(dir.client, company, { payment_instructions: PI });
+    const got = await dir.client.rpc("zoneinvoice.get", { sid: inv.sid });
+    expect(got.error).toBeUndefined();
+    expect(got.result.payment_instructions).toEqual({ ...PI, security_answer: null });
+    const found = await dir.client.rpc("zoneinvoice.find", { query: JSON.stringify({ fzc_id: company }) });
+    expect(found.error).toBeUndefined();
+    const mine = found.result.items.filter((i: any) => i.sid === inv.sid);
+    expect(mine.map((i: any) => i.payment_instructions.security_answer)).toEqual([null]);
+    expect(JSON.stringify([got, found])).not.toContain("enc:");
+  });
+});
+
 describe("payment defaults", () => {
   test("set seals the answer and never reads it back; a second set for the same combination replaces it", async () => {
     const a = await dir.client.callOk("invoiceservice.set_payment_default", {

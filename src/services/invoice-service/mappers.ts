@@ -1,7 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { InvoicePaymentDefaultRow, ZoneInvoiceRow } from "../../../generated/entities.ts";
 import type { InvoicePaymentDefaultResult, InvoiceResult } from "../../../generated/types.ts";
-import { personName, recipientName, redactInstructions, totalAmount } from "../../domain/invoices.ts";
+import { personName, recipientName, totalAmount } from "../../domain/invoices.ts";
 import * as invoices from "../../repos/invoices.ts";
 
 /**
@@ -98,7 +98,8 @@ export function toInvoiceResult(row: ZoneInvoiceRow, p: Parties): InvoiceResult 
     recipient_entity_type: row.recipient_entity_type,
     recipient_entity_id: row.recipient_entity_id,
     recipient_email: row.recipient_email,
-    payment_instructions: row.payment_instructions ? redactInstructions(row.payment_instructions) : null,
+    // security_answer (sealed) is set to null by the dispatcher on the way out (x-secret, src/rpc/result-secrets.ts).
+    payment_instructions: row.payment_instructions,
     sender_message: row.sender_message,
     payment_method: row.payment_method,
     payment_reference: row.payment_reference,
@@ -125,7 +126,7 @@ export function toDefaultResult(row: InvoicePaymentDefaultRow): InvoicePaymentDe
     sender_entity_id: row.sender_entity_id,
     currency: row.currency,
     label: row.label,
-    payment_instructions: redactInstructions(row.payment_instructions),
+    payment_instructions: row.payment_instructions,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
