@@ -2058,6 +2058,10 @@ export interface PartnerConfiguration {
    */
   sid: string;
   name: string;
+  /**
+   * The name's comparison key, set by the server from name (src/domain/name-key.ts nameKey: NFKC, invisibles removed, whitespace collapsed, lower case); partner name uniqueness compares it, never name (docs/decisions.md "Look-alike names (issue 29)").
+   */
+  name_key: string;
   client_id: string;
   /**
    * argon2id hash of the client secret.
@@ -2669,6 +2673,10 @@ export interface TreasuryAccount {
   owner_id: string;
   kind: TreasuryAccountKind;
   name: string;
+  /**
+   * The name's comparison key, set by the server from name (src/domain/name-key.ts nameKey: NFKC, invisibles removed, whitespace collapsed, lower case); the uniqueness of an account name per owner compares it, never name (docs/decisions.md "Look-alike names (issue 29)").
+   */
+  name_key: string;
   currency: string;
   balance: number;
   is_active: boolean;
@@ -2908,6 +2916,10 @@ export interface ZoneCompany {
    */
   owner_resident_id: string | null;
   name: string;
+  /**
+   * The name's comparison key, set by the server from name (src/domain/name-key.ts nameKey: NFKC, invisibles removed, whitespace collapsed, lower case); the live-name uniqueness (unique index zone_company_live_name_unique over active, inactive and suspended companies) compares it, never name (docs/decisions.md "Look-alike names (issue 29)").
+   */
+  name_key: string;
   company_type: CompanyType;
   /**
    * cooperative for coop_* types, else standard.

@@ -5235,6 +5235,10 @@ export interface PartnerConfiguration {
    */
   sid: string;
   name: string;
+  /**
+   * The name's comparison key, set by the server from name (src/domain/name-key.ts nameKey: NFKC, invisibles removed, whitespace collapsed, lower case); partner name uniqueness compares it, never name (docs/decisions.md "Look-alike names (issue 29)").
+   */
+  name_key: string;
   client_id: string;
   /**
    * User whose credit wallet pays for the partner's registrations; owns partner-onboarded companies.
@@ -7715,6 +7719,10 @@ export interface TreasuryAccount {
   owner_id: string;
   kind: TreasuryAccountKind;
   name: string;
+  /**
+   * The name's comparison key, set by the server from name (src/domain/name-key.ts nameKey: NFKC, invisibles removed, whitespace collapsed, lower case); the uniqueness of an account name per owner compares it, never name (docs/decisions.md "Look-alike names (issue 29)").
+   */
+  name_key: string;
   currency: string;
   balance: number;
   is_active: boolean;
@@ -8483,6 +8491,10 @@ export interface ZoneCompany {
    */
   owner_resident_id: string | null;
   name: string;
+  /**
+   * The name's comparison key, set by the server from name (src/domain/name-key.ts nameKey: NFKC, invisibles removed, whitespace collapsed, lower case); the live-name uniqueness (unique index zone_company_live_name_unique over active, inactive and suspended companies) compares it, never name (docs/decisions.md "Look-alike names (issue 29)").
+   */
+  name_key: string;
   company_type: CompanyType;
   /**
    * cooperative for coop_* types, else standard.
