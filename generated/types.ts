@@ -4133,7 +4133,7 @@ export interface CompanyResult {
  */
 export interface CreateCompanyData {
   /**
-   * Registered name; unique among live companies (case-insensitive).
+   * Registered name, stored as given (trimmed); unique among live companies, compared by its key: case, invisible characters and kinds of space do not count, docs/decisions.md "Look-alike names (issue 29)".
    */
   name: string;
   company_type: CompanyType;
@@ -8047,6 +8047,9 @@ export interface CreateTreasuryAccountData {
  * Changes to an account: absent fields stay unchanged. Kind, currency and addresses are fixed at creation.
  */
 export interface UpdateTreasuryAccountData {
+  /**
+   * A new name; AlreadyExists when another account of the owner bears it or a look-alike of it (the same key: case, invisible characters and kinds of space do not count).
+   */
   name?: string;
   approval_threshold?: number;
   /**
@@ -11163,7 +11166,7 @@ export interface MessageServiceMarkAllCompanyUnreadParams {
 }
 export interface PartnerServiceCreatePartnerParams {
   /**
-   * Partner name, unique. No control characters (CR, LF, tab ...).
+   * Partner name, stored as given (trimmed); unique, compared by its key: case, invisible characters and kinds of space do not count, docs/decisions.md "Look-alike names (issue 29)". No control characters (CR, LF, tab ...).
    */
   name: string;
   /**
