@@ -2093,6 +2093,7 @@ export interface PartnerConfigurationRow {
   [OptionalProps]?: "is_active" | "allow_company_creation" | "created_at" | "updated_at";
   sid: string;
   name: string;
+  name_key: string;
   client_id: string;
   client_secret_hash: string;
   access_password_hash: string;
@@ -2113,6 +2114,7 @@ export const PartnerConfigurationEntity = new EntitySchema<PartnerConfigurationR
   properties: {
     sid: { type: "string", columnType: "text", primary: true },
     name: { type: "string", columnType: "text" },
+    name_key: { type: "string", columnType: "text" },
     client_id: { type: "string", columnType: "text" },
     client_secret_hash: { type: "string", columnType: "text" },
     access_password_hash: { type: "string", columnType: "text" },
@@ -3043,6 +3045,7 @@ export interface TreasuryAccountRow {
   owner_id: string;
   kind: TreasuryAccountKind;
   name: string;
+  name_key: string;
   currency: string;
   balance: number;
   is_active: boolean;
@@ -3067,6 +3070,7 @@ export const TreasuryAccountEntity = new EntitySchema<TreasuryAccountRow>({
     owner_id: { type: "string", columnType: "text" },
     kind: { type: "string", columnType: "text" },
     name: { type: "string", columnType: "text" },
+    name_key: { type: "string", columnType: "text" },
     currency: { type: "string", columnType: "text" },
     balance: { type: new DecimalType("number"), columnType: "numeric(18,2)", precision: 18, scale: 2, default: 0 },
     is_active: { type: "boolean", columnType: "boolean", default: true },
@@ -3461,6 +3465,7 @@ export interface ZoneCompanyRow {
   venture_creator_id: string | null;
   owner_resident_id: string | null;
   name: string;
+  name_key: string;
   company_type: CompanyType;
   voting_model: VotingModel;
   description: string;
@@ -3515,6 +3520,7 @@ export const ZoneCompanyEntity = new EntitySchema<ZoneCompanyRow>({
     venture_creator_id: { type: "string", columnType: "text", nullable: true },
     owner_resident_id: { type: "string", columnType: "text", nullable: true },
     name: { type: "string", columnType: "text" },
+    name_key: { type: "string", columnType: "text" },
     company_type: { type: "string", columnType: "text" },
     voting_model: { type: "string", columnType: "text", default: "standard" },
     description: { type: "string", columnType: "text", default: "" },
@@ -3598,6 +3604,11 @@ export const ZoneCompanyEntity = new EntitySchema<ZoneCompanyRow>({
     { name: "zone_company_company_id_unique", properties: ["company_id"] },
     { name: "zone_company_external_id_unique", properties: ["external_id"] },
     { name: "zone_company_external_id_counter_unique", properties: ["external_id_counter"] },
+    {
+      name: "zone_company_live_name_unique",
+      expression:
+        'create unique index "zone_company_live_name_unique" on "zone_company" ("name_key") where "status" in (\'active\', \'inactive\', \'suspended\')',
+    },
   ],
 });
 

@@ -7,6 +7,7 @@ import type {
   VotingModel,
 } from "../../generated/types.ts";
 import { COMPANY_PLANS, companyPricing, EARLY_BIRD, PricingInputError } from "./company-pricing.ts";
+import { nameKey } from "./name-key.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 import { addMonths } from "./subscriptions.ts";
 import { CAP_TABLE_UNITS_RULE, isUnitAmount, UNITS_RULE, withinUnitMaximum } from "./units.ts";
@@ -22,11 +23,15 @@ export const MAX_COMPANY_NAME = 200;
 /** Whether the type is a cooperative (`coop_*`): founding members instead of shareholders, cooperative voting. */
 export const isCoopType = (type: CompanyType): boolean => type.startsWith("coop_");
 
-/** The registered name: trimmed, 1 to 200 characters, no control characters. */
+/**
+ * The registered name: trimmed, 1 to 200 characters, no control characters, and something visible (a name of
+ * invisibles and spaces only has an empty nameKey).
+ */
 export function companyName(name: string): string | Refusal<"InvalidInput"> {
   const trimmed = name.trim();
+  const blank = nameKey(trimmed) === "";
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the rule refuses
-  if (trimmed.length === 0 || trimmed.length > MAX_COMPANY_NAME || /[\u0000-\u001f\u007f]/.test(trimmed)) {
+  if (blank || trimmed.length > MAX_COMPANY_NAME || /[\u0000-\u001f\u007f]/.test(trimmed)) {
     return refuse("InvalidInput", `name must be 1 to ${MAX_COMPANY_NAME} printable characters`, { field: "name" });
   }
   return trimmed;

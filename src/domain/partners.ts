@@ -1,11 +1,12 @@
+import { nameKey } from "./name-key.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 
 /** Partner management rules (designed; seed 001 names partners, discount profiles and reseller keys). */
 
-/** A partner's name as stored: trimmed, not blank. */
+/** A partner's name as stored: trimmed, not blank (invisibles and spaces only are blank: an empty nameKey). */
 export function partnerName(raw: string): string | Refusal<"InvalidInput"> {
   const name = raw.trim();
-  return name.length > 0 ? name : refuse("InvalidInput", "name must not be blank");
+  return nameKey(name) !== "" ? name : refuse("InvalidInput", "name must not be blank");
 }
 
 /** A discount profile must be one the deployment configures (DISCOUNT_PROFILES); absent means unchanged. */

@@ -1,5 +1,6 @@
 import type { FundTransferStatus, TreasuryAccountKind } from "../../generated/types.ts";
 import { type Cents, fromCents, isValidAmount, MAX_MONEY, multiplyMoney, roundMoney, toCents } from "./money.ts";
+import { nameKey } from "./name-key.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 
 /**
@@ -67,10 +68,10 @@ export function thresholdOf(value: number | null | undefined): number | Bad {
   });
 }
 
-/** An account name: trimmed, not blank. */
+/** An account name: trimmed, not blank (invisibles and spaces only are blank: an empty nameKey). */
 export function accountName(raw: string): string | Bad {
   const name = raw.trim();
-  return name.length > 0 ? name : refuse("InvalidInput", "name must not be blank", { field: "name" });
+  return nameKey(name) !== "" ? name : refuse("InvalidInput", "name must not be blank", { field: "name" });
 }
 
 /** IBAN: country, check digits, 11 to 30 alphanumerics, and the ISO 13616 mod-97 check. */

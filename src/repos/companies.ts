@@ -3,6 +3,7 @@ import { ZoneCompanyEntity, type ZoneCompanyRow } from "../../generated/entities
 import type { CompanyLicense, CompanyStatus } from "../../generated/types.ts";
 import { dateOf, sqlRows } from "../db/sql.ts";
 import { type CompanyAction, companyStatusRefusal } from "../domain/company-status.ts";
+import { nameKey } from "../domain/name-key.ts";
 import type { Refusal } from "../domain/refusal.ts";
 
 /** ZoneCompany reads and the administrator writes (void, licence) as conditional updates. */
@@ -67,14 +68,14 @@ export async function companyOperableRefusal(
 }
 
 /**
- * Whether a company holding its name already bears `name` (case-insensitive): registered and not voided, i.e.
- * active, inactive or suspended, the rows of the unique index zone_company_live_name_unique.
+ * Whether a company holding its name already bears `name` or a look-alike of it (the same nameKey): registered and
+ * not voided, i.e. active, inactive or suspended, the rows of the unique index zone_company_live_name_unique.
  */
 export async function liveNameTaken(em: EntityManager, name: string): Promise<boolean> {
   const rows = await sqlRows<{ company_id: string }>(
     em,
-    `select company_id from "zone_company" where lower(name) = lower(?) and status in ('active', 'inactive', 'suspended') limit 1`,
-    [name],
+    `select company_id from "zone_company" where name_key = ? and status in ('active', 'inactive', 'suspended') limit 1`,
+    [nameKey(name)],
   );
   return rows.length > 0;
 }

@@ -1,6 +1,7 @@
 import type { EntityManager, RequiredEntityData } from "@mikro-orm/postgresql";
 import { PartnerConfigurationEntity, type PartnerConfigurationRow } from "../../generated/entities.ts";
 import { sqlRows } from "../db/sql.ts";
+import { nameKey } from "../domain/name-key.ts";
 
 /** The PartnerConfiguration table: resellers, their hashed credentials and their wallet user. */
 
@@ -12,9 +13,9 @@ export function findPartnerByClientId(em: EntityManager, clientId: string): Prom
   return em.findOne(PartnerConfigurationEntity, { client_id: clientId });
 }
 
-/** Names are unique case-insensitively. */
+/** Names are unique by their nameKey: without case, invisibles or kinds of space. */
 export async function partnerNameTaken(em: EntityManager, name: string): Promise<boolean> {
-  const rows = await sqlRows(em, `select 1 from "partner_configuration" where lower(name) = lower(?) limit 1`, [name]);
+  const rows = await sqlRows(em, `select 1 from "partner_configuration" where name_key = ? limit 1`, [nameKey(name)]);
   return rows.length > 0;
 }
 
@@ -23,11 +24,12 @@ export function listPartners(em: EntityManager): Promise<PartnerConfigurationRow
   return em.find(PartnerConfigurationEntity, {}, { orderBy: { sid: "desc" } });
 }
 
+/** The new partner, its `name_key` derived from its name here (never by the caller). */
 export function insertPartner(
   em: EntityManager,
-  row: RequiredEntityData<PartnerConfigurationRow>,
+  row: Omit<RequiredEntityData<PartnerConfigurationRow>, "name_key">,
 ): PartnerConfigurationRow {
-  return em.create(PartnerConfigurationEntity, row);
+  return em.create(PartnerConfigurationEntity, { ...row, name_key: nameKey(row.name) });
 }
 
 /**

@@ -3,6 +3,7 @@ import { TreasuryAccountEntity, type TreasuryAccountRow } from "../../generated/
 import type { EntityType } from "../../generated/types.ts";
 import { affected, sqlRows } from "../db/sql.ts";
 import { type Cents, fromCents, toCents } from "../domain/money.ts";
+import { nameKey } from "../domain/name-key.ts";
 
 /**
  * The TreasuryAccount table. Account fields change here; balances move only through src/repos/treasury-ledger.ts
@@ -33,6 +34,7 @@ export function listAccounts(em: EntityManager, ownerType: EntityType, ownerId: 
   );
 }
 
+/** Whether another account of the owner bears `name` or a look-alike of it (the same nameKey). */
 export async function nameTaken(
   em: EntityManager,
   ownerType: EntityType,
@@ -42,14 +44,18 @@ export async function nameTaken(
 ): Promise<boolean> {
   const rows = await sqlRows<{ sid: string }>(
     em,
-    `select sid from "treasury_account" where owner_type = ? and owner_id = ? and lower(name) = lower(?) and sid <> ?`,
-    [ownerType, ownerId, name, exceptSid ?? ""],
+    `select sid from "treasury_account" where owner_type = ? and owner_id = ? and name_key = ? and sid <> ?`,
+    [ownerType, ownerId, nameKey(name), exceptSid ?? ""],
   );
   return rows.length > 0;
 }
 
-export function insertAccount(em: EntityManager, row: RequiredEntityData<TreasuryAccountRow>): TreasuryAccountRow {
-  return em.create(TreasuryAccountEntity, row);
+/** The new account, its `name_key` derived from its name here (never by the caller). */
+export function insertAccount(
+  em: EntityManager,
+  row: Omit<RequiredEntityData<TreasuryAccountRow>, "name_key">,
+): TreasuryAccountRow {
+  return em.create(TreasuryAccountEntity, { ...row, name_key: nameKey(row.name) });
 }
 
 export interface AccountUpdate {
@@ -71,8 +77,8 @@ export async function updateAccount(
   const sets: string[] = ["updated_at = ?"];
   const params: unknown[] = [now];
   if (changes.name !== undefined) {
-    sets.push("name = ?");
-    params.push(changes.name);
+    sets.push("name = ?", "name_key = ?");
+    params.push(changes.name, nameKey(changes.name));
   }
   if (changes.approval_threshold !== undefined) {
     sets.push("approval_threshold = ?");

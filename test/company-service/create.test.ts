@@ -120,6 +120,39 @@ describe("companyservice.create", () => {
     );
   });
 
+  // Issue 29 item 6: names compare by their key (src/domain/name-key.ts), the display form is stored as given.
+  test("a look-alike of a registered name (zero-width or no-break space, fullwidth) is AlreadyExists", async () => {
+    const live = await founder(t, admin);
+    await live.client.callOk("companyservice.create", {
+      data: companyData(live.resident, { name: "Harbour Software FZC" }),
+    });
+    const { client, resident } = await founder(t, admin);
+    for (const name of ["Harbour Software FZC\u200b", "Harbour\u00a0Software FZC", "Ｈａｒｂｏｕｒ Software  FZC"]) {
+      await refusedNoWrite(
+        () => registrationWrites(t),
+        () => client.call("companyservice.create", { data: companyData(resident, { name }) }),
+        -32005,
+        companyError("AlreadyExists"),
+      );
+    }
+    const distinct = await client.callOk("companyservice.create", {
+      data: companyData(resident, { name: "Ｈａｒｂｏｕｒ\u00a0Softwares FZC" }),
+    });
+    expect(distinct.name).toBe("Ｈａｒｂｏｕｒ\u00a0Softwares FZC");
+    const stored = await sql(t, `select name, name_key from zone_company where company_id = ?`, [distinct.company_id]);
+    expect(stored).toEqual([{ name: "Ｈａｒｂｏｕｒ\u00a0Softwares FZC", name_key: "harbour softwares fzc" }]);
+  });
+
+  test("a name of invisible characters only is InvalidInput and writes nothing", async () => {
+    const { client, resident } = await founder(t, admin);
+    await refusedNoWrite(
+      () => registrationWrites(t),
+      () => client.call("companyservice.create", { data: companyData(resident, { name: "\u200b\u2060" }) }),
+      -32006,
+      companyError("InvalidInput"),
+    );
+  });
+
   test("of two concurrent registrations of one name, one wins and the other is AlreadyExists", async () => {
     const a = await founder(t, admin);
     const b = await founder(t, admin);
@@ -148,6 +181,8 @@ describe("companyservice.create", () => {
     const { client } = await founder(t, admin, 0);
     await insertCompany(t, client.userId, { name: "Twin FZC" });
     await expect(insertCompany(t, client.userId, { name: "TWIN fzc" })).rejects.toThrow();
+    // The index is on the key: a look-alike is refused too (a lost race of look-alikes answers AlreadyExists).
+    await expect(insertCompany(t, client.userId, { name: "Twin\u00a0FZC\u200b" })).rejects.toThrow();
   });
 
   test("a holder the caller neither owns nor acts for is Forbidden and writes nothing", async () => {

@@ -81,6 +81,23 @@ describe("partner administration", () => {
     expect(await count(t, "user", "partner_id is not null")).toBe(1);
   });
 
+  // Issue 29 item 6: names compare by their key (src/domain/name-key.ts), the display form is stored as given.
+  test("a look-alike of a partner's name (zero-width or no-break space) is AlreadyExists", async () => {
+    await createPartner({ name: "Harbour Software FZC" });
+    for (const name of ["Harbour Software FZC\u200b", "Harbour\u00a0Software FZC", "ＨＡＲＢＯＵＲ software fzc"]) {
+      const dup = await admin.rpc("partnerservice.create_partner", { name });
+      expect(dup.error).toMatchObject({ code: -32005, data: { type: "PartnerError", variant: "AlreadyExists" } });
+    }
+    const blank = await admin.rpc("partnerservice.create_partner", { name: "\u200b\ufeff" });
+    expect(blank.error).toMatchObject({ code: -32006, data: { type: "PartnerError", variant: "InvalidInput" } });
+    expect(await count(t, "partner_configuration")).toBe(1);
+    const other = await createPartner({ name: "Harbour\u00a0Softwares FZC" });
+    expect(other.name).toBe("Harbour\u00a0Softwares FZC");
+    expect(await sql(t, `select name, name_key from partner_configuration where sid = ?`, [other.partner_id])).toEqual([
+      { name: "Harbour\u00a0Softwares FZC", name_key: "harbour softwares fzc" },
+    ]);
+  });
+
   test("list_partners shows every partner newest first, with its active keys and no secrets", async () => {
     const a = await createPartner({ name: "A" });
     t.clock.advance(1);

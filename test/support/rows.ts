@@ -2,6 +2,7 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import { RECORDS, type RecordName } from "../../generated/crud.ts";
 import { initialValue } from "../../src/crud/rows.ts";
 import { uuidv7 } from "../../src/domain/ids.ts";
+import { nameKey } from "../../src/domain/name-key.ts";
 
 /** Inserts a row straight into the database (for records whose business operations belong to other issues). */
 export async function insertRow(
@@ -14,6 +15,8 @@ export async function insertRow(
   const row: Record<string, unknown> = {};
   for (const field of spec.fields) row[field.name] = initialValue(field);
   Object.assign(row, { sid: uuidv7(), created_at: now, updated_at: now }, values);
+  // The key is derived where the server writes the row (src/domain/name-key.ts); a fixture row derives it the same way.
+  if ("name_key" in row && !("name_key" in values)) row["name_key"] = nameKey(String(row["name"]));
   const em = orm.em.fork();
   em.create(record, row);
   await em.flush();

@@ -121,6 +121,25 @@ describe("treasuryservice.create_company_account", () => {
       "AlreadyExists",
     );
   });
+
+  // Issue 29 item 6: names compare by their key (src/domain/name-key.ts), the display form is stored as given.
+  test("a look-alike of an account's name (zero-width or no-break space) is AlreadyExists", async () => {
+    await companyAccount(director.client, company, { name: "Harbour Operating" });
+    for (const name of ["Harbour Operating\u200b", "Harbour\u00a0Operating", "harbour  OPERATING"]) {
+      await refusedNoWrite(
+        t,
+        () => create(director.client, { ...BANK, name }),
+        -32005,
+        "TreasuryError",
+        "AlreadyExists",
+      );
+    }
+    const other = await companyAccount(director.client, company, { name: "Harbour\u00a0Operatings" });
+    expect(other.name).toBe("Harbour\u00a0Operatings");
+    expect(await sql(t, `select name, name_key from treasury_account where sid = ?`, [other.sid])).toEqual([
+      { name: "Harbour\u00a0Operatings", name_key: "harbour operatings" },
+    ]);
+  });
 });
 
 describe("company account reads", () => {
@@ -216,6 +235,28 @@ describe("treasuryservice.update_company_account", () => {
     await refusedNoWrite(t, () => call(director.client, b.sid), -32005, "TreasuryError", "AlreadyExists");
     await refusedNoWrite(t, () => call(member.client, a.sid), -32002, "TreasuryError", "Forbidden");
     await refusedNoWrite(t, () => call(outsider.client, a.sid, other), -32003, "TreasuryError", "NotFound");
+  });
+
+  test("renaming to a look-alike of another account's name is AlreadyExists; a rename moves the key", async () => {
+    await companyAccount(director.client, company, { name: "Gamma Reserve" });
+    const d = await companyAccount(director.client, company, { name: "Delta Reserve" });
+    const rename = (name: string) =>
+      director.client.call("treasuryservice.update_company_account", {
+        company_id: company,
+        account_id: d.sid,
+        data: { name },
+      });
+    await refusedNoWrite(t, () => rename("Gamma\u200b Reserve"), -32005, "TreasuryError", "AlreadyExists");
+    await refusedNoWrite(t, () => rename("Gamma\u00a0Reserve"), -32005, "TreasuryError", "AlreadyExists");
+    const renamed = await director.client.callOk("treasuryservice.update_company_account", {
+      company_id: company,
+      account_id: d.sid,
+      data: { name: "Epsilon\u3000Reserve" },
+    });
+    expect(renamed.name).toBe("Epsilon\u3000Reserve");
+    expect(await sql(t, `select name, name_key from treasury_account where sid = ?`, [d.sid])).toEqual([
+      { name: "Epsilon\u3000Reserve", name_key: "epsilon reserve" },
+    ]);
   });
 });
 

@@ -6543,7 +6543,7 @@ export const SERVICES = {
     /**
      * Open a company treasury account
      *
-     * Creates an account with a zero balance for the company. Current directors only (x-auth company:director). Refuses missing kind-specific fields (InvalidInput), a voided or inactive company (InvalidState) and a second account with the same name (AlreadyExists). A company owning an account involved, whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Creates an account with a zero balance for the company. Current directors only (x-auth company:director). Refuses missing kind-specific fields (InvalidInput), a voided or inactive company (InvalidState) and a second account with the same name or a look-alike of it (AlreadyExists; names compare by their key: case, invisible characters and kinds of space do not count). A company owning an account involved, whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `treasuryservice.create_company_account`.
      */
@@ -6589,7 +6589,7 @@ export const SERVICES = {
     /**
      * Open a resident treasury account
      *
-     * Creates an account with a zero balance for the resident. The resident must be the caller's (or one it acts for through an effective proxy) and `active` (InvalidState). Refuses missing kind-specific fields (InvalidInput) and a second account with the same name (AlreadyExists).
+     * Creates an account with a zero balance for the resident. The resident must be the caller's (or one it acts for through an effective proxy) and `active` (InvalidState). Refuses missing kind-specific fields (InvalidInput) and a second account with the same name or a look-alike of it (AlreadyExists; names compare by their key: case, invisible characters and kinds of space do not count).
      *
      * Wire name: `treasuryservice.create_resident_account`.
      */

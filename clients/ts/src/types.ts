@@ -1974,7 +1974,7 @@ export interface CoopEventResult {
  */
 export interface CreateCompanyData {
   /**
-   * Registered name; unique among live companies (case-insensitive).
+   * Registered name, stored as given (trimmed); unique among live companies, compared by its key: case, invisible characters and kinds of space do not count, docs/decisions.md "Look-alike names (issue 29)".
    */
   name: string;
   company_type: CompanyType;
@@ -5239,6 +5239,10 @@ export interface PartnerConfiguration {
    */
   sid: string;
   name: string;
+  /**
+   * The name's comparison key, set by the server from name (src/domain/name-key.ts nameKey: NFKC, invisibles removed, whitespace collapsed, lower case); partner name uniqueness compares it, never name (docs/decisions.md "Look-alike names (issue 29)").
+   */
+  name_key: string;
   client_id: string;
   /**
    * User whose credit wallet pays for the partner's registrations; owns partner-onboarded companies.
@@ -7719,6 +7723,10 @@ export interface TreasuryAccount {
   owner_id: string;
   kind: TreasuryAccountKind;
   name: string;
+  /**
+   * The name's comparison key, set by the server from name (src/domain/name-key.ts nameKey: NFKC, invisibles removed, whitespace collapsed, lower case); the uniqueness of an account name per owner compares it, never name (docs/decisions.md "Look-alike names (issue 29)").
+   */
+  name_key: string;
   currency: string;
   balance: number;
   is_active: boolean;
@@ -8102,6 +8110,9 @@ export interface UpdateResidentData {
  * Changes to an account: absent fields stay unchanged. Kind, currency and addresses are fixed at creation.
  */
 export interface UpdateTreasuryAccountData {
+  /**
+   * A new name; AlreadyExists when another account of the owner bears it or a look-alike of it (the same key: case, invisible characters and kinds of space do not count).
+   */
   name?: string;
   approval_threshold?: number;
   /**
@@ -8487,6 +8498,10 @@ export interface ZoneCompany {
    */
   owner_resident_id: string | null;
   name: string;
+  /**
+   * The name's comparison key, set by the server from name (src/domain/name-key.ts nameKey: NFKC, invisibles removed, whitespace collapsed, lower case); the live-name uniqueness (unique index zone_company_live_name_unique over active, inactive and suspended companies) compares it, never name (docs/decisions.md "Look-alike names (issue 29)").
+   */
+  name_key: string;
   company_type: CompanyType;
   /**
    * cooperative for coop_* types, else standard.
@@ -10868,7 +10883,7 @@ export interface MessageServiceMarkAllCompanyUnreadParams {
 }
 export interface PartnerServiceCreatePartnerParams {
   /**
-   * Partner name, unique. No control characters (CR, LF, tab ...).
+   * Partner name, stored as given (trimmed); unique, compared by its key: case, invisible characters and kinds of space do not count, docs/decisions.md "Look-alike names (issue 29)". No control characters (CR, LF, tab ...).
    */
   name: string;
   /**

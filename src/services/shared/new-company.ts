@@ -1,12 +1,13 @@
 import { ZoneCompanyEntity, type ZoneCompanyRow } from "../../../generated/entities.ts";
 import { companyIdKind, externalId } from "../../domain/formatted-ids.ts";
 import { uuidv7 } from "../../domain/ids.ts";
+import { nameKey } from "../../domain/name-key.ts";
 import { takeCompanyId } from "../../repos/company-ids.ts";
 import { takeExternalCounter } from "../../repos/external-ids.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 
 /** The fields the server mints or stamps; everything else is the creator's (defaults below). */
-type Minted = "sid" | "company_id" | "external_id" | "external_id_counter" | "created_at" | "updated_at";
+type Minted = "sid" | "company_id" | "external_id" | "external_id_counter" | "name_key" | "created_at" | "updated_at";
 
 /**
  * What a new company's creator decides. `owner_resident_id` is set by the caller when the owner is not the resident
@@ -22,7 +23,7 @@ export type NewCompany = Pick<ZoneCompanyRow, "user_id" | "partner_id" | "name" 
  * Inserts a ZoneCompany in the call's transaction (at once, not at commit): `company_id` from the rolling Counter
  * row `<PREFIX>-<YYYY>-Y` or, for a coop company type, `<PREFIX>-<YYYY>-P` (UTC year of the call;
  * src/repos/company-ids.ts), `registration_number` the same id unless given, `external_id` minted from the global
- * ExternalIdState counter as residents' are, status `draft` unless the fields say otherwise. Pricing snapshots, roles and payments are the caller's.
+ * ExternalIdState counter as residents' are, `name_key` the name's nameKey, status `draft` unless the fields say otherwise. Pricing snapshots, roles and payments are the caller's.
  */
 export async function createCompanyRow(ctx: RpcContext, fields: NewCompany): Promise<ZoneCompanyRow> {
   const now = ctx.now();
@@ -73,6 +74,7 @@ export async function createCompanyRow(ctx: RpcContext, fields: NewCompany): Pro
     company_id: companyId,
     external_id: externalId(prefix, key, counter),
     external_id_counter: counter,
+    name_key: nameKey(fields.name),
     created_at: now,
     updated_at: now,
   };
