@@ -3707,6 +3707,8 @@ export interface ZoneInvoiceRow {
   payment_reference: string | null;
   paid_at: Date | null;
   sent_at: Date | null;
+  cancelled_at: Date | null;
+  cancellation_reason: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -3740,6 +3742,8 @@ export const ZoneInvoiceEntity = new EntitySchema<ZoneInvoiceRow>({
     payment_reference: { type: "string", columnType: "text", nullable: true },
     paid_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     sent_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
+    cancelled_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
+    cancellation_reason: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
     updated_at: {
       type: "datetime",

@@ -286,6 +286,7 @@ import type {
   InvoicePaymentDefaultListResult,
   InvoicePaymentDefaultResult,
   InvoiceResult,
+  InvoiceServiceCancelInvoiceParams,
   InvoiceServiceCreateParams,
   InvoiceServiceDeleteParams,
   InvoiceServiceDeletePaymentDefaultParams,
@@ -1216,6 +1217,11 @@ export interface MethodMap {
   "invoiceservice.send_draft": { params: InvoiceServiceSendDraftParams; result: InvoiceResult; callerBound: never };
   "invoiceservice.send_invoice": { params: InvoiceServiceSendInvoiceParams; result: InvoiceResult; callerBound: never };
   "invoiceservice.mark_paid": { params: InvoiceServiceMarkPaidParams; result: InvoiceResult; callerBound: never };
+  "invoiceservice.cancel_invoice": {
+    params: InvoiceServiceCancelInvoiceParams;
+    result: InvoiceResult;
+    callerBound: never;
+  };
   "invoiceservice.get_payment_defaults": {
     params: InvoiceServiceGetPaymentDefaultsParams;
     result: InvoicePaymentDefaultListResult;

@@ -3095,6 +3095,14 @@ export interface ZoneInvoice {
    * Set when the invoice was emailed successfully (designed).
    */
   sent_at: string | null;
+  /**
+   * When the issuer cancelled the invoice (status `cancelled`).
+   */
+  cancelled_at: string | null;
+  /**
+   * Why the issuer cancelled it, as given to invoiceservice.cancel_invoice.
+   */
+  cancellation_reason: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -5654,6 +5662,14 @@ export interface InvoiceResult {
    */
   sent_at: string | null;
   paid_at: string | null;
+  /**
+   * Set when the issuer cancelled the invoice.
+   */
+  cancelled_at: string | null;
+  /**
+   * The issuer's reason, when cancelled.
+   */
+  cancellation_reason: string | null;
   /**
    * Derived, never stored: the issuing company's name; null for resident-issued invoices or unresolved companies.
    */
@@ -10656,6 +10672,16 @@ export interface InvoiceServiceMarkPaidParams {
    * Bank or provider reference.
    */
   payment_reference?: string;
+}
+export interface InvoiceServiceCancelInvoiceParams {
+  /**
+   * The invoice's sid.
+   */
+  invoice_id: string;
+  /**
+   * Why it is cancelled, shown to the recipient; one line.
+   */
+  reason: string;
 }
 export interface InvoiceServiceGetPaymentDefaultsParams {
   /**

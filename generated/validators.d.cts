@@ -144,6 +144,7 @@ export declare const validateInvoiceServicePreviewInvoiceEmailParams: ValidateFu
 export declare const validateInvoiceServiceSendDraftParams: ValidateFunction;
 export declare const validateInvoiceServiceSendInvoiceParams: ValidateFunction;
 export declare const validateInvoiceServiceMarkPaidParams: ValidateFunction;
+export declare const validateInvoiceServiceCancelInvoiceParams: ValidateFunction;
 export declare const validateInvoiceServiceGetPaymentDefaultsParams: ValidateFunction;
 export declare const validateInvoiceServiceSetPaymentDefaultParams: ValidateFunction;
 export declare const validateInvoiceServiceDeletePaymentDefaultParams: ValidateFunction;

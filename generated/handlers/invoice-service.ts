@@ -6,6 +6,7 @@ import type {
   InvoicePaymentDefaultListResult,
   InvoicePaymentDefaultResult,
   InvoiceResult,
+  InvoiceServiceCancelInvoiceParams,
   InvoiceServiceCreateParams,
   InvoiceServiceDeleteParams,
   InvoiceServiceDeletePaymentDefaultParams,
@@ -68,6 +69,11 @@ export interface InvoiceServiceHandlers<Ctx> {
   markPaid(
     ctx: Targeted<Ctx, RowOf["ZoneInvoice"]>,
     params: InvoiceServiceMarkPaidParams,
+  ): InvoiceResult | Promise<InvoiceResult>;
+  /** `invoiceservice.cancel_invoice`: Cancel a sent invoice — x-auth: user, target ZoneInvoice */
+  cancelInvoice(
+    ctx: Targeted<Ctx, RowOf["ZoneInvoice"]>,
+    params: InvoiceServiceCancelInvoiceParams,
   ): InvoiceResult | Promise<InvoiceResult>;
   /** `invoiceservice.get_payment_defaults`: List the caller's payment-instruction defaults — x-auth: user */
   getPaymentDefaults(

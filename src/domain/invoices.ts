@@ -23,6 +23,7 @@ export const INVOICE_MOVES = {
   send: { from: ["draft"], to: "sent" },
   mark_paid: { from: ["sent", "overdue"], to: "paid" },
   overdue: { from: ["sent"], to: "overdue" },
+  cancel: { from: ["sent", "overdue"], to: "cancelled" },
 } as const satisfies Record<string, { from: readonly InvoiceStatus[]; to: InvoiceStatus }>;
 
 export type InvoiceMove = keyof typeof INVOICE_MOVES;

@@ -89,7 +89,16 @@ export async function deleteDraft(em: EntityManager, invoiceId: string): Promise
 }
 
 export type InvoiceMoveFields = Partial<
-  Pick<ZoneInvoiceRow, "payment_method" | "payment_reference" | "paid_at" | "sent_at" | "sender_message">
+  Pick<
+    ZoneInvoiceRow,
+    | "payment_method"
+    | "payment_reference"
+    | "paid_at"
+    | "sent_at"
+    | "sender_message"
+    | "cancelled_at"
+    | "cancellation_reason"
+  >
 >;
 
 /** The conditional move `from -> to`: true when this call made it. */

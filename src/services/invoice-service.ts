@@ -1,6 +1,6 @@
 import type { InvoiceServiceHandlers } from "../../generated/handlers/index.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { create, get, list, markPaid, remove, update } from "./invoice-service/drafts.ts";
+import { cancelInvoice, create, get, list, markPaid, remove, update } from "./invoice-service/drafts.ts";
 import { deletePaymentDefault, getPaymentDefaults, setPaymentDefault } from "./invoice-service/payment-defaults.ts";
 import { previewInvoiceEmail, sendDraft, sendInvoice } from "./invoice-service/sending.ts";
 
@@ -22,4 +22,5 @@ export const invoiceService: InvoiceServiceHandlers<RpcContext> = {
   getPaymentDefaults,
   setPaymentDefault,
   deletePaymentDefault,
+  cancelInvoice,
 };

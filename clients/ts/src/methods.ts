@@ -412,6 +412,7 @@ import type {
   InvoicePaymentDefaultListResult,
   InvoicePaymentDefaultResult,
   InvoiceResult,
+  InvoiceServiceCancelInvoiceParams,
   InvoiceServiceCreateParams,
   InvoiceServiceDeleteParams,
   InvoiceServiceDeletePaymentDefaultParams,
@@ -1689,6 +1690,11 @@ export interface MethodMap {
   };
   "invoiceservice.mark_paid": {
     args: [params: InvoiceServiceMarkPaidParams, options?: CallOptions];
+    result: InvoiceResult;
+    variant: "Forbidden" | "InvalidInput" | "InvalidState" | "NotFound";
+  };
+  "invoiceservice.cancel_invoice": {
+    args: [params: InvoiceServiceCancelInvoiceParams, options?: CallOptions];
     result: InvoiceResult;
     variant: "Forbidden" | "InvalidInput" | "InvalidState" | "NotFound";
   };
@@ -5310,6 +5316,14 @@ export const SERVICES = {
      * Wire name: `invoiceservice.mark_paid`.
      */
     mark_paid: "invoiceservice.mark_paid",
+    /**
+     * Cancel a sent invoice
+     *
+     * The issuer withdraws a `sent` or `overdue` invoice: it becomes `cancelled` with cancelled_at and the reason, and can no longer be paid (a payment initiated for it is refused InvalidState). A draft is deleted instead (invoiceservice.delete); a paid, cancelled or final invoice is refused InvalidState, nothing written. The caller must be a current director of the invoice's issuing company (other members get Forbidden, anyone else NotFound), or for a resident-issued invoice the issuing resident's owner (anyone else NotFound). An issuing company whose status does not allow business operations is refused InvalidState with `status`, nothing written. The recipient sees the status, cancelled_at and the reason on every read of the invoice.
+     *
+     * Wire name: `invoiceservice.cancel_invoice`.
+     */
+    cancel_invoice: "invoiceservice.cancel_invoice",
     /**
      * List the caller's payment-instruction defaults
      *

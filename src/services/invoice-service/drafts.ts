@@ -1,5 +1,11 @@
 import type { InvoiceServiceHandlers } from "../../../generated/handlers/index.ts";
-import { draftOnlyRefusal, INVOICE_AUDIENCE_RULE, INVOICE_MOVES, markPaidDecision } from "../../domain/invoices.ts";
+import {
+  draftOnlyRefusal,
+  INVOICE_AUDIENCE_RULE,
+  INVOICE_MOVES,
+  markPaidDecision,
+  moveRefusal,
+} from "../../domain/invoices.ts";
 import { isRefusal } from "../../domain/refusal.ts";
 import { closeAudience } from "../../repos/document-audiences.ts";
 import * as invoices from "../../repos/invoices.ts";
@@ -77,4 +83,23 @@ export const markPaid: H["markPaid"] = async (ctx, { payment_method, payment_ref
   }
   recordIfAdmin(ctx, "mark_invoice_paid", row, { payment_method: paid.payment_method });
   return invoiceResult(ctx.em, { ...row, ...paid, status: to, updated_at: now });
+};
+
+/** The issuer withdraws a sent or overdue invoice (issue 30): `cancelled`, with when and why; never paid after. */
+export const cancelInvoice: H["cancelInvoice"] = async (ctx, { reason }) => {
+  const row = ctx.target.row;
+  const why = reason.trim();
+  if (why.length === 0 || [...why].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
+    throw invoiceError("InvalidInput", "reason must be one line of text", { field: "reason" });
+  }
+  const refusal = moveRefusal(row.status, "cancel");
+  if (refusal) throw refused(refusal);
+  const now = ctx.now();
+  const { from, to } = INVOICE_MOVES.cancel;
+  const cancelled = { cancelled_at: now, cancellation_reason: why };
+  if (!(await invoices.moveInvoice(ctx.em, row.sid, from, to, cancelled, now))) {
+    throw invoiceError("InvalidState", "the invoice is no longer sent or overdue");
+  }
+  recordIfAdmin(ctx, "cancel_invoice", row, { reason: why });
+  return invoiceResult(ctx.em, { ...row, ...cancelled, status: to, updated_at: now });
 };

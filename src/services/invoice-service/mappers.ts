@@ -105,6 +105,8 @@ export function toInvoiceResult(row: ZoneInvoiceRow, p: Parties): InvoiceResult 
     payment_reference: row.payment_reference,
     sent_at: row.sent_at?.toISOString() ?? null,
     paid_at: row.paid_at?.toISOString() ?? null,
+    cancelled_at: row.cancelled_at?.toISOString() ?? null,
+    cancellation_reason: row.cancellation_reason,
     issuer_name: company?.name ?? null,
     issuer_registration_number: company ? company.registration_number || null : null,
     recipient_name: recipientNameOf(row, p),

@@ -37,6 +37,8 @@ export type InvoiceFields = Omit<
   | "payment_reference"
   | "paid_at"
   | "sent_at"
+  | "cancelled_at"
+  | "cancellation_reason"
   | "created_at"
   | "updated_at"
 >;
@@ -225,6 +227,8 @@ export async function insertNewInvoice(
     payment_reference: null,
     paid_at: null,
     sent_at: null,
+    cancelled_at: null,
+    cancellation_reason: null,
     created_at: now,
     updated_at: now,
   };
