@@ -2808,6 +2808,7 @@ export interface ShareTransferRow {
   approved_at: Date | null;
   completed_at: Date | null;
   cancelled_at: Date | null;
+  rejected_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -2828,6 +2829,7 @@ export const ShareTransferEntity = new EntitySchema<ShareTransferRow>({
     approved_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     completed_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     cancelled_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
+    rejected_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
     updated_at: {
       type: "datetime",

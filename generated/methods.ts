@@ -525,6 +525,7 @@ import type {
   ShareholderServiceListInvitesParams,
   ShareholderServiceListTransfersParams,
   ShareholderServiceRejectInviteParams,
+  ShareholderServiceRejectTransferParams,
   SidListResult,
   SignContractResult,
   SignResult,
@@ -1728,6 +1729,11 @@ export interface MethodMap {
   };
   "shareholderservice.approve_transfer": {
     params: ShareholderServiceApproveTransferParams;
+    result: TransferResult;
+    callerBound: never;
+  };
+  "shareholderservice.reject_transfer": {
+    params: ShareholderServiceRejectTransferParams;
     result: TransferResult;
     callerBound: never;
   };

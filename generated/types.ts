@@ -2519,6 +2519,10 @@ export interface ShareTransfer {
   approved_at: string | null;
   completed_at: string | null;
   cancelled_at: string | null;
+  /**
+   * When the recipient declined the transfer (status `rejected`).
+   */
+  rejected_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -7489,6 +7493,10 @@ export interface TransferResult {
   cancelled_at: string | null;
   created_at: string;
   updated_at: string;
+  /**
+   * Set when the recipient declined it.
+   */
+  rejected_at: string | null;
 }
 /**
  * Share transfers of a company, newest first.
@@ -11866,6 +11874,12 @@ export interface ShareholderServiceApproveTransferParams {
    * Recipient's Ed25519 signature of transfer_hash, 128 lowercase hex characters.
    */
   to_signature: string;
+}
+export interface ShareholderServiceRejectTransferParams {
+  /**
+   * Transfer id.
+   */
+  transfer_id: string;
 }
 export interface ShareholderServiceCompleteTransferParams {
   /**

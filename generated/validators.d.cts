@@ -252,6 +252,7 @@ export declare const validateShareholderServiceRejectInviteParams: ValidateFunct
 export declare const validateShareholderServiceListInvitesParams: ValidateFunction;
 export declare const validateShareholderServiceInitiateTransferParams: ValidateFunction;
 export declare const validateShareholderServiceApproveTransferParams: ValidateFunction;
+export declare const validateShareholderServiceRejectTransferParams: ValidateFunction;
 export declare const validateShareholderServiceCompleteTransferParams: ValidateFunction;
 export declare const validateShareholderServiceCancelTransferParams: ValidateFunction;
 export declare const validateShareholderServiceListTransfersParams: ValidateFunction;

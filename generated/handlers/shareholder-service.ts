@@ -20,6 +20,7 @@ import type {
   ShareholderServiceListInvitesParams,
   ShareholderServiceListTransfersParams,
   ShareholderServiceRejectInviteParams,
+  ShareholderServiceRejectTransferParams,
   TransferListResult,
   TransferResult,
 } from "../types.ts";
@@ -55,6 +56,11 @@ export interface ShareholderServiceHandlers<Ctx> {
   approveTransfer(
     ctx: Targeted<Ctx, RowOf["ShareTransfer"]>,
     params: ShareholderServiceApproveTransferParams,
+  ): TransferResult | Promise<TransferResult>;
+  /** `shareholderservice.reject_transfer`: Decline a share transfer as its recipient — x-auth: user, target ShareTransfer */
+  rejectTransfer(
+    ctx: Targeted<Ctx, RowOf["ShareTransfer"]>,
+    params: ShareholderServiceRejectTransferParams,
   ): TransferResult | Promise<TransferResult>;
   /** `shareholderservice.complete_transfer`: Complete an approved share transfer — x-auth: user, target ShareTransfer */
   completeTransfer(

@@ -137,15 +137,21 @@ export function moveUnits(
   return { table: out, giverLeft: fromMicro(left), recipientIsNew };
 }
 
-export type TransferAction = "approve" | "complete" | "cancel";
+export type TransferAction = "approve" | "complete" | "cancel" | "reject";
 
 const FROM: Record<TransferAction, readonly ShareTransferStatus[]> = {
   approve: ["pending"],
   complete: ["approved"],
   cancel: ["pending", "approved"],
+  reject: ["pending"],
 };
 
-const PAST: Record<TransferAction, string> = { approve: "approved", complete: "completed", cancel: "cancelled" };
+const PAST: Record<TransferAction, string> = {
+  approve: "approved",
+  complete: "completed",
+  cancel: "cancelled",
+  reject: "rejected",
+};
 
 /** The states a move starts from (the conditional update's `where status in (...)`). */
 export const transferMoveFrom = (action: TransferAction): readonly ShareTransferStatus[] => FROM[action];

@@ -62,6 +62,24 @@ export async function moveDistribution(
   return n === 1;
 }
 
+/**
+ * The vote on a `proposed` dividend has ended (issue 30): a passed proposal approves it (approved_at, the tally's
+ * instant), a rejected or expired one cancels it. Conditional on `proposed`, so it moves once.
+ */
+export async function settleDividendVotes(
+  em: EntityManager,
+  proposalIds: readonly string[],
+  passed: boolean,
+  now: Date,
+): Promise<void> {
+  if (proposalIds.length === 0) return;
+  await em.nativeUpdate(
+    DividendDistributionEntity,
+    { proposal_id: { $in: [...proposalIds] }, status: "proposed" },
+    passed ? { status: "approved", approved_at: now, updated_at: now } : { status: "cancelled", updated_at: now },
+  );
+}
+
 /** Marks a payment paid once (conditional on it being unpaid); false when it was paid meanwhile. */
 export async function markPaid(
   em: EntityManager,

@@ -71,7 +71,9 @@ export async function moveTransfer(
   sid: string,
   from: readonly ShareTransferStatus[],
   to: ShareTransferStatus,
-  fields: Partial<Pick<ShareTransferRow, "to_signature" | "approved_at" | "completed_at" | "cancelled_at">>,
+  fields: Partial<
+    Pick<ShareTransferRow, "to_signature" | "approved_at" | "completed_at" | "cancelled_at" | "rejected_at">
+  >,
   now: Date,
 ): Promise<ShareTransferRow | null> {
   const moved = await em.nativeUpdate(

@@ -8,6 +8,7 @@ import {
   completeTransfer,
   initiateTransfer,
   listTransfers,
+  rejectTransfer,
 } from "./shareholder-service/transfers.ts";
 
 /**
@@ -27,4 +28,5 @@ export const shareholderService: ShareholderServiceHandlers<RpcContext> = {
   initiateDividend,
   executeDividend,
   listDividends,
+  rejectTransfer,
 };

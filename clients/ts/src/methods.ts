@@ -756,6 +756,7 @@ import type {
   ShareholderServiceListInvitesParams,
   ShareholderServiceListTransfersParams,
   ShareholderServiceRejectInviteParams,
+  ShareholderServiceRejectTransferParams,
   SidListResult,
   SignContractResult,
   SignResult,
@@ -2232,6 +2233,11 @@ export interface MethodMap {
     args: [params: ShareholderServiceApproveTransferParams, options?: CallOptions];
     result: TransferResult;
     variant: "InvalidSignature" | "InvalidState" | "NotFound" | "NotOwner";
+  };
+  "shareholderservice.reject_transfer": {
+    args: [params: ShareholderServiceRejectTransferParams, options?: CallOptions];
+    result: TransferResult;
+    variant: "InvalidState" | "NotFound" | "NotOwner";
   };
   "shareholderservice.complete_transfer": {
     args: [params: ShareholderServiceCompleteTransferParams, options?: CallOptions];
@@ -5123,7 +5129,7 @@ export const SERVICES = {
     /**
      * Tally a proposal's votes and decide it
      *
-     * Updates the proposal status: an `active` proposal, after voting_ends_at or earlier once every unit of total_issued_power_snapshot has voted (the outcome can no longer change), becomes `passed` when quorum is reached (total_voted against total_issued_power_snapshot, as a percentage, at least quorum_percentage; abstentions count) and the for-vote share of for and against votes meets passing_threshold (`ordinary` and `board`: strictly more than it; `special`: at least it), otherwise `rejected`; votes_for, votes_against, votes_abstain and total_voted are updated. Needs the director role (company:director, company read from the proposal). Refuses proposals not `active`, a tally before voting_ends_at while power is still unvoted, and companies that are not active (InvalidState).
+     * Updates the proposal status: an `active` proposal, after voting_ends_at or earlier once every unit of total_issued_power_snapshot has voted (the outcome can no longer change), becomes `passed` when quorum is reached (total_voted against total_issued_power_snapshot, as a percentage, at least quorum_percentage; abstentions count) and the for-vote share of for and against votes meets passing_threshold (`ordinary` and `board`: strictly more than it; `special`: at least it), otherwise `rejected`; votes_for, votes_against, votes_abstain and total_voted are updated. Needs the director role (company:director, company read from the proposal). Refuses proposals not `active`, a tally before voting_ends_at while power is still unvoted, and companies that are not active (InvalidState). A dividend put to this vote (shareholderservice.initiate_dividend) is settled in the same transaction: approved when the proposal passes, cancelled when it is rejected.
      *
      * Wire name: `governanceservice.tally_votes`.
      */
@@ -6311,6 +6317,14 @@ export const SERVICES = {
      */
     approve_transfer: "shareholderservice.approve_transfer",
     /**
+     * Decline a share transfer as its recipient
+     *
+     * By the recipient: a `pending` transfer (not yet countersigned) becomes `rejected` with rejected_at; the units never move and the giver may start another transfer. The caller must own the recipient resident (a proxy does not decide for it): a caller who can see the transfer otherwise (a member of the company, the giver) gets NotOwner, anyone else NotFound. A company that is not active is refused first (InvalidState, x-target); an approved, completed, cancelled or rejected transfer is InvalidState; nothing is written on a refusal.
+     *
+     * Wire name: `shareholderservice.reject_transfer`.
+     */
+    reject_transfer: "shareholderservice.reject_transfer",
+    /**
      * Complete an approved share transfer
      *
      * Moves the units in the cap table and the transfer to `completed`, atomically under the company row's lock: the giver's cap-table row loses the units (and leaves the table at 0), the recipient's row gains them (a new shareholder row when it had none), so the company's total of units never changes; the recipient gets a shareholder CompanyRole row if it holds no open one, and the giver's shareholder role is closed when it holds no units any more. Needs the director role in the transfer's company (company:director, company read from the transfer; other members Forbidden, others NotFound; an administrator's session passes and records an AdminAction). Refuses transfers not `approved` and companies that are not active (InvalidState), and a giver who no longer holds the units (InsufficientShares).
@@ -6321,7 +6335,7 @@ export const SERVICES = {
     /**
      * Cancel a share transfer
      *
-     * Moves a `pending` or `approved` transfer to `cancelled`. The giver (a resident the caller owns or acts for) or a director of the company may cancel (company read from the transfer; other members get Forbidden, others NotFound). Refuses other states and companies that are not active (InvalidState). ShareTransferStatus `rejected` is not reached by any operation: a recipient who does not want the units does not sign, and the giver or a director cancels.
+     * Moves a `pending` or `approved` transfer to `cancelled`. The giver (a resident the caller owns or acts for) or a director of the company may cancel (company read from the transfer; other members get Forbidden, others NotFound). Refuses other states and companies that are not active (InvalidState). A recipient who does not want the units declines with reject_transfer instead.
      *
      * Wire name: `shareholderservice.cancel_transfer`.
      */
@@ -6339,7 +6353,7 @@ export const SERVICES = {
     /**
      * Propose a dividend distribution
      *
-     * Creates a distribution of total_amount from an active treasury account of the company, split across the holders of the cap table pro rata to their units at this moment: one DividendPayment per holder with its ownership_percentage (6 decimals) and amount in cents by the largest-remainder method (each gets floor(total x units / all units) cents, the cents left over go one each to the largest remainders, ties to the earlier cap-table row), so the payments sum exactly to total_amount (payments listed in the result). When deployment configuration requires a shareholder vote (DIVIDEND_REQUIRES_VOTE), an ordinary financial proposal is opened (proposal_id; initiated_by is its proposer, DIVIDEND_VOTE_DAYS its voting period) and the status is `proposed`; otherwise it is `approved`. Nothing is reserved: execute_dividend checks the balance again. Needs the director role (company:director); initiated_by must be a resident the caller owns or acts for. Refuses amounts <= 0 or with more than 2 decimals (InvalidAmount), a source account not of the company (NotFound), a currency other than the account's, an inactive account, a cap table with no units or with units not bound to a holder, distribution dates in the past (InvalidInput), an available balance below total_amount (InsufficientFunds) and companies that are not active (InvalidState); a refusal writes nothing.
+     * Creates a distribution of total_amount from an active treasury account of the company, split across the holders of the cap table pro rata to their units at this moment: one DividendPayment per holder with its ownership_percentage (6 decimals) and amount in cents by the largest-remainder method (each gets floor(total x units / all units) cents, the cents left over go one each to the largest remainders, ties to the earlier cap-table row), so the payments sum exactly to total_amount (payments listed in the result). When deployment configuration requires a shareholder vote (DIVIDEND_REQUIRES_VOTE), an ordinary financial proposal is opened (proposal_id; initiated_by is its proposer, DIVIDEND_VOTE_DAYS its voting period) and the status is `proposed`; otherwise it is `approved`. The vote settles a `proposed` dividend: the tally that passes the proposal approves it (approved_at), a rejected tally or the proposal's expiry cancels it (`cancelled`, never paid). Nothing is reserved: execute_dividend checks the balance again. Needs the director role (company:director); initiated_by must be a resident the caller owns or acts for. Refuses amounts <= 0 or with more than 2 decimals (InvalidAmount), a source account not of the company (NotFound), a currency other than the account's, an inactive account, a cap table with no units or with units not bound to a holder, distribution dates in the past (InvalidInput), an available balance below total_amount (InsufficientFunds) and companies that are not active (InvalidState); a refusal writes nothing.
      *
      * Wire name: `shareholderservice.initiate_dividend`.
      */

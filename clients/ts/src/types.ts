@@ -7003,6 +7003,10 @@ export interface ShareTransfer {
   approved_at: string | null;
   completed_at: string | null;
   cancelled_at: string | null;
+  /**
+   * When the recipient declined the transfer (status `rejected`).
+   */
+  rejected_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -7715,6 +7719,10 @@ export interface TransferResult {
   cancelled_at: string | null;
   created_at: string;
   updated_at: string;
+  /**
+   * Set when the recipient declined it.
+   */
+  rejected_at: string | null;
 }
 /**
  * A treasury account (crypto wallet or bank account) of a company or resident. Designed: the seed does not show its fields.
@@ -11575,6 +11583,12 @@ export interface ShareholderServiceApproveTransferParams {
    * Recipient's Ed25519 signature of transfer_hash, 128 lowercase hex characters.
    */
   to_signature: string;
+}
+export interface ShareholderServiceRejectTransferParams {
+  /**
+   * Transfer id.
+   */
+  transfer_id: string;
 }
 export interface ShareholderServiceCompleteTransferParams {
   /**

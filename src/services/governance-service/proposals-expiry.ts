@@ -1,4 +1,5 @@
 import { inJobTransaction } from "../../jobs/context.ts";
+import { settleDividendVotes } from "../../repos/dividends.ts";
 import { expireProposals } from "../../repos/proposals.ts";
 import type { Runtime } from "../../rpc/runtime.ts";
 
@@ -13,5 +14,10 @@ export function sweepExpiredProposals(
   expiryHours = runtime.config.proposals.expiryHours,
 ): Promise<string[]> {
   const endedBefore = new Date(now.getTime() - expiryHours * 3600 * 1000);
-  return inJobTransaction(runtime, "proposal-expiry", (ctx) => expireProposals(ctx.em, endedBefore, now));
+  return inJobTransaction(runtime, "proposal-expiry", async (ctx) => {
+    const expired = await expireProposals(ctx.em, endedBefore, now);
+    // A dividend put to a vote that nobody tallied is cancelled with it.
+    await settleDividendVotes(ctx.em, expired, false, now);
+    return expired;
+  });
 }

@@ -5,6 +5,7 @@ import { executeRefusal, formatResolutionNumber, tally, tallyRefusal } from "../
 import { sumUnits } from "../../domain/units.ts";
 import { rolesOfCompanyAt } from "../../repos/company-roles.ts";
 import { takeNumber } from "../../repos/counters.ts";
+import { settleDividendVotes } from "../../repos/dividends.ts";
 import { writeAudience } from "../../repos/document-audiences.ts";
 import { insertResolution, listResolutionsOf, lockProposal, moveProposal, voteSums } from "../../repos/proposals.ts";
 import type { RpcContext } from "../../rpc/context.ts";
@@ -60,6 +61,7 @@ export const tallyVotes: Handlers["tallyVotes"] = async (ctx) => {
     updated_at: now,
   });
   if (!moved) throw governanceError("InvalidState", "the proposal is no longer active");
+  await settleDividendVotes(ctx.em, [proposal.sid], outcome.passed, now);
   return {
     proposal_id: proposal.sid,
     status: outcome.status,

@@ -51,6 +51,7 @@ export function toTransferResult(row: ShareTransferRow): TransferResult {
     approved_at: iso(row.approved_at),
     completed_at: iso(row.completed_at),
     cancelled_at: iso(row.cancelled_at),
+    rejected_at: iso(row.rejected_at),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

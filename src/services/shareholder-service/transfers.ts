@@ -1,3 +1,4 @@
+import type { ShareTransferRow } from "../../../generated/entities.ts";
 import type { ShareholderServiceHandlers } from "../../../generated/handlers/index.ts";
 import { parseSignature, verifyEd25519 } from "../../domain/ed25519.ts";
 import { uuidv7 } from "../../domain/ids.ts";
@@ -60,20 +61,26 @@ export const initiateTransfer: Handlers["initiateTransfer"] = async (ctx, p) => 
     approved_at: null,
     completed_at: null,
     cancelled_at: null,
+    rejected_at: null,
     updated_at: now,
   });
   return toTransferResult(row);
 };
 
+/**
+ * Only the recipient's owner countersigns or declines. Visibility, not a role rule: the recipient is usually
+ * outside the company. Members and the giver see the transfer (NotOwner); anyone else does not (NotFound).
+ */
+async function requireRecipient(ctx: RpcContext, row: ShareTransferRow): Promise<void> {
+  if (await actsAs(ctx, row.to_resident_id, false)) return;
+  const sees = (await isMemberOf(ctx, row.company_id)) || (await actsAs(ctx, row.from_resident_id));
+  if (!sees) throw shareholderError.notFound("transfer");
+  throw shareholderError("NotOwner", "only the owner of the recipient resident countersigns or declines");
+}
+
 export const approveTransfer: Handlers["approveTransfer"] = async (ctx, p) => {
   const row = ctx.target.row;
-  // Visibility, not a role rule: the recipient is usually outside the company. Members and the giver see the
-  // transfer (NotOwner); anyone else does not (NotFound).
-  if (!(await actsAs(ctx, row.to_resident_id, false))) {
-    const sees = (await isMemberOf(ctx, row.company_id)) || (await actsAs(ctx, row.from_resident_id));
-    if (!sees) throw shareholderError.notFound("transfer");
-    throw shareholderError("NotOwner", "only the owner of the recipient resident countersigns");
-  }
+  await requireRecipient(ctx, row);
   const bad = transferMoveRefusal(row.status, "approve");
   if (bad) throw refused(bad);
   const signature = parseSignature(p.to_signature, "to_signature");
@@ -151,6 +158,25 @@ export const completeTransfer: Handlers["completeTransfer"] = async (ctx) => {
     if (giverRole) await closeRole(ctx.em, giverRole.sid, now);
   }
   recordIfAdmin(ctx, "complete_share_transfer", row.company_id, { transfer_id: row.sid, units: row.units });
+  return toTransferResult(moved);
+};
+
+/** The recipient declines a pending transfer (issue 30): `rejected`, the units never move. */
+export const rejectTransfer: Handlers["rejectTransfer"] = async (ctx) => {
+  const row = ctx.target.row;
+  await requireRecipient(ctx, row);
+  const bad = transferMoveRefusal(row.status, "reject");
+  if (bad) throw refused(bad);
+  const now = ctx.now();
+  const moved = await repo.moveTransfer(
+    ctx.em,
+    row.sid,
+    transferMoveFrom("reject"),
+    "rejected",
+    { rejected_at: now },
+    now,
+  );
+  if (!moved) throw shareholderError("InvalidState", "the transfer moved meanwhile");
   return toTransferResult(moved);
 };
 

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, test } from "vitest";
 import type { DividendResult, TreasuryAccountResult } from "../../../generated/types.ts";
-import type { Client, TestApp } from "../../support/app.ts";
+import { sweepExpiredProposals } from "../../../src/services/governance-service/proposals-expiry.ts";
+import { type Client, PASSWORD, type TestApp } from "../../support/app.ts";
 import { insertCompany, person, startFinanceApp } from "../../support/entities.ts";
 import { count, errorOf, refusedNoWrite, sql } from "../../support/helpers.ts";
 import { balanceOf, companyAccount, fund, residentAccount } from "../../treasury/support.ts";
@@ -160,16 +161,54 @@ describe("execute_dividend", () => {
 });
 
 describe("dividends put to a vote", () => {
-  test("with DIVIDEND_REQUIRES_VOTE the dividend is proposed with a proposal and pays only once it has passed", async () => {
+  const vote = (who: typeof cap.alice, proposal: string, value: "for" | "against") =>
+    who.client.callOk("governanceservice.cast_vote", {
+      proposal_id: proposal,
+      voter_id: who.resident,
+      vote_value: value,
+      password: PASSWORD,
+    });
+  const tally = (proposal: string) =>
+    cap.director.client.callOk("governanceservice.tally_votes", { proposal_id: proposal });
+
+  test("with DIVIDEND_REQUIRES_VOTE the dividend is proposed; the passed vote approves it (approved_at), then it pays", async () => {
     await setUp({ dividends: { requireVote: true, voteDays: 3 } });
     const d = ok(await initiate());
     expect(d).toMatchObject({ status: "proposed", requires_vote: true, approved_at: null });
     const [proposal] = await sql(t, `select status, category, kind from proposal where sid = ?`, [d.proposal_id]);
     expect(proposal).toEqual({ status: "active", category: "financial", kind: "ordinary" });
     await refusedNoWrite(writes, () => execute(d), -32005, { ...SH, variant: "InvalidState" });
-    await sql(t, `update proposal set status = 'passed' where sid = ?`, [d.proposal_id]);
+    const id = d.proposal_id as string;
+    await vote(cap.alice, id, "for");
+    await vote(cap.bob, id, "for");
+    t.clock.advance(60);
+    expect(await tally(id)).toMatchObject({ status: "passed" });
+    const listed = ok(await cap.director.client.call("shareholderservice.list_dividends", { company_id: cap.company }));
+    expect(listed.items[0]).toMatchObject({ sid: d.sid, status: "approved", approved_at: t.clock.now().toISOString() });
     expect(ok(await execute(d)).status).toBe("processing");
     expect((await balanceOf(t, source.sid)).balance).toBe(400);
+  });
+
+  test("a rejected vote cancels the dividend: it never pays (issue 30)", async () => {
+    await setUp({ dividends: { requireVote: true, voteDays: 3 } });
+    const d = ok(await initiate());
+    const id = d.proposal_id as string;
+    await vote(cap.alice, id, "against");
+    await vote(cap.bob, id, "for");
+    expect(await tally(id)).toMatchObject({ status: "rejected" });
+    const listed = ok(await cap.director.client.call("shareholderservice.list_dividends", { company_id: cap.company }));
+    expect(listed.items[0]).toMatchObject({ sid: d.sid, status: "cancelled", approved_at: null });
+    await refusedNoWrite(writes, () => execute(d), -32005, { ...SH, variant: "InvalidState" });
+    expect((await balanceOf(t, source.sid)).balance).toBe(500);
+  });
+
+  test("a vote nobody tallied expires, and the dividend is cancelled with it", async () => {
+    await setUp({ dividends: { requireVote: true, voteDays: 3 } });
+    const d = ok(await initiate());
+    const later = new Date(t.clock.now().getTime() + 30 * 86_400_000);
+    expect(await sweepExpiredProposals(t.app.runtime, later)).toEqual([d.proposal_id]);
+    const listed = ok(await cap.director.client.call("shareholderservice.list_dividends", { company_id: cap.company }));
+    expect(listed.items[0]).toMatchObject({ sid: d.sid, status: "cancelled" });
   });
 });
 

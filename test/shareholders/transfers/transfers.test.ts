@@ -200,6 +200,38 @@ describe("approve_transfer", () => {
   });
 });
 
+describe("reject_transfer (issue 30: ShareTransferStatus rejected)", () => {
+  const reject = (tr: TransferResult, by = cap.carol.client) =>
+    by.call("shareholderservice.reject_transfer", { transfer_id: tr.sid });
+
+  test("the recipient declines a pending transfer: rejected at rejected_at, the units never move", async () => {
+    const tr = await pendingTo(30);
+    const before = await capTable(t, cap.company);
+    t.clock.advance(5);
+    const r = ok(await reject(tr));
+    expect(r).toMatchObject({ status: "rejected", rejected_at: t.clock.now().toISOString(), approved_at: null });
+    expect(await capTable(t, cap.company)).toEqual(before);
+    await refusedNoWrite(writes, () => approve(tr), -32005, { ...SH, variant: "InvalidState" });
+    await refusedNoWrite(writes, () => complete(tr), -32005, { ...SH, variant: "InvalidState" });
+    await refusedNoWrite(writes, () => cancel(tr), -32005, { ...SH, variant: "InvalidState" });
+  });
+
+  test("only the recipient: the giver and a director get NotOwner, a stranger NotFound", async () => {
+    const tr = await pendingTo();
+    await refusedNoWrite(writes, () => reject(tr, cap.alice.client), -32002, { ...SH, variant: "NotOwner" });
+    await refusedNoWrite(writes, () => reject(tr, cap.director.client), -32002, { ...SH, variant: "NotOwner" });
+    await refusedNoWrite(writes, () => reject(tr, cap.stranger.client), -32003, { ...SH, variant: "NotFound" });
+  });
+
+  test("a countersigned (approved) or rejected transfer is InvalidState", async () => {
+    const signed = await approvedTo(10);
+    await refusedNoWrite(writes, () => reject(signed), -32005, { ...SH, variant: "InvalidState" });
+    const declined = await pendingTo(5);
+    ok(await reject(declined));
+    await refusedNoWrite(writes, () => reject(declined), -32005, { ...SH, variant: "InvalidState" });
+  });
+});
+
 describe("complete_transfer", () => {
   test("moves the units, writes the recipient's shareholder role and keeps the company total", async () => {
     const tr = await approvedTo(30);
