@@ -8120,13 +8120,16 @@ export interface UserAuditLogListResult {
  * Verification of a resident; fields above the effective tier, or masked by anonymity, are null.
  */
 export interface IndividualVerificationResult {
-  resident_id: string;
+  /**
+   * Formatted resident id; null when anonymity masks it (tiers 1 and 2).
+   */
+  resident_id: string | null;
   /**
    * Effective tier applied.
    */
   tier: number;
   /**
-   * True when identifying fields were masked because anonymity is on (tiers 1 and 2).
+   * True when anonymity is on and the tier is 1 or 2: every identifying field (resident_id, external_id, display_name, member_since, public_key, keypair_version) is null and only the verdict answers.
    */
   anonymity_applied: boolean;
   /**
@@ -8136,12 +8139,12 @@ export interface IndividualVerificationResult {
   status: ResidentStatus;
   resident_type: ResidentType | null;
   /**
-   * Tiers 1+; null when masked or never minted.
+   * Tiers 1+; null when never minted; null when anonymity masks it (tiers 1 and 2).
    */
   external_id: string | null;
   identity_verified: boolean;
   /**
-   * Tier 2+: first name and last initial; null when masked.
+   * Tier 2+: first name and last initial; null when anonymity masks it (tiers 1 and 2).
    */
   display_name: string | null;
   /**
@@ -8153,7 +8156,7 @@ export interface IndividualVerificationResult {
    */
   last_name: string | null;
   /**
-   * Tier 2+: when the resident was registered.
+   * Tier 2+: when the resident was registered; null when anonymity masks it (tiers 1 and 2).
    */
   member_since: string | null;
   /**
@@ -8161,11 +8164,11 @@ export interface IndividualVerificationResult {
    */
   subscription_status: SubscriptionStatus | null;
   /**
-   * Tier 2+.
+   * Tier 2+; null when anonymity masks it (tiers 1 and 2).
    */
   public_key: string | null;
   /**
-   * Tier 2+.
+   * Tier 2+; null when anonymity masks it (tiers 1 and 2).
    */
   keypair_version: number | null;
   /**
@@ -8185,13 +8188,16 @@ export interface IndividualVerificationResult {
  * Verification of a company or cooperative; fields above the effective tier, or masked by anonymity, are null.
  */
 export interface CompanyVerificationResult {
-  company_id: string;
+  /**
+   * Formatted company or cooperative id; null when anonymity masks it (tiers 1 and 2).
+   */
+  company_id: string | null;
   /**
    * Effective tier applied.
    */
   tier: number;
   /**
-   * True when identifying fields were masked because anonymity is on (tiers 1 and 2).
+   * True when anonymity is on and the tier is 1 or 2: every identifying field (company_id, external_id, name, registration_number, registered_at, public_key, keypair_version) is null and only the verdict answers.
    */
   anonymity_applied: boolean;
   /**
@@ -8206,19 +8212,19 @@ export interface CompanyVerificationResult {
    */
   licensed: boolean;
   /**
-   * Tiers 1+; null when masked or never minted.
+   * Tiers 1+; null when never minted; null when anonymity masks it (tiers 1 and 2).
    */
   external_id: string | null;
   /**
-   * Tier 2+; null when masked.
+   * Tier 2+; null when anonymity masks it (tiers 1 and 2).
    */
   name: string | null;
   /**
-   * Tier 2+; null when masked.
+   * Tier 2+; null when anonymity masks it (tiers 1 and 2).
    */
   registration_number: string | null;
   /**
-   * Tier 2+.
+   * Tier 2+; null when anonymity masks it (tiers 1 and 2).
    */
   registered_at: string | null;
   /**
@@ -8226,11 +8232,11 @@ export interface CompanyVerificationResult {
    */
   subscription_status: SubscriptionStatus | null;
   /**
-   * Tier 2+.
+   * Tier 2+; null when anonymity masks it (tiers 1 and 2).
    */
   public_key: string | null;
   /**
-   * Tier 2+.
+   * Tier 2+; null when anonymity masks it (tiers 1 and 2).
    */
   keypair_version: number | null;
   /**

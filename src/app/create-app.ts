@@ -9,16 +9,18 @@ import { syncContractTemplates } from "../contracts/sync.ts";
 import { contractTemplates } from "../contracts/templates.ts";
 import { openDatabase } from "../db/database.ts";
 import { closeOrm } from "../db/orm.ts";
-import { clientAddress, readCredentials } from "../http/credentials.ts";
+import { readCredentials } from "../http/credentials.ts";
 import { startJobs } from "../jobs/index.ts";
 import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
 import { type AppMetrics, startMetrics } from "../metrics/metrics.ts";
 import type { Runtime } from "../rpc/runtime.ts";
+import { honoClientAddress } from "./client-address.ts";
 import { mountConsole } from "./console.ts";
 import { createLogger } from "./logging.ts";
 import { publicMetrics } from "./metrics-http.ts";
 import { openrpcDocuments, openrpcText } from "./openrpc.ts";
 import { pageResponse, RESET_PASSWORD_PAGE, VERIFY_EMAIL_PAGE } from "./pages.ts";
+import { mountPublicVerify } from "./public-verify-page.ts";
 import { RpcEndpoint } from "./rpc-endpoint.ts";
 import { serveRpc } from "./rpc-http.ts";
 import { createRegistry } from "./runtime.ts";
@@ -89,13 +91,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Where email links point (src/integrations/email/templates.ts): the page completes the action through /rpc.
   app.get("/verify-email", () => pageResponse(VERIFY_EMAIL_PAGE));
   app.get("/reset-password", () => pageResponse(RESET_PASSWORD_PAGE));
+  // Where verificationservice.public_verify_url points: the signed URL's page (the public verdict, tier 1).
+  mountPublicVerify(app, runtime);
   mountConsole(app);
 
   const endpoint = (scope: string) => {
     const rpc = new RpcEndpoint(runtime, scope);
     return async (c: Context) => {
       const lookup = (name: string) => c.req.header(name);
-      const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
       const answer = await serveRpc(rpc, config, {
         method: c.req.method,
         header: lookup,
@@ -104,7 +107,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
           return Buffer.byteLength(body) > limit ? null : body;
         },
         credentials: readCredentials(lookup),
-        ip: clientAddress(lookup, env?.incoming?.socket?.remoteAddress, config.trustProxy),
+        ip: honoClientAddress(c, config.trustProxy),
         headers: () => Object.fromEntries(c.req.raw.headers.entries()),
       });
       return new Response(answer.body, { status: answer.status, headers: answer.headers });

@@ -25,14 +25,18 @@ export function publicVerifyUrl(baseUrl: string, key: Buffer, kind: PublicVerify
   return `${baseUrl}/verify/${kind}/${encodeURIComponent(externalId)}?sig=${sig}`;
 }
 
-/** Whether `sig` is the server's signature of that kind and external id (constant-time comparison). */
+/**
+ * Whether `sig` is the server's signature of that kind and external id, exactly as the URL carries it (constant-time
+ * comparison of the text: decoding first would let other spellings of the same bytes through, since base64url
+ * decoding skips characters outside the alphabet and ignores the last character's spare bits).
+ */
 export function publicVerifySignatureValid(
   key: Buffer,
   kind: PublicVerifyKind,
   externalId: string,
   sig: string,
 ): boolean {
-  const expected = mac(key, kind, externalId);
-  const given = Buffer.from(sig, "base64url");
+  const expected = Buffer.from(mac(key, kind, externalId).toString("base64url"));
+  const given = Buffer.from(sig);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

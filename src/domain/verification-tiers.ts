@@ -8,7 +8,10 @@ import { subscriptionStatus } from "./subscriptions.ts";
  * Tiered public verification (ARCHITECTURE "Server-derived"; subscription and resident status as of now come from subscriptions.ts and
  * resident-status.ts): the server derives the tier from the request, 1 for
  * an anonymous caller, 2 for a signed-in one, 3 with a valid link token for the entity; the requester_tier param
- * can only lower it. What each tier shows, and what anonymity masks (tiers 1 and 2, never tier 3), is decided here.
+ * can only lower it. What each tier shows, and what anonymity masks (tiers 1 and 2, never tier 3), is decided here:
+ * masked, only the verdict answers and every identifying field is null (the formatted and external ids, names, the
+ * public key and its version, and the creation time, which the sequential formatted ids follow closely), so nothing
+ * links the id a caller holds to another id, a name or a key.
  */
 
 export type Tier = 1 | 2 | 3;
@@ -66,23 +69,26 @@ export function individualView(
   const masked = r.anonymity_enabled && tier < 3;
   const t2 = tier >= 2;
   const t3 = tier === 3;
+  // Identifying fields: shown from their tier on, unless anonymity masks them.
+  const named = !masked;
+  const named2 = t2 && !masked;
   const status = effectiveStatus(r, now);
   return {
-    resident_id: r.resident_id,
+    resident_id: named ? r.resident_id : null,
     tier,
     anonymity_applied: masked,
     verified: status === "active" && identity !== null,
     status,
     resident_type: r.resident_type,
-    external_id: masked ? null : r.external_id,
+    external_id: named ? r.external_id : null,
     identity_verified: identity !== null,
-    display_name: t2 && !masked ? displayName(r.first_name, r.last_name) : null,
+    display_name: named2 ? displayName(r.first_name, r.last_name) : null,
     first_name: t3 ? r.first_name : null,
     last_name: t3 ? r.last_name : null,
-    member_since: t2 ? r.created_at.toISOString() : null,
+    member_since: named2 ? r.created_at.toISOString() : null,
     subscription_status: t2 ? subscriptionStatus(r.subscription_end_date, now) : null,
-    public_key: t2 ? r.public_key : null,
-    keypair_version: t2 ? r.keypair_version : null,
+    public_key: named2 ? r.public_key : null,
+    keypair_version: named2 ? r.keypair_version : null,
     verification_level: t3 ? (identity?.verification_level ?? null) : null,
     kyc_verified_at: t3 ? iso(identity?.verified_at ?? null) : null,
     checked_at: now.toISOString(),
@@ -111,10 +117,12 @@ export type VerifiedCompany = Pick<
 export function companyView(c: VerifiedCompany, directors: string[], tier: Tier, now: Date): CompanyVerificationResult {
   const masked = c.anonymity_enabled && tier < 3;
   const t2 = tier >= 2;
+  const named = !masked;
+  const named2 = t2 && !masked;
   const voided = c.status === "voided" || c.voided_at !== null;
   const subscription = subscriptionStatus(c.subscription_end_date, now);
   return {
-    company_id: c.company_id,
+    company_id: named ? c.company_id : null,
     tier,
     anonymity_applied: masked,
     verified: c.status === "active" && !voided && subscription !== "suspended",
@@ -122,13 +130,13 @@ export function companyView(c: VerifiedCompany, directors: string[], tier: Tier,
     company_type: c.company_type,
     voided,
     licensed: c.license !== null,
-    external_id: masked ? null : c.external_id,
-    name: t2 && !masked ? c.name : null,
-    registration_number: t2 && !masked ? c.registration_number : null,
-    registered_at: t2 ? c.created_at.toISOString() : null,
+    external_id: named ? c.external_id : null,
+    name: named2 ? c.name : null,
+    registration_number: named2 ? c.registration_number : null,
+    registered_at: named2 ? c.created_at.toISOString() : null,
     subscription_status: t2 ? subscription : null,
-    public_key: t2 ? c.public_key : null,
-    keypair_version: t2 ? c.keypair_version : null,
+    public_key: named2 ? c.public_key : null,
+    keypair_version: named2 ? c.keypair_version : null,
     directors: tier === 3 ? directors : null,
     checked_at: now.toISOString(),
   };

@@ -1,6 +1,11 @@
 import type { EntityType, PublicVerifyUrlResult } from "../../../generated/types.ts";
 import { accessRefusal } from "../../domain/entity-access.ts";
-import { type PublicVerifyKind, publicVerifyKey, publicVerifyUrl } from "../../domain/public-verify-url.ts";
+import {
+  type PublicVerifyKind,
+  publicVerifyKey,
+  publicVerifySignatureValid,
+  publicVerifyUrl,
+} from "../../domain/public-verify-url.ts";
 import { findCompanyForVerification, findResidentForVerification } from "../../repos/verification-reads.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { errorsFor } from "../../rpc/service-errors.ts";
@@ -10,7 +15,7 @@ const verificationError = errorsFor("VerificationService", "VerificationError");
 
 const KINDS: Record<PublicVerifyKind, EntityType> = { individual: "resident", company: "company" };
 
-function isKind(value: string): value is PublicVerifyKind {
+export function isPublicVerifyKind(value: string): value is PublicVerifyKind {
   return Object.hasOwn(KINDS, value);
 }
 
@@ -48,7 +53,7 @@ export async function publicVerifyUrlOf(
   ctx: RpcContext,
   { entity_type, id }: { entity_type: string; id: string },
 ): Promise<PublicVerifyUrlResult> {
-  if (!isKind(entity_type)) {
+  if (!isPublicVerifyKind(entity_type)) {
     throw verificationError("InvalidInput", "entity_type must be individual or company", { field: "entity_type" });
   }
   const row = await ownedEntity(ctx, entity_type, id);
@@ -58,4 +63,13 @@ export async function publicVerifyUrlOf(
       ? null
       : publicVerifyUrl(ctx.config.publicBaseUrl, urlKey(ctx.config.encryptionKey), entity_type, externalId);
   return { entity_type, id, external_id: externalId, verify_url: url };
+}
+
+/**
+ * Whether a public verify URL's parts are one the server issued (GET /verify/<kind>/<external_id>?sig=, served by
+ * src/app/public-verify-page.ts): a known kind and the signature of that kind and external id under this
+ * deployment's key.
+ */
+export function signedByServer(encryptionKey: Buffer, kind: string, externalId: string, sig: string): boolean {
+  return isPublicVerifyKind(kind) && publicVerifySignatureValid(urlKey(encryptionKey), kind, externalId, sig);
 }
