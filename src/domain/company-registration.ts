@@ -9,6 +9,7 @@ import type {
 import { COMPANY_PLANS, companyPricing, EARLY_BIRD, PricingInputError } from "./company-pricing.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 import { addMonths } from "./subscriptions.ts";
+import { isSingleLine } from "./text-render.ts";
 import { CAP_TABLE_UNITS_RULE, isUnitAmount, UNITS_RULE, withinUnitMaximum } from "./units.ts";
 
 /**
@@ -25,8 +26,7 @@ export const isCoopType = (type: CompanyType): boolean => type.startsWith("coop_
 /** The registered name: trimmed, 1 to 200 characters, no control characters. */
 export function companyName(name: string): string | Refusal<"InvalidInput"> {
   const trimmed = name.trim();
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the rule refuses
-  if (trimmed.length === 0 || trimmed.length > MAX_COMPANY_NAME || /[\u0000-\u001f\u007f]/.test(trimmed)) {
+  if (trimmed.length === 0 || trimmed.length > MAX_COMPANY_NAME || !isSingleLine(trimmed)) {
     return refuse("InvalidInput", `name must be 1 to ${MAX_COMPANY_NAME} printable characters`, { field: "name" });
   }
   return trimmed;
