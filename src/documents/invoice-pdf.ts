@@ -1,12 +1,15 @@
 import type PDFKit from "pdfkit";
 import type { InvoicePaymentInstructions, LineItem } from "../../generated/types.ts";
+import { singleLine as one, textBlock } from "../domain/text-render.ts";
 
 /**
  * The invoice PDF attached to the invoice email (pdfkit, built-in Helvetica: no font files, no network). Header:
  * the issuer's name, registration number and logo reference (the URL is printed, never fetched: a server-side fetch
  * of a user-given URL would be a request forgery path); then parties, line items, totals and the payment
  * instructions with the security answer redacted. The document's dates are the invoice's issue date, so the same
- * invoice renders the same way for a preview and a send.
+ * invoice renders the same way for a preview and a send. PDF text has no markup, but a line break in a value starts
+ * a new printed line (a name could print a fake "Total due" line): one-line values go through `singleLine`, the
+ * description and notes through `textBlock` (src/domain/text-render.ts).
  */
 
 export interface InvoicePdfInput {
@@ -46,7 +49,10 @@ export function instructionLines(pi: InvoicePaymentInstructions): string[] {
     ["Notes", pi.notes],
     ["Security question", pi.security_question],
   ];
-  const lines = labelled.filter(([, v]) => v !== null && v.trim().length > 0).map(([k, v]) => `${k}: ${v}`);
+  const lines = labelled
+    .map(([k, v]): [string, string] => [k, v === null ? "" : k === "Notes" ? textBlock(v) : one(v)])
+    .filter(([, v]) => v.length > 0)
+    .map(([k, v]) => `${k}: ${v}`);
   if (pi.security_question) lines.push(`Security answer: ${REDACTED_ANSWER}`);
   return lines;
 }
@@ -64,8 +70,8 @@ export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> 
     size: "A4",
     margin: 50,
     info: {
-      Title: `Invoice ${input.invoiceNumber}`,
-      Author: input.issuerName,
+      Title: `Invoice ${one(input.invoiceNumber)}`,
+      Author: one(input.issuerName),
       CreationDate: input.issueDate,
       ModDate: input.issueDate,
     },
@@ -77,18 +83,22 @@ export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> 
     doc.on("error", reject);
   });
 
-  doc.font("Helvetica-Bold").fontSize(18).text(input.issuerName);
+  const currency = one(input.currency);
+  doc.font("Helvetica-Bold").fontSize(18).text(one(input.issuerName));
   doc.font("Helvetica").fontSize(9);
-  if (input.issuerRegistrationNumber) doc.text(`Registration number: ${input.issuerRegistrationNumber}`);
-  if (input.logoUrl) doc.text(`Logo: ${input.logoUrl}`);
+  if (input.issuerRegistrationNumber) doc.text(`Registration number: ${one(input.issuerRegistrationNumber)}`);
+  if (input.logoUrl) doc.text(`Logo: ${one(input.logoUrl)}`);
   doc.moveDown();
-  doc.font("Helvetica-Bold").fontSize(14).text(`Invoice ${input.invoiceNumber}`);
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(14)
+    .text(`Invoice ${one(input.invoiceNumber)}`);
   doc.font("Helvetica").fontSize(10);
   doc.text(`Issue date: ${day(input.issueDate)}`);
   doc.text(`Due date: ${day(input.dueDate)}`);
-  doc.text(`Bill to: ${input.recipientName}`);
+  doc.text(`Bill to: ${one(input.recipientName)}`);
   doc.moveDown();
-  doc.text(input.description);
+  doc.text(textBlock(input.description));
   doc.moveDown();
 
   if (input.lineItems.length > 0) {
@@ -97,14 +107,14 @@ export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> 
     for (const line of input.lineItems) {
       const tax = line.tax_rate === null ? "" : ` (tax ${(line.tax_rate * 100).toFixed(2)}%)`;
       doc.text(
-        `${line.description}: ${line.quantity} x ${money(line.unit_price)} = ${money(line.amount)} ${input.currency}${tax}`,
+        `${one(line.description)}: ${line.quantity} x ${money(line.unit_price)} = ${money(line.amount)} ${currency}${tax}`,
       );
     }
     doc.moveDown();
   }
-  doc.text(`Subtotal: ${money(input.amount)} ${input.currency}`);
-  doc.text(`Tax: ${money(input.taxAmount)} ${input.currency}`);
-  doc.font("Helvetica-Bold").text(`Total due: ${money(input.totalAmount)} ${input.currency}`);
+  doc.text(`Subtotal: ${money(input.amount)} ${currency}`);
+  doc.text(`Tax: ${money(input.taxAmount)} ${currency}`);
+  doc.font("Helvetica-Bold").text(`Total due: ${money(input.totalAmount)} ${currency}`);
   doc.font("Helvetica");
 
   if (input.paymentInstructions) {

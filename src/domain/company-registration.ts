@@ -10,6 +10,7 @@ import { COMPANY_PLANS, companyPricing, EARLY_BIRD, PricingInputError } from "./
 import { nameKey } from "./name-key.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 import { addMonths } from "./subscriptions.ts";
+import { isSingleLine } from "./text-render.ts";
 import { CAP_TABLE_UNITS_RULE, isUnitAmount, UNITS_RULE, withinUnitMaximum } from "./units.ts";
 
 /**
@@ -30,8 +31,7 @@ export const isCoopType = (type: CompanyType): boolean => type.startsWith("coop_
 export function companyName(name: string): string | Refusal<"InvalidInput"> {
   const trimmed = name.trim();
   const blank = nameKey(trimmed) === "";
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the rule refuses
-  if (blank || trimmed.length > MAX_COMPANY_NAME || /[\u0000-\u001f\u007f]/.test(trimmed)) {
+  if (blank || trimmed.length > MAX_COMPANY_NAME || !isSingleLine(trimmed)) {
     return refuse("InvalidInput", `name must be 1 to ${MAX_COMPANY_NAME} printable characters`, { field: "name" });
   }
   return trimmed;

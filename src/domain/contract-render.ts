@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { markdownText } from "./text-render.ts";
 
 /**
  * Rendering of contract templates (issue 16, docs/decisions.md "Contracts"). A template body is markdown with
@@ -32,27 +33,11 @@ export function sha256Hex(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
-/** Characters markdown (CommonMark) would read as markup anywhere in a line; `&` would start an entity. */
-const INLINE_MARKUP = /[\\`*_{}[\]<>|#~&!]/g;
-
-/**
- * A value as plain text inside markdown: line breaks and tabs become single spaces, surrounding space is trimmed,
- * inline markup characters are backslash-escaped, and a line-start marker (`-`, `+`, `=`, `1.`, `1)`) is escaped so
- * a value never becomes a list, a heading, a link, an image, HTML or a new placeholder.
- */
-export function plainText(value: string | number): string {
-  const oneLine = String(value)
-    .replace(/[\r\n\t\v\f\u2028\u2029]+/g, " ")
-    .trim();
-  const escaped = oneLine.replace(INLINE_MARKUP, (c) => `\\${c}`);
-  return escaped.replace(/^([-+=])/, "\\$1").replace(/^(\d+)([.)])/, "$1\\$2");
-}
-
-/** A markdown table of plain-text cells; a short row is padded with empty cells, a long one is cut. */
+/** A markdown table of escaped plain-text cells; a short row is padded with empty cells, a long one is cut. */
 export function markdownTable(table: TableValue): string {
   const width = table.columns.length;
   const line = (cells: readonly (string | number)[]) => {
-    const padded = Array.from({ length: width }, (_, i) => (cells[i] === undefined ? "" : plainText(cells[i])));
+    const padded = Array.from({ length: width }, (_, i) => (cells[i] === undefined ? "" : markdownText(cells[i])));
     return `| ${padded.join(" | ")} |`;
   };
   const rule = `|${table.columns.map(() => " --- ").join("|")}|`;
@@ -60,7 +45,7 @@ export function markdownTable(table: TableValue): string {
 }
 
 function renderValue(value: TemplateValue): string {
-  return typeof value === "object" ? markdownTable(value) : plainText(value);
+  return typeof value === "object" ? markdownTable(value) : markdownText(value);
 }
 
 /** The placeholder names a body uses, in order of first appearance. */
@@ -71,9 +56,9 @@ export function placeholdersOf(body: string): string[] {
 }
 
 /**
- * Fills the body's placeholders with `values` (plain text or tables, see `plainText`). A placeholder without a value
- * stays as written and is listed in `missing`, so a caller can refuse an incomplete document (or show the gaps in a
- * preview); values the body does not use are ignored.
+ * Fills the body's placeholders with `values`: plain text escaped by `markdownText` (src/domain/text-render.ts), or
+ * tables. A placeholder without a value stays as written and is listed in `missing`, so a caller can refuse an
+ * incomplete document (or show the gaps in a preview); values the body does not use are ignored.
  */
 export function renderTemplate(body: string, values: Readonly<Record<string, TemplateValue>>): RenderedTemplate {
   const missing = new Set<string>();

@@ -6,6 +6,7 @@ import type {
   FormSchemaResult,
 } from "../../generated/types.ts";
 import { type Refusal, refuse } from "./refusal.ts";
+import { isSingleLine, isTextBlock } from "./text-render.ts";
 
 /**
  * The dynamic formation forms (entitydraftservice.get_form_schema) and the check of a draft's template_data against
@@ -187,6 +188,10 @@ function textProblem(value: unknown, f: FormSchemaField): string | null {
   if (typeof value !== "string") return "must be text";
   if (f.required && value.trim() === "") return "must not be empty";
   if (f.max_length !== null && value.length > f.max_length) return `must be at most ${f.max_length} characters`;
+  // template_data is JSON text, out of the spec's reach: the same rules as the spec's one-line and multi-line fields
+  // (registered_address becomes the company's address line at activation and is printed in the formation documents).
+  if (f.field_type === "text" && !isSingleLine(value)) return "must be one line without control characters";
+  if (!isTextBlock(value)) return "must not contain control characters";
   return null;
 }
 

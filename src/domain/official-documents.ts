@@ -1,11 +1,13 @@
 import type { Address, BusinessDocumentType, CompanyLicense, CompanyType } from "../../generated/types.ts";
 import { OFFICIAL_TYPES } from "./business-documents.ts";
 import { type Refusal, refuse } from "./refusal.ts";
+import { markdownText as md, singleLine } from "./text-render.ts";
 
 /**
- * Official documents the zone issues from the registry record (generate_official_document): plain-text markdown
- * rendered from the company, its founders and directors at the issuing instant, and its licence. Pure: the service
- * loads the record and the roles.
+ * Official documents the zone issues from the registry record (generate_official_document): markdown rendered from
+ * the company, its founders and directors at the issuing instant, and its licence. The template is ours; every value
+ * from the record goes through `markdownText` (src/domain/text-render.ts), since an official document is append-only
+ * and what is written is what the zone certified. Pure: the service loads the record and the roles.
  */
 
 export interface RegistryRecord {
@@ -55,11 +57,11 @@ function addressLine(a: Address | null): string {
   const parts = [a.line1, a.line2, a.city, a.region, a.postal_code, a.country].filter(
     (p): p is string => typeof p === "string" && p.trim().length > 0,
   );
-  return parts.length > 0 ? parts.join(", ") : "not recorded";
+  return parts.length > 0 ? parts.map(md).join(", ") : "not recorded";
 }
 
 function officerLines(officers: readonly Officer[], role: Officer["role"]): string[] {
-  const names = officers.filter((o) => o.role === role).map((o) => `- ${o.display}`);
+  const names = officers.filter((o) => o.role === role).map((o) => `- ${md(o.display)}`);
   return names.length > 0 ? names : ["- none recorded"];
 }
 
@@ -70,10 +72,10 @@ export function licenceInForce(license: CompanyLicense | null, now: Date): licen
 
 function recordSection(c: RegistryRecord, officers: readonly Officer[]): string[] {
   return [
-    `- Company id: ${c.company_id}`,
-    `- Name: ${c.name}`,
+    `- Company id: ${md(c.company_id)}`,
+    `- Name: ${md(c.name)}`,
     `- Form: ${COMPANY_TYPES[c.company_type]}`,
-    `- Registration number: ${c.registration_number || "not recorded"}`,
+    `- Registration number: ${c.registration_number ? md(c.registration_number) : "not recorded"}`,
     `- Registered on: ${day(c.registered_at)}`,
     `- Registered address: ${addressLine(c.address)}`,
     "",
@@ -89,7 +91,7 @@ function body(type: BusinessDocumentType, c: RegistryRecord, officers: readonly 
   const record = recordSection(c, officers);
   if (type === "certificate_of_incorporation") {
     return [
-      `This certifies that ${c.name} is incorporated in the free zone registry under company id ${c.company_id}.`,
+      `This certifies that ${md(c.name)} is incorporated in the free zone registry under company id ${md(c.company_id)}.`,
       "",
       ...record,
     ];
@@ -97,10 +99,10 @@ function body(type: BusinessDocumentType, c: RegistryRecord, officers: readonly 
   if (type === "business_license") {
     const l = c.license as CompanyLicense;
     return [
-      `${c.name} (${c.company_id}) holds the following licence of the free zone.`,
+      `${md(c.name)} (${md(c.company_id)}) holds the following licence of the free zone.`,
       "",
-      `- Licence number: ${l.license_number}`,
-      `- Licence type: ${l.license_type}`,
+      `- Licence number: ${md(l.license_number)}`,
+      `- Licence type: ${md(l.license_type)}`,
       `- Issued on: ${day(new Date(l.issued_at))}`,
       `- Expires on: ${l.expires_at === null ? "no expiry" : day(new Date(l.expires_at))}`,
       "",
@@ -109,7 +111,7 @@ function body(type: BusinessDocumentType, c: RegistryRecord, officers: readonly 
   }
   const kind = type === "memorandum" ? "memorandum" : "articles";
   return [
-    `The ${kind} of association of ${c.name} as recorded in the free zone registry on ${day(now)}.`,
+    `The ${kind} of association of ${md(c.name)} as recorded in the free zone registry on ${day(now)}.`,
     "",
     ...record,
   ];
@@ -144,5 +146,5 @@ export function renderOfficialDocument(
   ].join("\n");
   const expiry =
     type === "business_license" && company.license?.expires_at ? new Date(company.license.expires_at) : null;
-  return { document_type: type, name: `${title}: ${company.name}`, content, expiry_date: expiry };
+  return { document_type: type, name: `${title}: ${singleLine(company.name)}`, content, expiry_date: expiry };
 }

@@ -1,6 +1,7 @@
 import type { RegistrationRequestStatus, RegistrationRequestType } from "../../generated/types.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 import { canonicalPayload } from "./request-signature.ts";
+import { isSingleLine } from "./text-render.ts";
 
 /**
  * Reseller registration requests (seed 001 RegistrationRequestService and AdminRegistrationService): the fields a
@@ -56,14 +57,11 @@ export function approvalPayload(
   ]);
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
 /** A client name as stored: trimmed, not blank, no control characters. */
 export function clientName(raw: string): string | Refusal<"InvalidInput"> {
   const name = raw.trim();
   if (name.length === 0) return refuse("InvalidInput", "client_name must not be blank", { field: "client_name" });
-  if (CONTROL.test(name)) {
+  if (!isSingleLine(name)) {
     return refuse("InvalidInput", "client_name must not contain control characters", { field: "client_name" });
   }
   return name;

@@ -1,15 +1,13 @@
 import { type Refusal, refuse } from "./refusal.ts";
+import { isSingleLine } from "./text-render.ts";
 
 /** A resident's contact and name fields as stored (docs/decisions.md "Resident profile fields"). */
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this rejects
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** A name: trimmed, not blank, no control characters. */
 export function residentName(field: "first_name" | "last_name", raw: string): string | Refusal<"InvalidInput"> {
   const name = raw.trim();
   if (name.length === 0) return refuse("InvalidInput", `${field} must not be blank`, { field });
-  if (CONTROL.test(name)) return refuse("InvalidInput", `${field} must not contain control characters`, { field });
+  if (!isSingleLine(name)) return refuse("InvalidInput", `${field} must not contain control characters`, { field });
   return name;
 }
 

@@ -1,5 +1,6 @@
 import type { VerificationLinkStatus } from "../../generated/types.ts";
 import { type Refusal, refuse } from "./refusal.ts";
+import { isSingleLine } from "./text-render.ts";
 
 /** Verification links (designed; the seed names the operations and VerificationLinkStatus, not the rules). */
 
@@ -34,8 +35,7 @@ export function linkLabel(raw: string | undefined): string | null | Refusal<"Inv
   if ([...label].length > MAX_LABEL_CHARS) {
     return refuse("InvalidInput", `label must be at most ${MAX_LABEL_CHARS} characters`, { field: "label" });
   }
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  if (/[\u0000-\u001f\u007f]/.test(label)) {
+  if (!isSingleLine(label)) {
     return refuse("InvalidInput", "label must not contain control characters", { field: "label" });
   }
   return label;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { markdownTable, placeholdersOf, plainText, renderTemplate } from "../../src/domain/contract-render.ts";
+import { markdownTable, placeholdersOf, renderTemplate } from "../../src/domain/contract-render.ts";
+import { markdownText } from "../../src/domain/text-render.ts";
 
 describe("renderTemplate", () => {
   test("fills every placeholder, spaces inside the braces allowed", () => {
@@ -30,7 +31,7 @@ describe("renderTemplate", () => {
 
   test("a value cannot inject markup: links, images, HTML, emphasis, new lines", () => {
     const r = renderTemplate("Name: {{n}}", { n: "**x** [click](http://evil) ![i](y) <script>\n# H" });
-    expect(r.text).toBe("Name: \\*\\*x\\*\\* \\[click\\](http://evil) \\!\\[i\\](y) \\<script\\> \\# H");
+    expect(r.text).toBe("Name: \\*\\*x\\*\\* \\[click\\](http://evil) \\!\\[i\\](y) &lt;script&gt; \\# H");
   });
 
   test("a value starting a line cannot become a list item or an ordered item", () => {
@@ -63,8 +64,8 @@ describe("renderTemplate", () => {
 });
 
 describe("helpers", () => {
-  test("plainText trims and joins lines", () => {
-    expect(plainText("  a\r\nb\tc ")).toBe("a b c");
+  test("markdownText trims and joins lines", () => {
+    expect(markdownText("  a\r\nb\tc ")).toBe("a b c");
   });
 
   test("markdownTable of no rows is the header alone", () => {

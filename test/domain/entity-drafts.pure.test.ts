@@ -132,6 +132,29 @@ describe("cap tables and forms", () => {
     );
     expect(templateDataRefusal("single_fzc", "[]")?.refusal).toBe("InvalidInput");
   });
+
+  test("a text field of the form is one line; a textarea keeps lines but no control characters (issue 29 item 5)", () => {
+    const ok = {
+      purpose: "Trading\r\nand\tconsulting",
+      registered_address: "1 Harbour Road",
+      registered_city: "c",
+      registered_country: "AE",
+      industry: "media",
+      share_capital: 10,
+      total_shares: 10,
+      accept_terms: true,
+    };
+    expect(templateDataRefusal("single_fzc", JSON.stringify(ok))).toBeNull();
+    for (const registered_address of ["1 Harbour Road\n# OFFICIAL: banking licence", "a\tb", "a\u2028b"]) {
+      expect(templateDataRefusal("single_fzc", JSON.stringify({ ...ok, registered_address }))).toMatchObject({
+        refusal: "InvalidInput",
+        details: { field: "template_data.registered_address" },
+      });
+    }
+    expect(templateDataRefusal("single_fzc", JSON.stringify({ ...ok, purpose: "a\u0000b" }))?.details).toEqual({
+      field: "template_data.purpose",
+    });
+  });
 });
 
 describe("formation documents", () => {

@@ -1,3 +1,4 @@
+import { htmlText, singleLine, textBlock } from "../../domain/text-render.ts";
 import type { EmailMessage } from "./provider.ts";
 
 /** The http(s) links in a rendered body, in order (the sandbox logs them; the outbox lists them). */
@@ -60,14 +61,6 @@ export function passwordResetMessage(to: string, baseUrl: string, token: string,
   };
 }
 
-/** Text for an HTML body: the five characters HTML gives meaning to, escaped. */
-export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
-  );
-}
-
 export interface InvoiceEmailInput {
   to: string;
   replyTo: string | null;
@@ -81,32 +74,39 @@ export interface InvoiceEmailInput {
   senderMessage: string | null;
 }
 
-/** The invoice email (issue 15); the PDF is attached by the caller. */
+/**
+ * The invoice email (issue 15); the PDF is attached by the caller. Names and numbers are one line in the text body
+ * and the subject (a line break there would start a new line of the mail or, in the subject, a header); the note
+ * keeps its lines. The HTML body holds every value through htmlText (src/domain/text-render.ts).
+ */
 export function invoiceMessage(input: InvoiceEmailInput): EmailMessage & { bodyHtml: string } {
-  const total = `${input.totalAmount.toFixed(2)} ${input.currency}`;
+  const issuer = singleLine(input.issuerName);
+  const recipient = singleLine(input.recipientName);
+  const number = singleLine(input.invoiceNumber);
+  const total = `${input.totalAmount.toFixed(2)} ${singleLine(input.currency)}`;
   const due = input.dueDate.toISOString().slice(0, 10);
-  const intro = `${input.issuerName} sent you invoice ${input.invoiceNumber} for ${total}, due ${due}.`;
-  const note = input.senderMessage;
+  const intro = `${issuer} sent you invoice ${number} for ${total}, due ${due}.`;
+  const note = input.senderMessage === null ? "" : textBlock(input.senderMessage);
   const text = [
-    `Hello ${input.recipientName},`,
+    `Hello ${recipient},`,
     "",
     intro,
-    ...(note ? ["", `Message from ${input.issuerName}:`, note] : []),
+    ...(note ? ["", `Message from ${issuer}:`, note] : []),
     "",
     "The invoice is attached as a PDF.",
   ].join("\n");
-  const e = escapeHtml;
+  const e = htmlText;
   const html = [
-    `<p>Hello ${e(input.recipientName)},</p>`,
+    `<p>Hello ${e(recipient)},</p>`,
     `<p>${e(intro)}</p>`,
-    ...(note ? [`<p>Message from ${e(input.issuerName)}:</p>`, `<blockquote>${e(note)}</blockquote>`] : []),
+    ...(note ? [`<p>Message from ${e(issuer)}:</p>`, `<blockquote>${e(note)}</blockquote>`] : []),
     "<p>The invoice is attached as a PDF.</p>",
   ].join("\n");
   return {
     to: input.to,
     replyTo: input.replyTo,
     template: "invoice",
-    subject: `Invoice ${input.invoiceNumber} from ${input.issuerName}`,
+    subject: `Invoice ${number} from ${issuer}`,
     bodyText: text,
     bodyHtml: html,
   };

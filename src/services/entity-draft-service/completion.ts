@@ -1,6 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { EntityDraftServiceHandlers } from "../../../generated/handlers/index.ts";
 import { completes, nextStep } from "../../domain/entity-drafts.ts";
+import { singleLine } from "../../domain/text-render.ts";
 import * as drafts from "../../repos/entity-drafts.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { currentRound, draftError, loadVisibleDraft } from "./common.ts";
@@ -23,8 +24,8 @@ export const checkCompletion: H["checkCompletion"] = async (ctx, { draft_id }) =
     postInbox(
       ctx.em,
       draft.creator_user_id,
-      `${draft.entity_name}: every signature is in`,
-      `Every invitee signed the formation documents of ${draft.entity_name}. Pay to register it (pay_and_activate).`,
+      `${singleLine(draft.entity_name)}: every signature is in`,
+      `Every invitee signed the formation documents of ${singleLine(draft.entity_name)}. Pay to register it (pay_and_activate).`,
       now,
     );
   }

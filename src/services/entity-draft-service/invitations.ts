@@ -5,6 +5,7 @@ import { acceptRefusal, declineRefusal } from "../../domain/entity-drafts.ts";
 import { signingHash } from "../../domain/formation-documents.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { isRefusal } from "../../domain/refusal.ts";
+import { singleLine, textBlock } from "../../domain/text-render.ts";
 import { findResident } from "../../repos/digital-residents.ts";
 import { findRecordedSignature, recordSignature } from "../../repos/document-signatures.ts";
 import * as drafts from "../../repos/entity-drafts.ts";
@@ -122,14 +123,15 @@ export const declineInvitation: H["declineInvitation"] = async (ctx, { invitatio
     decline_reason: decided.reason,
   });
   if (answered === 0) throw draftError("InvalidState", "the invitation was answered or has expired");
-  const who = invitation.invitee_email;
+  const who = singleLine(invitation.invitee_email);
+  const entity = singleLine(draft.entity_name);
   postInbox(
     ctx.em,
     draft.creator_user_id,
-    `${who} declined to sign ${draft.entity_name}`,
+    `${who} declined to sign ${entity}`,
     [
-      `${who} declined the invitation to sign the formation documents of ${draft.entity_name}.`,
-      decided.reason === null ? "No reason was given." : `Reason: ${decided.reason}`,
+      `${who} declined the invitation to sign the formation documents of ${entity}.`,
+      decided.reason === null ? "No reason was given." : `Reason: ${textBlock(decided.reason)}`,
       "The draft cannot complete: reopen it to edit the cap table or documents and finalize again, or cancel it.",
     ].join("\n"),
     now,

@@ -3,6 +3,7 @@ import type { EntityDraftServiceHandlers } from "../../../generated/handlers/ind
 import type { ShareholderData } from "../../../generated/types.ts";
 import { creatorRowIndex, finalizeRefusal, moveRefusal, normalEmail, roundStart } from "../../domain/entity-drafts.ts";
 import { uuidv7 } from "../../domain/ids.ts";
+import { singleLine } from "../../domain/text-render.ts";
 import { sendEmail } from "../../integrations/email/index.ts";
 import { findOwnResident } from "../../repos/digital-residents.ts";
 import * as drafts from "../../repos/entity-drafts.ts";
@@ -140,12 +141,13 @@ export const cancelDraft: H["cancelDraft"] = async (ctx, { draft_id }) => {
   if (moved === 0) throw draftError("InvalidState", "the draft changed meanwhile; reload it");
   const pending = (await drafts.invitationsOfDraft(ctx.em, draft.sid)).filter((i) => i.status === "pending");
   await drafts.expirePendingInvitations(ctx.em, [draft.sid], now);
+  const entity = singleLine(draft.entity_name);
   for (const inv of pending)
     postInbox(
       ctx.em,
       inv.invitee_user_id,
-      `Formation of ${draft.entity_name} cancelled`,
-      `The founder cancelled the formation of ${draft.entity_name}; your invitation has expired.`,
+      `Formation of ${entity} cancelled`,
+      `The founder cancelled the formation of ${entity}; your invitation has expired.`,
       now,
     );
   return draftResult(ctx, draft.sid);

@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { uuidv7 } from "../../domain/ids.ts";
+import { singleLine } from "../../domain/text-render.ts";
 import type { EmailMessage } from "../../integrations/email/index.ts";
 import { insertUserMessage } from "../../repos/messages.ts";
 
@@ -34,14 +35,17 @@ export interface InvitationEmail {
   baseUrl: string;
 }
 
+/** The invitation email; the entity's and the inviter's names are one line (src/domain/text-render.ts). */
 export function invitationEmail(e: InvitationEmail): EmailMessage {
   const link = `${e.baseUrl}/invitations/${encodeURIComponent(e.invitationId)}`;
+  const entity = singleLine(e.entityName);
+  const inviter = e.inviterName === null ? "A founder" : singleLine(e.inviterName);
   return {
     to: e.to,
     template: "entity_invitation",
-    subject: `You are invited to sign the formation of ${e.entityName}`,
+    subject: `You are invited to sign the formation of ${entity}`,
     bodyText: [
-      `${e.inviterName ?? "A founder"} invites you to sign the formation documents of ${e.entityName} as ${e.role.replace(/_/g, " ")}.`,
+      `${inviter} invites you to sign the formation documents of ${entity} as ${e.role.replace(/_/g, " ")}.`,
       "",
       link,
       "",

@@ -3,6 +3,7 @@ import type { EntityDraftServiceHandlers } from "../../../generated/handlers/ind
 import type { Address, ShareholderData } from "../../../generated/types.ts";
 import { creatorRowIndex, moveRefusal, normalEmail } from "../../domain/entity-drafts.ts";
 import { isRefusal } from "../../domain/refusal.ts";
+import { singleLine } from "../../domain/text-render.ts";
 import * as drafts from "../../repos/entity-drafts.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
@@ -97,8 +98,8 @@ export const payAndActivate: H["payAndActivate"] = async (ctx, { draft_id, subsc
   });
   if (isRefusal(registered)) throw draftError(registered.refusal, registered.message, registered.details);
   await drafts.updateDraftIf(ctx.em, draft.sid, ["paid"], { status: "active", updated_at: now });
-  const title = `${draft.entity_name} is registered`;
-  const body = `${draft.entity_name} is registered as ${registered.company.company_id}.`;
+  const title = `${singleLine(draft.entity_name)} is registered`;
+  const body = `${singleLine(draft.entity_name)} is registered as ${registered.company.company_id}.`;
   for (const userId of new Set([draft.creator_user_id, ...round.map((i) => i.invitee_user_id)]))
     postInbox(ctx.em, userId, title, body, now);
   return draftResult(ctx, draft.sid);

@@ -9,6 +9,7 @@ import {
   TAX_DOCUMENT_AUDIENCE_RULE,
   type TaxDocumentType,
 } from "../../domain/tax.ts";
+import { markdownText as md } from "../../domain/text-render.ts";
 import { writeAudience } from "../../repos/document-audiences.ts";
 import { findCompany } from "../../repos/reports.ts";
 import * as filings from "../../repos/tax-filings.ts";
@@ -34,17 +35,20 @@ function periodLine(f: TaxFilingRow): string {
   return `${f.filing_type} period ${day(f.period_start)} to ${day(lastDay)}`;
 }
 
-/** The document's markdown: a pure function of the filing and company name, so the same state hashes the same. */
+/**
+ * The document's markdown: a pure function of the filing and company name, so the same state hashes the same. Text
+ * from the rows (the company name, references) goes through `markdownText` (src/domain/text-render.ts).
+ */
 export function renderTaxDocument(type: TaxDocumentType, f: TaxFilingRow, companyName: string): string {
   const c = f.currency;
   const head = [
     `# ${TITLES[type]}`,
     "",
-    `Company: ${companyName} (${f.company_id})`,
-    `Filing: ${f.sid}`,
+    `Company: ${md(companyName)} (${md(f.company_id)})`,
+    `Filing: ${md(f.sid)}`,
     `Period: ${periodLine(f)}`,
   ];
-  if (f.amends_filing_id) head.push(`Amends filing: ${f.amends_filing_id}`);
+  if (f.amends_filing_id) head.push(`Amends filing: ${md(f.amends_filing_id)}`);
   const figures = [
     `| Gross revenue | ${money(f.gross_revenue, c)} |`,
     `| Cost of goods sold | ${money(f.cost_of_goods_sold, c)} |`,
@@ -81,9 +85,9 @@ export function renderTaxDocument(type: TaxDocumentType, f: TaxFilingRow, compan
   }
   return [
     ...head,
-    `Reference number: ${f.reference_number ?? "-"}`,
+    `Reference number: ${f.reference_number === null ? "-" : md(f.reference_number)}`,
     `Submitted at: ${f.submitted_at?.toISOString() ?? "-"}`,
-    `Submitted by: ${f.submitted_by ?? "-"}`,
+    `Submitted by: ${f.submitted_by === null ? "-" : md(f.submitted_by)}`,
     `Status: ${f.status}`,
     `Tax due: ${money(f.tax_due, c)}`,
     "",
