@@ -10693,7 +10693,7 @@ export interface InvoiceServiceCancelInvoiceParams {
    */
   invoice_id: string;
   /**
-   * Why it is cancelled, shown to the recipient; one line.
+   * Why it is cancelled, shown to the recipient.
    */
   reason: string;
 }
