@@ -79,6 +79,7 @@ async function execute(ctx: RpcContext, row: McpApprovalRow, now: Date): Promise
       const args = JSON.parse(row.arguments) as unknown;
       const inv = {
         caller,
+        endpoint: "approval" as const,
         request: ctx.request,
         toolName: row.tool_name,
         entry,
