@@ -25,6 +25,7 @@ export async function runAgentCall(
   const deps = mcpDepsFor(config);
   const outcome = await runTool(deps, {
     caller,
+    endpoint: "rpc",
     request,
     toolName: entry.mcp.name,
     entry,

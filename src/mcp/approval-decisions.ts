@@ -112,6 +112,7 @@ async function execute(ctx: RpcContext, row: McpApprovalRow, now: Date, password
       const args = withPassword(approvalArguments(ctx.config, row), password);
       const inv = {
         caller,
+        endpoint: "approval" as const,
         request: ctx.request,
         toolName: row.tool_name,
         entry,

@@ -4,13 +4,13 @@ import { ownConnection, writeSlots } from "../db/orm.ts";
 import { metricsOf } from "../metrics/metrics.ts";
 import { createCallContext } from "../rpc/call-context.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { dispatch, fillCallerBinding } from "../rpc/dispatcher.ts";
+import { auditRefusal, dispatch, fillCallerBinding } from "../rpc/dispatcher.ts";
 import { logCause, RpcError } from "../rpc/errors.ts";
 import { createApproval, type PendingApproval } from "./approval-store.ts";
 import type { CallStatus } from "./call-log.ts";
 import type { McpDeps } from "./deps.ts";
 import { dryRun } from "./dry-run.ts";
-import type { Invocation } from "./invocation.ts";
+import type { CallEndpoint, Invocation } from "./invocation.ts";
 import { aloneRefusal, patternReason, thresholdReason, toolRefusal, usageWindows } from "./policy.ts";
 import { summarizeArguments } from "./sanitize.ts";
 import { isKeyRefusal, KeySpending, keyRefusal, type MeterMode, type Spent } from "./spending.ts";
@@ -21,7 +21,20 @@ export type ToolOutcome =
   | { kind: "pending"; pending: PendingApproval }
   | { kind: "error"; error: RpcError };
 
-export function toolContext(deps: McpDeps, em: EntityManager, inv: Invocation, spending: KeySpending): RpcContext {
+/** What every audit row of a tool call adds to its context: the endpoint it came through. */
+const AUDIT_CONTEXT: Record<CallEndpoint, Readonly<Record<string, unknown>>> = {
+  mcp: Object.freeze({ endpoint: "mcp" }),
+  rpc: Object.freeze({ endpoint: "rpc" }),
+  approval: Object.freeze({ endpoint: "approval" }),
+};
+
+/** A tool call's context; `spending` null for the refusals answered before the dispatch (nothing moves there). */
+export function toolContext(
+  deps: McpDeps,
+  em: EntityManager,
+  inv: Invocation,
+  spending: KeySpending | null,
+): RpcContext {
   const { config, log } = deps.runtime;
   return createCallContext({
     em: () => em,
@@ -32,7 +45,8 @@ export function toolContext(deps: McpDeps, em: EntityManager, inv: Invocation, s
     request: inv.request,
     method: inv.entry,
     log,
-    spending,
+    ...(spending ? { spending } : {}),
+    auditContext: AUDIT_CONTEXT[inv.endpoint],
   });
 }
 
@@ -57,7 +71,8 @@ export const isProtocolError = (error: RpcError): boolean => error.code === -326
  * against call limits, approval by pattern (not on replay: a dry run first), dispatch. The money the call moves is
  * counted where it moves (src/mcp/spending.ts): over a limit the call rolls back and answers SpendingLimit; over the
  * approval threshold it rolls back and is parked, after a dry run, with the amount measured. The log records what
- * the call moved.
+ * the call moved. A call refused here, before the dispatch (its arguments, the key's policy, or a failed dry run),
+ * writes its audited method's denial row as a refusal in the dispatcher does (`refuse`); a parked call is no denial.
  */
 export async function runTool(deps: McpDeps, inv: Invocation): Promise<ToolOutcome> {
   const now = deps.runtime.config.clock();
@@ -89,36 +104,50 @@ export async function runTool(deps: McpDeps, inv: Invocation): Promise<ToolOutco
   };
 
   const args = inv.args ?? {};
-  if (typeof args !== "object" || Array.isArray(args)) {
-    return fail(RpcError.invalidParams("arguments must be an object"), "error");
-  }
-  const params: Record<string, unknown> = { ...(args as Record<string, unknown>) };
+  const isObject = typeof args === "object" && !Array.isArray(args);
+  const params: Record<string, unknown> = isObject ? { ...(args as Record<string, unknown>) } : {};
   fillCallerBinding(inv.entry, inv, params);
+  /**
+   * A refusal before the dispatch: the audited method's row with allowed false (the dispatcher's writer, nothing
+   * for other methods), written outside any call transaction, then the log row. Nothing else was written.
+   */
+  const refuse = async (error: RpcError, status: CallStatus, spent: Spent = NOTHING) => {
+    await auditRefusal(inv.entry, toolContext(deps, em, inv, null), params, error);
+    return fail(error, status, spent);
+  };
+
+  if (!isObject) return refuse(RpcError.invalidParams("arguments must be an object"), "error");
   if (!inv.entry.validateParams(params)) {
     const errors = (inv.entry.validateParams.errors ?? []).map((e) => ({
       path: e.instancePath || "/",
       message: e.message,
     }));
-    return fail(
+    return refuse(
       RpcError.invalidParams(`${errors[0]?.path ?? "/"} ${errors[0]?.message ?? "invalid"}`, errors),
       "error",
     );
   }
 
+  // A key gone since it authenticated leaves no caller, and a call without one writes no audit row (as on /rpc).
   const policy = await deps.policies.get(em, keyId, inv.approvalId !== null);
   if (!policy) return fail(RpcError.unauthenticated("KeyRevoked", "API key no longer exists"), "rejected");
   const denied = toolRefusal(policy, inv.toolName, inv.entry.mcp.readOnly);
-  if (denied) return fail(keyRefusal(denied), "rejected");
+  if (denied) return refuse(keyRefusal(denied), "rejected");
 
   // The call counts against call limits whatever becomes of it (a parked request too); its amount where it moves.
   const refused = await consumeUsage(em, keyId, usageWindows(policy, 0, now), now);
-  if (refused) return fail(keyRefusal(refused), "rejected");
+  if (refused) return refuse(keyRefusal(refused), "rejected");
 
   const park = async (reason: (eur: number) => string): Promise<ToolOutcome> => {
     const dry = await dryRun(deps, inv, policy, params, now);
+    // The dry run's own denial row was rolled back with it: the call's failure is written here.
+    if (dry.error instanceof RpcError) {
+      const error = asRpcError(deps, dry.error, inv);
+      return refuse(error, isKeyRefusal(error) ? "rejected" : "error", dry.spent);
+    }
     if (dry.error !== null) return failWith(dry.error, dry.spent);
     const bound = aloneRefusal(policy, dry.spent.eur ?? 0, now);
-    if (bound) return fail(keyRefusal(bound), "rejected", dry.spent);
+    if (bound) return refuse(keyRefusal(bound), "rejected", dry.spent);
     const pending = await createApproval(deps, em, inv, {
       reason: reason(dry.spent.eur ?? 0),
       amount: dry.spent.amount,

@@ -3,8 +3,13 @@ import type { Caller, RequestInfo } from "../rpc/context.ts";
 import type { Entry } from "../rpc/dispatcher.ts";
 
 /** One tool call to run: the key's owner as caller, the tool, and the arguments as the agent sent them. */
+/** Where a tool call came from: `/mcp`, `/rpc` (or a domain endpoint), or an approval decision replaying it. */
+export type CallEndpoint = "mcp" | "rpc" | "approval";
+
 export interface Invocation {
   caller: Caller;
+  /** Named in the context of the call's audit rows. */
+  endpoint: CallEndpoint;
   request: RequestInfo;
   toolName: string;
   entry: Entry;

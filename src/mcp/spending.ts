@@ -1,6 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { type Cents, fromCents, toCents } from "../domain/money.ts";
 import { type FxProvider, toEur } from "../integrations/fx/index.ts";
+import { unaudited, withAuditDetails } from "../rpc/audit-marks.ts";
 import type { SpendingMeter } from "../rpc/context.ts";
 import { RpcError } from "../rpc/errors.ts";
 import {
@@ -57,7 +58,10 @@ export class KeySpending implements SpendingMeter {
     if (over) throw keyRefusal(over);
     if (this.mode.kind === "call" && thresholdReason(this.policy, total)) {
       this.approvalNeeded = true;
-      throw RpcError.app("ApiKeyError", "ApprovalRequired", "this call waits for the approval of the key's owner");
+      // Not a denial: the call is parked, so its method writes no audit row now (the approved replay writes it).
+      throw unaudited(
+        RpcError.app("ApiKeyError", "ApprovalRequired", "this call waits for the approval of the key's owner"),
+      );
     }
     const refused = await consumeUsage(
       this.em,
@@ -91,7 +95,16 @@ export class KeySpending implements SpendingMeter {
   }
 }
 
-export const keyRefusal = (r: Refusal): RpcError => RpcError.app("ApiKeyError", r.variant, r.message, r.details);
+/**
+ * The error of a refusal by the key's policy. An audited method's denial row says so (`reason: "key_policy"`, and
+ * the limit and window refused), wherever it is written: by the dispatcher for a refusal where money moves, by
+ * runTool for one before the dispatch.
+ */
+export const keyRefusal = (r: Refusal): RpcError =>
+  withAuditDetails(RpcError.app("ApiKeyError", r.variant, r.message, r.details), {
+    reason: "key_policy",
+    ...r.details,
+  });
 
 /** A refusal of the key's policy (answered `rejected` in the call log), not a failure of the call itself. */
 export const isKeyRefusal = (error: RpcError): boolean =>

@@ -68,6 +68,7 @@ export function toolHandlers(deps: McpDeps): ToolHandlers {
     }
     const outcome = await runTool(deps, {
       caller: auth.caller,
+      endpoint: "mcp",
       request: auth.request,
       toolName: name,
       entry: found.entry,

@@ -19,6 +19,8 @@ export interface CallContextInput {
   writeSlots: Slots | null;
   /** An agent key's spending meter (src/mcp/spending.ts); absent: null. */
   spending?: SpendingMeter;
+  /** Added to the context of the call's audit rows (an agent key's call: its endpoint); absent: nothing. */
+  auditContext?: Readonly<Record<string, unknown>>;
 }
 
 /** One call's context (a class, not a literal with closures: one is made per call, batches make thousands). */
@@ -30,6 +32,7 @@ class CallContext implements RpcContext {
   readonly log: Logger;
   readonly now: () => Date;
   readonly spending: SpendingMeter | null;
+  readonly auditContext: Readonly<Record<string, unknown>> | null;
   /** The entity manager once something used it. */
   opened: EntityManager | null = null;
   /** Writes to make again after a rollback. */
@@ -43,6 +46,7 @@ class CallContext implements RpcContext {
     this.log = input.log;
     this.now = input.config.clock;
     this.spending = input.spending ?? null;
+    this.auditContext = input.auditContext ?? null;
   }
 
   get em(): EntityManager {

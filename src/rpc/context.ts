@@ -53,6 +53,8 @@ export interface RpcContext {
   log: Logger;
   /** The agent key's spending meter; null for sessions and script keys (docs/decisions.md, issue 27). */
   spending: SpendingMeter | null;
+  /** What the call adds to the context of its audit rows (an agent key's call: the endpoint it came through). */
+  auditContext: Readonly<Record<string, unknown>> | null;
   /**
    * The record `x-target` names, loaded and authorized by the dispatcher before the handler (src/rpc/target.ts);
    * absent for methods without one. Handlers of such methods are typed `Targeted<Ctx, Row>` (generated/policy.ts).

@@ -108,7 +108,7 @@ async function audit(
   params: Record<string, unknown>,
   outcome: { result?: unknown; error?: RpcError },
 ) {
-  if (!entry.audit || !ctx.caller || isUnaudited(outcome.result)) return;
+  if (!entry.audit || !ctx.caller || isUnaudited(outcome.result ?? outcome.error)) return;
   const fromParams = entry.audit.targetParam ? params[entry.audit.targetParam] : undefined;
   const fromResult = (outcome.result as { sid?: unknown } | undefined)?.sid;
   await writeAudit(
@@ -124,6 +124,7 @@ async function audit(
         via: ctx.caller.via,
         ...(ctx.caller.apiKeyId ? { api_key_id: ctx.caller.apiKeyId } : {}),
         ...(ctx.caller.partnerId ? { partner_id: ctx.caller.partnerId } : {}),
+        ...ctx.auditContext,
         ...(outcome.error ? { error: outcome.error.data?.variant ?? outcome.error.code } : {}),
         ...auditDetailsOf(outcome.error ?? outcome.result),
       },
@@ -243,6 +244,20 @@ function runChecks(
 function refused(entry: Entry, ctx: RpcContext, params: Record<string, unknown>, err: unknown): Promise<never> {
   if (!(err instanceof RpcError) || !auditDue(entry, ctx)) throw err;
   return audit(entry, ctx, params, { error: err }).then(() => Promise.reject(err));
+}
+
+/**
+ * The row a refusal in `run` writes, for a call refused before it reached the dispatcher (an agent key's policy or
+ * its arguments' schema, src/mcp/execute.ts): the audited method's row with allowed false, nothing for other
+ * methods. Outside any call transaction, so nothing rolls it back.
+ */
+export async function auditRefusal(
+  entry: Entry,
+  ctx: RpcContext,
+  params: Record<string, unknown>,
+  error: RpcError,
+): Promise<void> {
+  if (auditDue(entry, ctx)) await audit(entry, ctx, params, { error });
 }
 
 /**
