@@ -146,7 +146,8 @@ const FROM: Record<TransferAction, readonly ShareTransferStatus[]> = {
   reject: ["pending"],
 };
 
-const PAST: Record<TransferAction, string> = {
+/** The state each move ends in (also the word its refusal uses). */
+const PAST: Record<TransferAction, ShareTransferStatus> = {
   approve: "approved",
   complete: "completed",
   cancel: "cancelled",
@@ -155,6 +156,9 @@ const PAST: Record<TransferAction, string> = {
 
 /** The states a move starts from (the conditional update's `where status in (...)`). */
 export const transferMoveFrom = (action: TransferAction): readonly ShareTransferStatus[] => FROM[action];
+
+/** The state a move ends in. */
+export const transferMoveTo = (action: TransferAction): ShareTransferStatus => PAST[action];
 
 /** InvalidState unless the transfer may make the move from `status`. */
 export function transferMoveRefusal(

@@ -6,10 +6,12 @@ import { isRefusal } from "../../domain/refusal.ts";
 import {
   commitRefusal,
   moveUnits,
+  type TransferAction,
   transferHash,
   transferInput,
   transferMoveFrom,
   transferMoveRefusal,
+  transferMoveTo,
   unitsHeld,
 } from "../../domain/share-transfers.ts";
 import { closeRole, openRole } from "../../repos/company-roles.ts";
@@ -67,6 +69,19 @@ export const initiateTransfer: Handlers["initiateTransfer"] = async (ctx, p) => 
   return toTransferResult(row);
 };
 
+/** The transfer's conditional move for `action` (from its states to its end state); InvalidState if it moved meanwhile. */
+async function moveBy(
+  ctx: RpcContext,
+  sid: string,
+  action: TransferAction,
+  fields: Parameters<typeof repo.moveTransfer>[4],
+  now: Date,
+): Promise<ShareTransferRow> {
+  const moved = await repo.moveTransfer(ctx.em, sid, transferMoveFrom(action), transferMoveTo(action), fields, now);
+  if (!moved) throw shareholderError("InvalidState", "the transfer moved meanwhile");
+  return moved;
+}
+
 /**
  * Only the recipient's owner countersigns or declines. Visibility, not a role rule: the recipient is usually
  * outside the company. Members and the giver see the transfer (NotOwner); anyone else does not (NotFound).
@@ -103,15 +118,7 @@ export const approveTransfer: Handlers["approveTransfer"] = async (ctx, p) => {
     });
   }
   const now = ctx.now();
-  const moved = await repo.moveTransfer(
-    ctx.em,
-    row.sid,
-    transferMoveFrom("approve"),
-    "approved",
-    { to_signature: p.to_signature, approved_at: now },
-    now,
-  );
-  if (!moved) throw shareholderError("InvalidState", "the transfer moved meanwhile");
+  const moved = await moveBy(ctx, row.sid, "approve", { to_signature: p.to_signature, approved_at: now }, now);
   return toTransferResult(moved);
 };
 
@@ -123,15 +130,7 @@ export const completeTransfer: Handlers["completeTransfer"] = async (ctx) => {
   if (!table) throw shareholderError.notFound("company");
   const now = ctx.now();
   // Under the company's lock: of concurrent completions each sees the units the previous one left.
-  const moved = await repo.moveTransfer(
-    ctx.em,
-    row.sid,
-    transferMoveFrom("complete"),
-    "completed",
-    { completed_at: now },
-    now,
-  );
-  if (!moved) throw shareholderError("InvalidState", "the transfer moved meanwhile");
+  const moved = await moveBy(ctx, row.sid, "complete", { completed_at: now }, now);
   const recipient = await findResident(ctx.em, row.to_resident_id);
   const name = recipient ? `${recipient.first_name} ${recipient.last_name}`.trim() : row.to_resident_id;
   const move = moveUnits(
@@ -168,15 +167,7 @@ export const rejectTransfer: Handlers["rejectTransfer"] = async (ctx) => {
   const bad = transferMoveRefusal(row.status, "reject");
   if (bad) throw refused(bad);
   const now = ctx.now();
-  const moved = await repo.moveTransfer(
-    ctx.em,
-    row.sid,
-    transferMoveFrom("reject"),
-    "rejected",
-    { rejected_at: now },
-    now,
-  );
-  if (!moved) throw shareholderError("InvalidState", "the transfer moved meanwhile");
+  const moved = await moveBy(ctx, row.sid, "reject", { rejected_at: now }, now);
   return toTransferResult(moved);
 };
 
@@ -187,15 +178,7 @@ export const cancelTransfer: Handlers["cancelTransfer"] = async (ctx) => {
   const bad = transferMoveRefusal(row.status, "cancel");
   if (bad) throw refused(bad);
   const now = ctx.now();
-  const moved = await repo.moveTransfer(
-    ctx.em,
-    row.sid,
-    transferMoveFrom("cancel"),
-    "cancelled",
-    { cancelled_at: now },
-    now,
-  );
-  if (!moved) throw shareholderError("InvalidState", "the transfer moved meanwhile");
+  const moved = await moveBy(ctx, row.sid, "cancel", { cancelled_at: now }, now);
   if (!giver) recordIfAdmin(ctx, "cancel_share_transfer", row.company_id, { transfer_id: row.sid });
   return toTransferResult(moved);
 };
