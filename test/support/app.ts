@@ -10,6 +10,7 @@ import { closeOrm, migrate, openOrm } from "../../src/db/orm.ts";
 import { truncateAll } from "../../src/db/reset.ts";
 import { TestClock } from "./clock.ts";
 import { resetDatabase, workerSchema } from "./database.ts";
+import { observeResult } from "./reached.ts";
 
 export const TEST_ARGON2 = { memoryCost: 256, timeCost: 1, parallelism: 1 };
 
@@ -130,6 +131,9 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     );
     const text = await res.text();
     const parsed = text ? JSON.parse(text) : null;
+    if (path === "/rpc" && parsed?.result !== undefined && typeof body === "object" && body && "method" in body) {
+      observeResult(String((body as { method: unknown }).method), parsed.result);
+    }
     return { status: res.status, body: parsed, result: parsed?.result, error: parsed?.error };
   };
   const rpc = (method: string, params: unknown = {}, headers: Record<string, string> = {}) =>
