@@ -52,11 +52,19 @@ export function isStale(root = ROOT) {
  */
 export async function buildConsole({ outDir = join(DIST, "console") } = {}) {
   const { build: vite } = await import("vite");
-  await vite({
-    configFile: join(ROOT, "console", "vite.config.ts"),
-    logLevel: "warn",
-    build: { outDir, emptyOutDir: true },
-  });
+  // Vite sets process.env.NODE_ENV ("production" for a build); `npm start` runs the server in this process right
+  // after, where NODE_ENV=production would demand ENCRYPTION_KEY: the environment is given back as it was.
+  const nodeEnv = process.env.NODE_ENV;
+  try {
+    await vite({
+      configFile: join(ROOT, "console", "vite.config.ts"),
+      logLevel: "warn",
+      build: { outDir, emptyOutDir: true },
+    });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }
 
 /** Builds dist/ from scratch; returns the milliseconds it took. */

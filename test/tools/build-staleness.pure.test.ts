@@ -93,3 +93,22 @@ describe("one build at a time (tools/build-lock.mjs)", () => {
     expect(existsSync(join(root, ".build-lock"))).toBe(false);
   });
 });
+
+// Issue 31 item 9: Vite's build set NODE_ENV=production in the process `npm start` then runs the server in, which
+// then exited 2 (ENCRYPTION_KEY required) after any source change.
+describe("the console build leaves the environment as it found it", () => {
+  test("NODE_ENV unset before the build is unset after it", async () => {
+    const { buildConsole } = await import("../../tools/build.mjs");
+    const outDir = mkdtempSync(join(tmpdir(), "fz-console-"));
+    dirs.push(outDir);
+    const before = process.env["NODE_ENV"];
+    delete process.env["NODE_ENV"];
+    try {
+      await buildConsole({ outDir });
+      expect(existsSync(join(outDir, "index.html"))).toBe(true);
+      expect(process.env["NODE_ENV"]).toBeUndefined();
+    } finally {
+      if (before !== undefined) process.env["NODE_ENV"] = before;
+    }
+  }, 120_000);
+});
