@@ -18,6 +18,7 @@ export const ErrorCode = {
   LimitReached: -32008,
   ProviderFailed: -32009,
   ApprovalRequired: -32010,
+  Unavailable: -32011,
 } as const;
 
 export type ErrorVariant =
@@ -65,7 +66,10 @@ export type ErrorVariant =
   | "QuotaExceeded"
   | "ProviderUnavailable"
   | "ProviderRejected"
-  | "ApprovalRequired";
+  | "ApprovalRequired"
+  | "DatabaseBusy"
+  | "DatabaseUnavailable"
+  | "ShuttingDown";
 
 export type ErrorType =
   | "AdminRegistrationError"
@@ -156,6 +160,9 @@ export const VARIANT_CODE: Record<ErrorVariant, number> = {
   ProviderUnavailable: -32009,
   ProviderRejected: -32009,
   ApprovalRequired: -32010,
+  DatabaseBusy: -32011,
+  DatabaseUnavailable: -32011,
+  ShuttingDown: -32011,
 };
 
 /** The default human message of each code class. */
@@ -171,4 +178,5 @@ export const CODE_MESSAGE: Record<number, string> = {
   [-32008]: "Limit reached",
   [-32009]: "Provider failed",
   [-32010]: "Approval required",
+  [-32011]: "Service unavailable",
 };

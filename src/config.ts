@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ExecutorRole } from "../generated/types.ts";
+import { type DatabaseTimeouts, DEFAULT_TIMEOUTS } from "./db/timeouts.ts";
 import { type DisciplineConfig, type DisciplineStep, EXECUTOR_ROLES } from "./domain/discipline.ts";
 import { KYC_PERSONAL_FIELDS, type KycPersonalField } from "./domain/kyc.ts";
 import { TAX_PERIODS, type TaxPeriod } from "./domain/tax.ts";
@@ -61,6 +62,10 @@ export interface Config {
   bodyLimitBytes: number;
   /** Check every result against its schema (on in tests; a mismatch is a server bug). */
   validateResults: boolean;
+  /** Database timeouts and deadlines (src/db/timeouts.ts; DB_*_MS settings). */
+  database: DatabaseTimeouts;
+  /** SHUTDOWN_GRACE_MS (10000): how long SIGTERM waits for calls in flight before the pool closes. */
+  shutdownGraceMs: number;
   /** The most one batch answers on /rpc (bytes); later calls are refused without running. */
   maxBatchAnswerBytes: number;
   logLevel: string;
@@ -111,6 +116,18 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+function databaseTimeouts(env: Env): DatabaseTimeouts {
+  const d = DEFAULT_TIMEOUTS;
+  return {
+    statementMs: int(env, "DB_STATEMENT_TIMEOUT_MS", d.statementMs),
+    lockMs: int(env, "DB_LOCK_TIMEOUT_MS", d.lockMs),
+    idleInTransactionMs: int(env, "DB_IDLE_IN_TRANSACTION_TIMEOUT_MS", d.idleInTransactionMs),
+    writeSlotWaitMs: int(env, "DB_WRITE_SLOT_WAIT_MS", d.writeSlotWaitMs, 1),
+    connectMs: int(env, "DB_CONNECT_TIMEOUT_MS", d.connectMs, 1),
+    keepAliveMs: int(env, "DB_KEEPALIVE_MS", d.keepAliveMs, 1),
+  };
+}
 
 function int(env: Env, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -228,6 +245,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       frontendErrorsPerMinute: 30,
     },
     bodyLimitBytes: 1024 * 1024,
+    database: databaseTimeouts(env),
+    shutdownGraceMs: int(env, "SHUTDOWN_GRACE_MS", 10_000, 0),
     validateResults: env["VALIDATE_RESULTS"] === "1",
     maxBatchAnswerBytes: 4 * 1024 * 1024,
     logLevel: env["LOG_LEVEL"] ?? "info",

@@ -1,20 +1,32 @@
+import type { Server } from "node:http";
 import pino from "pino";
-import { createApp } from "./app/create-app.ts";
+import { type App, createApp } from "./app/create-app.ts";
+import { Drain, shutdown } from "./app/drain.ts";
 import { createLogger } from "./app/logging.ts";
 import { startMetricsServer } from "./app/metrics-http.ts";
 import { createHttpServer, listen } from "./app/server.ts";
-import { ConfigError, loadConfig } from "./config.ts";
-import { DataDirInUseError } from "./db/database.ts";
-import { withKeyFile } from "./db/key-file.ts";
+import { explainStartFailure, StartError } from "./app/start-failure.ts";
+import { type Config, loadConfig } from "./config.ts";
+import { discardUnusedKeyFile, withKeyFile } from "./db/key-file.ts";
 
 async function main(): Promise<void> {
   const config = withKeyFile(loadConfig());
+  try {
+    await serve(config);
+  } catch (err) {
+    discardUnusedKeyFile(config);
+    throw err;
+  }
+}
+
+async function serve(config: Config): Promise<void> {
   // Buffered JSON lines on stdout: a synchronous write per call would cost more than a trivial call itself.
   const destination = pino.destination({ sync: false, minLength: 4096 });
   const log = createLogger(config, destination);
   const app = await createApp(config, { log });
-  const server = createHttpServer(app);
-  const port = await listen(server, config.port, config.host);
+  const drain = new Drain();
+  const server = createHttpServer(app, drain);
+  const port = await listenOrExplain(server, config.port, config.host, app);
   const metricsServer =
     config.metricsPort === null
       ? null
@@ -37,23 +49,49 @@ async function main(): Promise<void> {
     "getting started",
   );
   destination.flush();
-  const stop = () => {
-    server.close();
-    void metricsServer?.close();
-    void app.close().then(() => {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      app.runtime.log.warn(
+        { signal, inFlight: drain.inFlight },
+        "second signal: exiting now without waiting for calls in flight",
+      );
       destination.flushSync();
-      process.exit(0);
-    });
+      process.exit(1);
+    }
+    stopping = true;
+    const close = async () => {
+      await metricsServer?.close();
+      await app.close();
+    };
+    void shutdown({ server, drain, close, log: app.runtime.log, graceMs: config.shutdownGraceMs }, signal).then(
+      (code) => {
+        destination.flushSync();
+        process.exit(code);
+      },
+    );
   };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+/** Listens, or closes the app and explains a port that cannot be had (in use, or not allowed) in one line. */
+async function listenOrExplain(server: Server, port: number, host: string, app: App): Promise<number> {
+  try {
+    return await listen(server, port, host);
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE")
+      throw new StartError(`port ${port} on ${host} is in use: stop what holds it or set PORT`);
+    if (code === "EACCES")
+      throw new StartError(`port ${port} on ${host} is not allowed for this user: set PORT above 1023`);
+    throw err;
+  }
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof DataDirInUseError) {
-    console.error(err.message);
-    process.exit(2);
-  }
-  console.error(err);
-  process.exit(1);
+  const explained = explainStartFailure(err);
+  console.error(explained ? `freezone registry did not start: ${explained.message}` : err);
+  process.exit(explained?.exitCode ?? 1);
 });

@@ -1,4 +1,3 @@
-import { DriverException, UniqueConstraintViolationException } from "@mikro-orm/core";
 import { type CallerOutcome, type Credentials, resolveCaller, resolveCallerNow } from "../http/credentials.ts";
 import { isAgentKey, runAgentCall } from "../mcp/agent-calls.ts";
 import { metricsOf } from "../metrics/metrics.ts";
@@ -19,6 +18,7 @@ import {
 import { andThen, isPromiseLike, type MaybePromise } from "../rpc/maybe-async.ts";
 import type { Runtime } from "../rpc/runtime.ts";
 import { createContext } from "../rpc/runtime-context.ts";
+import { declaredFault, faultDetail } from "../rpc/unexpected-error.ts";
 import { type LineBudget, successLines } from "./logging.ts";
 import { openrpcText } from "./openrpc.ts";
 
@@ -197,11 +197,12 @@ export class RpcEndpoint {
       logCause(this.runtime.log, err, { requestId, method }); // the answer is err.toJSON(): never the cause
       return err;
     }
-    if (err instanceof UniqueConstraintViolationException) {
-      return RpcError.app("RpcError", "AlreadyExists", "a record with the same unique value already exists");
+    const declared = declaredFault(err);
+    if (declared) {
+      logCause(this.runtime.log, declared, { requestId, method });
+      return declared;
     }
-    const detail = err instanceof DriverException ? { name: err.name, code: err.code } : {};
-    this.runtime.log.error({ requestId, method, err, ...detail }, "internal error");
+    this.runtime.log.error({ requestId, method, err, ...faultDetail(err) }, "internal error");
     return RpcError.internal();
   }
 }

@@ -8,6 +8,7 @@ import { onBody, readBody } from "../http/read-body.ts";
 import { serveMcpNode } from "../mcp/node-http.ts";
 import { isPromiseLike } from "../rpc/maybe-async.ts";
 import type { App } from "./create-app.ts";
+import type { Drain } from "./drain.ts";
 import { RpcEndpoint } from "./rpc-endpoint.ts";
 
 export { listen } from "./listen.ts";
@@ -89,13 +90,15 @@ function serveLean(endpoint: RpcEndpoint, config: Config, log: Logger, req: Inco
 /**
  * The HTTP server: JSON-RPC endpoints take a lean path straight from node:http (no Request/Response objects,
  * the hot route of every client), everything else goes through the Hono app. Both paths share `serveRpc`'s rules.
+ * With a `drain`, requests are counted in and, once shutdown began, refused (src/app/drain.ts).
  */
-export function createHttpServer(app: App): Server {
+export function createHttpServer(app: App, drain?: Drain): Server {
   const { config, log } = app.runtime;
   const endpoints = new Map<string, RpcEndpoint>([["/rpc", new RpcEndpoint(app.runtime, "all")]]);
   for (const domain of DOMAINS) endpoints.set(`/${CONTEXT}/${domain}/rpc`, new RpcEndpoint(app.runtime, domain));
   const hono = getRequestListener(app.hono.fetch);
   return createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (drain && !drain.admit(req, res)) return;
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);

@@ -13,6 +13,7 @@ import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
 import { PGliteDriver } from "./pglite-dialect.ts";
 import { earlyPgliteWasm, placeStagedTemplate } from "./pglite-early.ts";
 import { Slots } from "./slots.ts";
+import { type DatabaseTimeouts, DEFAULT_TIMEOUTS, pgConnectionSettings } from "./timeouts.ts";
 
 /** `src/db/migrations/`, next to this file (independent of the working directory). */
 export const DEFAULT_MIGRATIONS_PATH = fileURLToPath(new URL("./migrations", import.meta.url));
@@ -38,12 +39,15 @@ export interface OpenOrmOptions {
   schema?: string | undefined;
   /** Log SQL (MikroORM `debug`). */
   debug?: boolean | undefined;
+  /** Statement, lock, idle-transaction, connect and write-slot deadlines (default DEFAULT_TIMEOUTS). */
+  timeouts?: DatabaseTimeouts | undefined;
 }
 
 export type Backend = "postgresql" | "pglite";
 
 interface OpenResources {
   backend: Backend;
+  timeouts: DatabaseTimeouts;
   pglite?: PGlite;
   lock?: DataDirLock;
 }
@@ -112,16 +116,24 @@ async function seedFromTemplate(dir: string | undefined, schema: string | undefi
 
 /** Opens the ORM (PostgreSQL if `databaseUrl`, else PGlite). Close it with `closeOrm`. */
 export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
+  const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
   if (options.databaseUrl) {
     const orm = await MikroORM.init({
       ...baseOptions(options),
       driver: PostgreSqlDriver,
       clientUrl: options.databaseUrl,
-      pool: { afterCreate: sessionUtc },
-      driverOptions: { ...searchPath(options) },
+      // Never create the database a URL names: a mistyped DATABASE_URL must not start an empty registry.
+      ensureDatabase: false,
+      pool: {
+        afterCreate: sessionUtc,
+        acquireTimeoutMillis: timeouts.connectMs * 2,
+        createTimeoutMillis: timeouts.connectMs,
+      },
+      driverOptions: { connection: pgConnectionSettings(timeouts), ...searchPath(options) },
     });
-    opened.set(orm, { backend: "postgresql" });
+    opened.set(orm, { backend: "postgresql", timeouts });
     try {
+      await checkReachable(orm, options.databaseUrl);
       await ensureSchema(orm, options.schema);
     } catch (err) {
       await closeOrm(orm);
@@ -145,7 +157,7 @@ export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
       dbName: "postgres", // PGlite's database; MikroORM's ensureDatabase checks it exists
       driverOptions: { pglite, ...searchPath(options) },
     });
-    opened.set(orm, { backend: "pglite", pglite, ...(lock ? { lock } : {}) });
+    opened.set(orm, { backend: "pglite", timeouts, pglite, ...(lock ? { lock } : {}) });
     await ensureSchema(orm, options.schema);
     return orm;
   } catch (err) {
@@ -153,6 +165,52 @@ export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
     if (pglite && !pglite.closed) await pglite.close().catch(() => undefined);
     lock?.release();
     throw err;
+  }
+}
+
+/**
+ * The first query, with the cause of its failure in one line (issue 31 items 4 and 8): a database that does not
+ * exist, a server that refuses or does not answer, wrong credentials.
+ */
+async function checkReachable(orm: MikroORM, url: string): Promise<void> {
+  try {
+    await orm.em.getConnection().execute("select 1");
+  } catch (err) {
+    throw new DatabaseStartError(describeStartFailure(err, url), { cause: err });
+  }
+}
+
+/** The database could not be used at start; the message names the cause and the setting to change. */
+export class DatabaseStartError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "DatabaseStartError";
+  }
+}
+
+function describeStartFailure(err: unknown, url: string): string {
+  const parsed = safeUrl(url);
+  const where = parsed ? `${parsed.hostname}:${parsed.port || "5432"}` : "the DATABASE_URL host";
+  const database = parsed ? decodeURIComponent(parsed.pathname.slice(1)) || parsed.username || "postgres" : "";
+  const code = (err as { code?: unknown }).code;
+  const name = (err as { name?: unknown }).name;
+  if (code === "3D000") {
+    return `PostgreSQL at ${where} has no database "${database}": create it (createdb ${database}) or correct DATABASE_URL; the server never creates one`;
+  }
+  if (code === "ECONNREFUSED") return `PostgreSQL at ${where} refused the connection: is it running? (DATABASE_URL)`;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `the DATABASE_URL host ${where} does not resolve`;
+  if (code === "28P01" || code === "28000") return `PostgreSQL at ${where} refused the credentials of DATABASE_URL`;
+  if (name === "KnexTimeoutError" || code === "ETIMEDOUT" || /timeout/i.test(String((err as Error).message))) {
+    return `PostgreSQL at ${where} did not answer within DB_CONNECT_TIMEOUT_MS: check the host, the network, DATABASE_URL`;
+  }
+  return `PostgreSQL at ${where} could not be used (${typeof code === "string" ? code : (name ?? "error")}): check DATABASE_URL`;
+}
+
+function safeUrl(url: string): URL | null {
+  try {
+    return new URL(url);
+  } catch {
+    return null;
   }
 }
 
@@ -213,7 +271,8 @@ export function writeSlots(orm: MikroORM): Slots | null {
   let slots = writeSlotsByOrm.get(orm);
   if (!slots) {
     const poolMax = orm.config.get("pool")?.max ?? 10;
-    slots = new Slots(Math.max(1, poolMax - RESERVED_CONNECTIONS));
+    const waitMs = opened.get(orm)?.timeouts.writeSlotWaitMs ?? DEFAULT_TIMEOUTS.writeSlotWaitMs;
+    slots = new Slots(Math.max(1, poolMax - RESERVED_CONNECTIONS), waitMs);
     writeSlotsByOrm.set(orm, slots);
   }
   return slots;

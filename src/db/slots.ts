@@ -1,14 +1,20 @@
-/** A counting semaphore: at most `size` holders at once; the others wait in arrival order. */
+import { SlotTimeoutError } from "../rpc/unexpected-error.ts";
+
+/** A counting semaphore: at most `size` holders at once; the others wait in arrival order, each until a deadline. */
 export class Slots {
   private used = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(readonly size: number) {}
+  /** `waitMs`: the longest `acquire` waits before it fails with SlotTimeoutError (no deadline when undefined). */
+  constructor(
+    readonly size: number,
+    readonly waitMs?: number,
+  ) {}
 
   /** Resolves when a slot is free, with the function that gives it back (once). */
   async acquire(): Promise<() => void> {
     if (this.used < this.size) this.used += 1;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else await this.wait();
     let released = false;
     return () => {
       if (released) return;
@@ -18,5 +24,29 @@ export class Slots {
       if (next) next();
       else this.used -= 1;
     };
+  }
+
+  /** Callers waiting for a slot now. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  private wait(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const waitMs = this.waitMs;
+      let timer: NodeJS.Timeout | undefined;
+      const take = () => {
+        if (timer) clearTimeout(timer);
+        resolve();
+      };
+      this.waiting.push(take);
+      if (waitMs === undefined) return;
+      timer = setTimeout(() => {
+        const at = this.waiting.indexOf(take);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(new SlotTimeoutError(waitMs));
+      }, waitMs);
+      timer.unref();
+    });
   }
 }

@@ -1,4 +1,3 @@
-import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { ownConnection, writeSlots } from "../db/orm.ts";
 import { metricsOf } from "../metrics/metrics.ts";
@@ -6,6 +5,7 @@ import { createCallContext } from "../rpc/call-context.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import { auditRefusal, dispatch, fillCallerBinding } from "../rpc/dispatcher.ts";
 import { logCause, RpcError } from "../rpc/errors.ts";
+import { declaredFault, faultDetail } from "../rpc/unexpected-error.ts";
 import { createApproval, type PendingApproval } from "./approval-store.ts";
 import type { CallStatus } from "./call-log.ts";
 import type { McpDeps } from "./deps.ts";
@@ -55,10 +55,15 @@ function asRpcError(deps: McpDeps, err: unknown, inv: Invocation): RpcError {
     logCause(deps.runtime.log, err, { requestId: inv.request.requestId, tool: inv.toolName });
     return err;
   }
-  if (err instanceof UniqueConstraintViolationException) {
-    return RpcError.app("RpcError", "AlreadyExists", "a record with the same unique value already exists");
+  const declared = declaredFault(err);
+  if (declared) {
+    logCause(deps.runtime.log, declared, { requestId: inv.request.requestId, tool: inv.toolName });
+    return declared;
   }
-  deps.runtime.log.error({ requestId: inv.request.requestId, tool: inv.toolName, err }, "MCP tool call failed");
+  deps.runtime.log.error(
+    { requestId: inv.request.requestId, tool: inv.toolName, err, ...faultDetail(err) },
+    "MCP tool call failed",
+  );
   return RpcError.internal();
 }
 

@@ -1,10 +1,19 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { openSecret, sealSecret } from "../../src/auth/secret-box.ts";
 import { ConfigError, DEFAULT_WEBHOOK_SECRET, loadConfig } from "../../src/config.ts";
-import { KEY_FILE_NAME, withKeyFile } from "../../src/db/key-file.ts";
+import { discardUnusedKeyFile, KEY_FILE_NAME, withKeyFile } from "../../src/db/key-file.ts";
 
 // Issue 13 item 8: no known default secret in production, no secret stored unsealed, a key that survives restarts.
 const KEY = "0f".repeat(32);
@@ -86,6 +95,29 @@ describe("the PGlite key file", () => {
     expect(() => statSync(join(dir, KEY_FILE_NAME))).toThrow();
     const shared = withKeyFile(loadConfig({ DATABASE_URL: PG, ENCRYPTION_KEY: KEY }));
     expect(shared.encryptionKeySource).toBe("env");
+  });
+
+  // Issue 31 item 5: a failed first start left a 0-byte key file that blocked every later start.
+  test("an empty key file beside no database is made again; beside a database it still stops the start", () => {
+    dir = mkdtempSync(join(tmpdir(), "fz-key-"));
+    writeFileSync(join(dir, KEY_FILE_NAME), "", { mode: 0o600 });
+    const config = withKeyFile(loadConfig({ PGLITE_DIR: dir }));
+    expect(readFileSync(join(dir, KEY_FILE_NAME), "utf8").trim()).toBe(config.encryptionKey.toString("hex"));
+    expect(readdirSync(dir)).toEqual([KEY_FILE_NAME]); // no temporary file left beside it
+    writeFileSync(join(dir, KEY_FILE_NAME), "");
+    writeFileSync(join(dir, "PG_VERSION"), "17\n");
+    expect(() => withKeyFile(loadConfig({ PGLITE_DIR: dir }))).toThrow(/is empty; restore it from a backup/);
+  });
+
+  test("a first start that fails before any data exists takes back the key it made; a later one keeps it", () => {
+    dir = mkdtempSync(join(tmpdir(), "fz-key-"));
+    const config = withKeyFile(loadConfig({ PGLITE_DIR: dir }));
+    discardUnusedKeyFile(config);
+    expect(existsSync(join(dir, KEY_FILE_NAME))).toBe(false);
+    const again = withKeyFile(loadConfig({ PGLITE_DIR: dir }));
+    writeFileSync(join(dir, "PG_VERSION"), "17\n");
+    discardUnusedKeyFile(again);
+    expect(readFileSync(join(dir, KEY_FILE_NAME), "utf8").trim()).toBe(again.encryptionKey.toString("hex"));
   });
 
   test("sealing: a wrong key or an altered value is refused, never read as plaintext", () => {

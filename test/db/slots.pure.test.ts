@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { Slots } from "../../src/db/slots.ts";
+import { SlotTimeoutError } from "../../src/rpc/unexpected-error.ts";
 
 describe("Slots", () => {
   test("lets `size` holders in at once and the next ones in arrival order as slots come back", async () => {
@@ -37,5 +38,30 @@ describe("Slots", () => {
     first();
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(second).toBe(true);
+  });
+});
+
+// Issue 31 item 2: a held lock took every write slot and the calls queued behind them waited without end.
+describe("Slots with a deadline", () => {
+  test("a waiter gives up after waitMs with SlotTimeoutError and leaves the queue", async () => {
+    const slots = new Slots(1, 30);
+    const held = await slots.acquire();
+    const started = Date.now();
+    await expect(slots.acquire()).rejects.toBeInstanceOf(SlotTimeoutError);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+    expect(slots.queued).toBe(0);
+    held();
+    const next = await slots.acquire(); // the slot came back free: nobody timed-out holds it
+    next();
+  });
+
+  test("a waiter served before its deadline keeps the slot", async () => {
+    const slots = new Slots(1, 1000);
+    const held = await slots.acquire();
+    const waiting = slots.acquire();
+    held();
+    const release = await waiting;
+    expect(slots.queued).toBe(0);
+    release();
   });
 });
