@@ -210,7 +210,7 @@ describe("prerequisite check", () => {
     );
     const r = await check();
     expect(r.checks.filter((c) => !c.passed)).toEqual([
-      { name: "kyc_complete", passed: false, detail: "no KYC session linked" },
+      { name: "kyc_complete", passed: false, detail: "no KYC session linked and no KYC artifact attached" },
       { name: "payment_confirmed", passed: false, detail: "no payment linked" },
       { name: "contracts_signed", passed: false, detail: `required contracts not signed: ${contractId}` },
       { name: "reseller_signature_present", passed: false, detail: "the request carries no reseller signature" },
