@@ -5,13 +5,16 @@ import {
   adminResidentKey,
   approvalSignature,
   auditOf,
+  confirmedSubscription,
   confirmedTopUp,
+  deliverKycVerdict,
   type PartnerClient,
   registration,
   resellerKey,
   rotation,
   type SigningKey,
   sealedDocument,
+  sealedPrivateKey,
   signedRequest,
   signingKey,
 } from "./partner-support.ts";
@@ -32,6 +35,7 @@ let adminKey: SigningKey;
 let partner: PartnerClient;
 const first = signingKey();
 const second = signingKey();
+const client = signingKey();
 let paymentId: string;
 let requestId: string;
 let attestationId: string;
@@ -177,7 +181,26 @@ describe("partner onboarding through the public API", () => {
     ]);
   });
 
-  test("9. the reseller creates a company for its resident, paid from the partner's wallet", async () => {
+  test("9a. the partner activates its resident: profile, sandbox KYC by webhook, the client's keypair, a paid subscription", async () => {
+    // The request carries no phone: the partner completes the profile, a step of the one activation rule.
+    await partner.callOk("residentservice.update", { resident_id: residentId, data: { phone: "+255777000111" } });
+    const kyc = await partner.callOk("kycservice.start_verification", {
+      resident_id: residentId,
+      public_key: client.publicHex,
+    });
+    await deliverKycVerdict(t, kyc.kyc_url);
+    expect((await partner.callOk("kycservice.check_status", { session_id: kyc.session_id })).status).toBe("completed");
+    await partner.callOk("keypairservice.store_client_keypair", {
+      entity_type: "resident",
+      entity_id: residentId,
+      public_key: client.publicHex,
+      encrypted_private_key: sealedPrivateKey(),
+    });
+    await confirmedSubscription(t, partner, residentId);
+    expect((await partner.callOk("residentservice.get", { resident_id: residentId })).status).toBe("active");
+  });
+
+  test("9b. the reseller creates a company for its resident, paid from the partner's wallet", async () => {
     const company = await partner.callOk("companyservice.create", {
       data: {
         name: "Amina Spice Traders FZC",

@@ -5,6 +5,7 @@ import { sealArtifact } from "../../src/domain/kyc-artifacts.ts";
 import { signingKeyPayload } from "../../src/domain/partner-signing-keys.ts";
 import { approvalPayload, resellerPayload, type SignedRequestFields } from "../../src/domain/registration-requests.ts";
 import { payloadDigest } from "../../src/domain/request-signature.ts";
+import { sandboxKycCallback, sandboxKycVerdict } from "../../src/integrations/identity/sandbox-kyc.ts";
 import { sandboxPaymentCallback } from "../../src/integrations/payments/sandbox-callbacks.ts";
 import { type Client, type RpcReply, type TestApp, type TypedCaller, typedCaller } from "../support/app.ts";
 
@@ -143,21 +144,24 @@ export async function adminResidentKey(admin: Client): Promise<SigningKey> {
     entity_type: "resident",
     entity_id: resident.resident_id,
     public_key: key.publicHex,
-    encrypted_private_key: `${randomBytes(12).toString("hex")}:${randomBytes(48).toString("hex")}`,
+    encrypted_private_key: sealedPrivateKey(),
   });
   return key;
 }
 
+/** What a client stores as its sealed private key: an opaque `hex(nonce):hex(ciphertext)` (never the key itself). */
+export function sealedPrivateKey(): string {
+  return `${randomBytes(12).toString("hex")}:${randomBytes(48).toString("hex")}`;
+}
+
 let events = 0;
 
-/** A mobile-money top-up of the partner's wallet, confirmed by the sandbox provider's signed webhook. */
-export async function confirmedTopUp(t: TestApp, partner: PartnerClient, amount: number): Promise<string> {
-  const topup = await partner.callOk("creditservice.initiate_topup", { amount, provider: "mobilepay" });
+async function postPaymentVerdict(t: TestApp, orderId: string, amount: number): Promise<void> {
   events += 1;
   const data: MobilePayWebhookData = {
     event_id: `evt-journey-${events}-${randomBytes(4).toString("hex")}`,
     event_type: "payment.updated",
-    order_id: topup.mobilepay_order_id,
+    order_id: orderId,
     status: "succeeded",
     amount,
     currency: "USD",
@@ -166,6 +170,37 @@ export async function confirmedTopUp(t: TestApp, partner: PartnerClient, amount:
   const { body, headers } = sandboxPaymentCallback(t.config.webhookSecret, data, t.clock.now());
   const r = await t.post("/rpc", body, headers);
   if (r.error) throw new Error(`payment webhook refused: ${JSON.stringify(r.error)}`);
+}
+
+/** The sandbox identity provider's signed verdict for a session (its scan reference ends the kyc_url). */
+export async function deliverKycVerdict(t: TestApp, kycUrl: string): Promise<void> {
+  events += 1;
+  const scanRef = kycUrl.split("/").pop() ?? "";
+  const data = sandboxKycVerdict(scanRef, `evt-journey-kyc-${events}`, t.clock.now());
+  if (!data) throw new Error(`the sandbox never answers for ${scanRef}`);
+  const { body, headers } = sandboxKycCallback(t.config.webhookSecret, data, t.clock.now());
+  const r = await t.post("/rpc", body, headers);
+  if (r.error) throw new Error(`KYC webhook refused: ${JSON.stringify(r.error)}`);
+}
+
+/** A one-year residency of a partner's resident, paid by mobile money and confirmed by the provider's webhook. */
+export async function confirmedSubscription(t: TestApp, partner: PartnerClient, residentId: string): Promise<void> {
+  const r = await partner.callOk("paymentservice.initiate_mobilepay", {
+    entity_id: residentId,
+    entity_type: "resident",
+    amount: 102,
+    currency: "USD",
+    description: "Residency",
+    payment_purpose: "resident_subscription",
+    subscription_plan: "1_year",
+  });
+  await postPaymentVerdict(t, r.mobilepay_order_id, 102);
+}
+
+/** A mobile-money top-up of the partner's wallet, confirmed by the sandbox provider's signed webhook. */
+export async function confirmedTopUp(t: TestApp, partner: PartnerClient, amount: number): Promise<string> {
+  const topup = await partner.callOk("creditservice.initiate_topup", { amount, provider: "mobilepay" });
+  await postPaymentVerdict(t, topup.mobilepay_order_id, amount);
   return topup.payment_id;
 }
 
