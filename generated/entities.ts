@@ -33,6 +33,7 @@ import type {
   InvitationRole,
   InvoicePaymentInstructions,
   InvoiceStatus,
+  KeyHolderType,
   KybStatus,
   KycStatus,
   LineItem,
@@ -2406,7 +2407,7 @@ export const ProxyEntity = new EntitySchema<ProxyRow>({
 export interface PublicKeyHistoryRow {
   [OptionalProps]?: "created_at" | "updated_at";
   sid: string;
-  entity_type: EntityType;
+  entity_type: KeyHolderType;
   entity_id: string;
   version: number;
   public_key: string;

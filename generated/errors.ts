@@ -148,7 +148,18 @@ export const SERVICE_ERRORS = {
   },
   McpCallLogService: { McpCallLogError: ["InvalidInput", "AdminOnly"] },
   MessageService: { MessageError: ["Forbidden", "NotFound", "AdminOnly", "InvalidInput", "InvalidState"] },
-  PartnerService: { PartnerError: ["AdminOnly", "AlreadyExists", "InvalidInput", "NotFound", "InvalidState"] },
+  PartnerService: {
+    PartnerError: [
+      "AdminOnly",
+      "AlreadyExists",
+      "InvalidInput",
+      "NotFound",
+      "InvalidState",
+      "Forbidden",
+      "NotOwner",
+      "InvalidSignature",
+    ],
+  },
   PaymentService: {
     PaymentError: [
       "NotFound",

@@ -393,10 +393,15 @@ import type {
   PartnerResult,
   PartnerServiceCreatePartnerParams,
   PartnerServiceDeactivatePartnerParams,
+  PartnerServiceGetSigningKeysParams,
   PartnerServiceListPartnersParams,
   PartnerServiceReactivatePartnerParams,
+  PartnerServiceRegisterSigningKeyParams,
+  PartnerServiceRetireSigningKeyParams,
   PartnerServiceRotatePartnerCredentialsParams,
+  PartnerServiceRotateSigningKeyParams,
   PartnerServiceUpdatePartnerParams,
+  PartnerSigningKeysResult,
   PasswordResetRequestResult,
   PasswordResetToken,
   PasswordResetTokenFindResult,
@@ -1472,6 +1477,26 @@ export interface MethodMap {
   "partnerservice.reactivate_partner": {
     params: PartnerServiceReactivatePartnerParams;
     result: PartnerCredentialsResult;
+    callerBound: never;
+  };
+  "partnerservice.register_signing_key": {
+    params: PartnerServiceRegisterSigningKeyParams;
+    result: PartnerSigningKeysResult;
+    callerBound: "partner_id";
+  };
+  "partnerservice.rotate_signing_key": {
+    params: PartnerServiceRotateSigningKeyParams;
+    result: PartnerSigningKeysResult;
+    callerBound: "partner_id";
+  };
+  "partnerservice.get_signing_keys": {
+    params: PartnerServiceGetSigningKeysParams;
+    result: PartnerSigningKeysResult;
+    callerBound: "partner_id";
+  };
+  "partnerservice.retire_signing_key": {
+    params: PartnerServiceRetireSigningKeyParams;
+    result: PartnerSigningKeysResult;
     callerBound: never;
   };
   "paymentservice.get_payment_wallet": {

@@ -200,6 +200,10 @@ export declare const validatePartnerServiceDeactivatePartnerParams: ValidateFunc
 export declare const validatePartnerServiceRotatePartnerCredentialsParams: ValidateFunction;
 export declare const validatePartnerServiceUpdatePartnerParams: ValidateFunction;
 export declare const validatePartnerServiceReactivatePartnerParams: ValidateFunction;
+export declare const validatePartnerServiceRegisterSigningKeyParams: ValidateFunction;
+export declare const validatePartnerServiceRotateSigningKeyParams: ValidateFunction;
+export declare const validatePartnerServiceGetSigningKeysParams: ValidateFunction;
+export declare const validatePartnerServiceRetireSigningKeyParams: ValidateFunction;
 export declare const validatePaymentServiceGetPaymentWalletParams: ValidateFunction;
 export declare const validatePaymentServiceConfirmPaymentParams: ValidateFunction;
 export declare const validatePaymentServiceInitiateMobilepayParams: ValidateFunction;
@@ -549,6 +553,7 @@ export declare const validatePartnerConfigurationNewTemplate: ValidateFunction;
 export declare const validatePartnerCredentialsResult: ValidateFunction;
 export declare const validatePartnerListResult: ValidateFunction;
 export declare const validatePartnerResult: ValidateFunction;
+export declare const validatePartnerSigningKeysResult: ValidateFunction;
 export declare const validatePasswordResetRequestResult: ValidateFunction;
 export declare const validatePasswordResetToken: ValidateFunction;
 export declare const validatePasswordResetTokenFindResult: ValidateFunction;

@@ -5,10 +5,15 @@ import type {
   PartnerResult,
   PartnerServiceCreatePartnerParams,
   PartnerServiceDeactivatePartnerParams,
+  PartnerServiceGetSigningKeysParams,
   PartnerServiceListPartnersParams,
   PartnerServiceReactivatePartnerParams,
+  PartnerServiceRegisterSigningKeyParams,
+  PartnerServiceRetireSigningKeyParams,
   PartnerServiceRotatePartnerCredentialsParams,
+  PartnerServiceRotateSigningKeyParams,
   PartnerServiceUpdatePartnerParams,
+  PartnerSigningKeysResult,
 } from "../types.ts";
 
 /** PartnerService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
@@ -34,4 +39,24 @@ export interface PartnerServiceHandlers<Ctx> {
     ctx: Ctx,
     params: PartnerServiceReactivatePartnerParams,
   ): PartnerCredentialsResult | Promise<PartnerCredentialsResult>;
+  /** `partnerservice.register_signing_key`: Register the partner's first request-signing key — x-auth: partner */
+  registerSigningKey(
+    ctx: Ctx,
+    params: PartnerServiceRegisterSigningKeyParams,
+  ): PartnerSigningKeysResult | Promise<PartnerSigningKeysResult>;
+  /** `partnerservice.rotate_signing_key`: Replace the partner's request-signing key — x-auth: partner */
+  rotateSigningKey(
+    ctx: Ctx,
+    params: PartnerServiceRotateSigningKeyParams,
+  ): PartnerSigningKeysResult | Promise<PartnerSigningKeysResult>;
+  /** `partnerservice.get_signing_keys`: The partner's signing key and its history — x-auth: partner */
+  getSigningKeys(
+    ctx: Ctx,
+    params: PartnerServiceGetSigningKeysParams,
+  ): PartnerSigningKeysResult | Promise<PartnerSigningKeysResult>;
+  /** `partnerservice.retire_signing_key`: Retire a partner's signing key — x-auth: admin */
+  retireSigningKey(
+    ctx: Ctx,
+    params: PartnerServiceRetireSigningKeyParams,
+  ): PartnerSigningKeysResult | Promise<PartnerSigningKeysResult>;
 }

@@ -150,6 +150,8 @@ export interface PrerequisiteFacts {
   requestType: RegistrationRequestType;
   /** null: no session linked; otherwise its status, or "missing" when the id names no session of the partner. */
   kycStatus: string | null;
+  /** KYC artifacts the partner attached to the request whose payload was not erased (the partner's own KYC evidence). */
+  liveKycArtifacts: number;
   paymentStatus: string | null;
   /** Linked signature ids that name no signature of the partner. */
   unknownSignatures: readonly string[];
@@ -173,11 +175,22 @@ function linkedCheck(name: PrerequisiteName, what: string, status: string | null
   return status === wanted ? pass(name) : fail(name, `the ${what} is ${status}, not ${wanted}`);
 }
 
+/**
+ * KYC is done by the platform (a linked session, which must be completed) or by the partner, whose evidence is its
+ * KYC artifacts: with no session linked, one artifact still readable (not erased) for the administrator's review
+ * passes (docs/decisions.md "Partner signing keys (issue 30)", the KYC item).
+ */
+function kycCheck(f: PrerequisiteFacts): PrerequisiteCheck {
+  if (f.kycStatus === null && f.liveKycArtifacts > 0) return pass("kyc_complete");
+  if (f.kycStatus === null) return fail("kyc_complete", "no KYC session linked and no KYC artifact attached");
+  return linkedCheck("kyc_complete", "KYC session", f.kycStatus, "completed");
+}
+
 /** Every check, in a fixed order; `company_creation_allowed` only for company requests. */
 export function prerequisiteChecks(f: PrerequisiteFacts): PrerequisiteCheck[] {
   const unsigned = f.requiredContracts.filter((c) => !f.signedContracts.includes(c));
   const checks: PrerequisiteCheck[] = [
-    linkedCheck("kyc_complete", "KYC session", f.kycStatus, "completed"),
+    kycCheck(f),
     linkedCheck("payment_confirmed", "payment", f.paymentStatus, "confirmed"),
     f.unknownSignatures.length > 0
       ? fail("contracts_signed", `unknown signatures: ${f.unknownSignatures.join(", ")}`)

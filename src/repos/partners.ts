@@ -50,3 +50,23 @@ export async function updatePartnerIf(
   );
   return n > 0;
 }
+
+/**
+ * Replaces the partner's signing key if it is still `expected` (and the partner still active when `activeOnly`), as
+ * one conditional UPDATE; false when a concurrent registration, rotation or deactivation came first.
+ */
+export async function replaceSigningKeyIf(
+  em: EntityManager,
+  partnerId: string,
+  expected: string | null,
+  next: string | null,
+  activeOnly: boolean,
+  now: Date,
+): Promise<boolean> {
+  const n = await em.nativeUpdate(
+    PartnerConfigurationEntity,
+    { sid: partnerId, signing_public_key: expected, ...(activeOnly ? { is_active: true } : {}) },
+    { signing_public_key: next, updated_at: now },
+  );
+  return n > 0;
+}

@@ -6,13 +6,19 @@ import { hashPassword } from "../auth/passwords.ts";
 import { newToken } from "../auth/tokens.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { discountProfileRefusal, partnerName, reactivationRefusal, rotationRefusal } from "../domain/partners.ts";
-import { isRefusal, type Refusal } from "../domain/refusal.ts";
+import { isRefusal } from "../domain/refusal.ts";
 import * as keys from "../repos/api-keys.ts";
 import * as partners from "../repos/partners.ts";
 import { insertUser } from "../repos/users.ts";
 import { recordAdminAction } from "../rpc/admin-actions.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { errorsFor } from "../rpc/service-errors.ts";
+import { changedMeanwhile, loadPartner, partnerError, refused } from "./partner-service/common.ts";
+import {
+  getSigningKeys,
+  registerSigningKey,
+  retireSigningKey,
+  rotateSigningKey,
+} from "./partner-service/signing-keys.ts";
 import { newClientId, newPartnerSecrets, toPartnerResult } from "./shared/partner-credentials.ts";
 
 /*
@@ -20,23 +26,8 @@ import { newClientId, newPartnerSecrets, toPartnerResult } from "./shared/partne
  * of src/domain/partners.ts answer a value or a Refusal), apply (em.create for inserts; every state change a
  * conditional update in the repository, then the partner's keys, one AdminAction), map (a Refusal to a declared PartnerError variant; the row to PartnerResult).
  * The dispatcher already checked that the caller is an administrator in a session: nothing here checks it again.
+ * The partner's own request-signing key (registered and rotated with its reseller key) is partner-service/signing-keys.ts.
  */
-
-const partnerError = errorsFor("PartnerService", "PartnerError");
-
-/** A rule's refusal as the service's declared error. */
-function refused(r: Refusal<"InvalidInput" | "InvalidState" | "AlreadyExists">): Error {
-  return partnerError(r.refusal, r.message, r.details);
-}
-
-/** A concurrent call moved the partner between this call's read and its conditional write. */
-const changedMeanwhile = () => partnerError("InvalidState", "the partner changed meanwhile; read it again");
-
-async function loadPartner(ctx: RpcContext, partnerId: string): Promise<PartnerConfigurationRow> {
-  const row = await partners.findPartner(ctx.em, partnerId);
-  if (!row) throw partnerError.notFound("partner");
-  return row;
-}
 
 /** The partner's wallet user: owns what the partner onboards; nobody knows its password, so nobody signs in. */
 async function createWalletUser(ctx: RpcContext, partnerId: string, now: Date): Promise<string> {
@@ -169,4 +160,8 @@ export const partnerService: PartnerServiceHandlers<RpcContext> = {
     const updated = { ...row, ...changes, updated_at: now };
     return { ...toPartnerResult(updated, await keys.activeKeyCount(ctx.em, row.sid, now)), ...secrets };
   },
+  registerSigningKey,
+  rotateSigningKey,
+  getSigningKeys,
+  retireSigningKey,
 };

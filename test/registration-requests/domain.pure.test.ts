@@ -123,6 +123,7 @@ describe("registration request rules", () => {
   const facts = (changes: Partial<PrerequisiteFacts> = {}): PrerequisiteFacts => ({
     requestType: "resident",
     kycStatus: "completed",
+    liveKycArtifacts: 0,
     paymentStatus: "confirmed",
     unknownSignatures: [],
     requiredContracts: ["c1"],
@@ -151,6 +152,10 @@ describe("registration request rules", () => {
     expect(failed(facts({ kycStatus: "in_progress" }))[0]?.detail).toBe(
       "the KYC session is in_progress, not completed",
     );
+    expect(failed(facts({ kycStatus: null }))[0]).toMatchObject({
+      name: "kyc_complete",
+      detail: "no KYC session linked and no KYC artifact attached",
+    });
     expect(failed(facts({ paymentStatus: null }))[0]).toMatchObject({ name: "payment_confirmed" });
     expect(failed(facts({ unknownSignatures: ["x"] }))[0]).toMatchObject({
       name: "contracts_signed",
@@ -161,6 +166,15 @@ describe("registration request rules", () => {
     expect(failed(facts({ emailInUse: true }))[0]).toMatchObject({ name: "client_email_available" });
     expect(failed(facts({ partnerActive: false }))[0]).toMatchObject({ name: "partner_active" });
     expect(failed(facts({ signaturePresent: false }))[0]).toMatchObject({ name: "reseller_signature_present" });
+  });
+
+  test("prerequisites: the partner's KYC artifacts stand for KYC only when no session is linked", () => {
+    expect(failed(facts({ kycStatus: null, liveKycArtifacts: 1 }))).toEqual([]);
+    expect(failed(facts({ kycStatus: "failed", liveKycArtifacts: 2 }))[0]).toMatchObject({
+      name: "kyc_complete",
+      detail: "the KYC session is failed, not completed",
+    });
+    expect(failed(facts({ kycStatus: null, liveKycArtifacts: 0 }))[0]).toMatchObject({ name: "kyc_complete" });
   });
 });
 

@@ -210,7 +210,7 @@ describe("prerequisite check", () => {
     );
     const r = await check();
     expect(r.checks.filter((c) => !c.passed)).toEqual([
-      { name: "kyc_complete", passed: false, detail: "no KYC session linked" },
+      { name: "kyc_complete", passed: false, detail: "no KYC session linked and no KYC artifact attached" },
       { name: "payment_confirmed", passed: false, detail: "no payment linked" },
       { name: "contracts_signed", passed: false, detail: `required contracts not signed: ${contractId}` },
       { name: "reseller_signature_present", passed: false, detail: "the request carries no reseller signature" },
@@ -414,7 +414,9 @@ describe("reject and request more information", () => {
     });
     expect(forbidden.error).toMatchObject({ code: -32002, data: { variant: "Forbidden" } });
     expect(await status()).toBe("pending");
-    expect(await count(t, "user_audit_log", "action = 'other' and not allowed")).toBe(1);
+    expect(
+      await count(t, "user_audit_log", "action = 'other' and target_type = 'registration_request' and not allowed"),
+    ).toBe(1);
   });
 
   test("request_additional_info moves to needs_info with the message the partner reads; a later one replaces it", async () => {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import * as ed from "@noble/ed25519";
 import type { MethodMap, MethodName } from "../../generated/methods.ts";
+import { signingKeyPayload } from "../../src/domain/partner-signing-keys.ts";
 import { approvalPayload, resellerPayload, type SignedRequestFields } from "../../src/domain/registration-requests.ts";
 import { payloadDigest } from "../../src/domain/request-signature.ts";
 import { type Client, type RpcReply, type TestApp, type TypedCaller, typedCaller } from "../support/app.ts";
@@ -44,17 +45,26 @@ export async function newPartner(
     allow_company_creation: options.allow_company_creation ?? false,
   });
   const keys = keyPair();
-  if (options.signingKey !== false) {
-    await sql(t, `update "partner_configuration" set signing_public_key = ? where sid = ?`, [
-      keys.publicHex,
-      created.partner_id,
-    ]);
-  }
   const generated = await t.callOk("apikeyservice.generate", {
     client_id: created.client_id,
     client_secret: created.client_secret,
     access_password: created.access_password,
   });
+  if (options.signingKey !== false) {
+    // The partner registers its key itself, with its reseller key and proof of possession (version 1).
+    await t
+      .rpc(
+        "partnerservice.register_signing_key",
+        {
+          public_key: keys.publicHex,
+          proof_signature: signHex(keys.secret, signingKeyPayload(created.partner_id, 1, keys.publicHex)),
+        },
+        { "x-api-key": generated.api_key },
+      )
+      .then((r) => {
+        if (r.error) throw new Error(`register_signing_key failed: ${JSON.stringify(r.error)}`);
+      });
+  }
   const rpc = (method: string, params: unknown = {}) => t.rpc(method, params, { "x-api-key": generated.api_key });
   return {
     partnerId: created.partner_id,

@@ -559,10 +559,15 @@ import type {
   PartnerResult,
   PartnerServiceCreatePartnerParams,
   PartnerServiceDeactivatePartnerParams,
+  PartnerServiceGetSigningKeysParams,
   PartnerServiceListPartnersParams,
   PartnerServiceReactivatePartnerParams,
+  PartnerServiceRegisterSigningKeyParams,
+  PartnerServiceRetireSigningKeyParams,
   PartnerServiceRotatePartnerCredentialsParams,
+  PartnerServiceRotateSigningKeyParams,
   PartnerServiceUpdatePartnerParams,
+  PartnerSigningKeysResult,
   PasswordResetRequestResult,
   PasswordResetToken,
   PasswordResetTokenDeleteParams,
@@ -1973,6 +1978,26 @@ export interface MethodMap {
     args: [params: PartnerServiceReactivatePartnerParams, options?: CallOptions];
     result: PartnerCredentialsResult;
     variant: "AdminOnly" | "InvalidState" | "NotFound";
+  };
+  "partnerservice.register_signing_key": {
+    args: [params: PartnerServiceRegisterSigningKeyParams, options?: CallOptions];
+    result: PartnerSigningKeysResult;
+    variant: "Forbidden" | "InvalidInput" | "InvalidSignature" | "InvalidState" | "NotFound" | "NotOwner";
+  };
+  "partnerservice.rotate_signing_key": {
+    args: [params: PartnerServiceRotateSigningKeyParams, options?: CallOptions];
+    result: PartnerSigningKeysResult;
+    variant: "Forbidden" | "InvalidInput" | "InvalidSignature" | "InvalidState" | "NotFound" | "NotOwner";
+  };
+  "partnerservice.get_signing_keys": {
+    args: [params?: PartnerServiceGetSigningKeysParams, options?: CallOptions];
+    result: PartnerSigningKeysResult;
+    variant: "Forbidden" | "NotFound" | "NotOwner";
+  };
+  "partnerservice.retire_signing_key": {
+    args: [params: PartnerServiceRetireSigningKeyParams, options?: CallOptions];
+    result: PartnerSigningKeysResult;
+    variant: "AdminOnly" | "InvalidInput" | "InvalidState" | "NotFound";
   };
   "paymentservice.get_payment_wallet": {
     args: [params: PaymentServiceGetPaymentWalletParams, options?: CallOptions];
@@ -4063,7 +4088,7 @@ export const SERVICES = {
     /**
      * Run the automated prerequisite check
      *
-     * Automated prerequisite check of a request: KYC session completed, payment confirmed, every required registration contract signed (the active contracts required for the request's entity type), client email free (no resident, or for a company request no company, with it), partner active (and allowed to create companies for a company request), reseller signature present (it was verified against the partner's signing key at submission). Running it starts the review: a pending request moves to under_review (the partner can no longer change it until more information is asked); other statuses stay as they are. Administrators only, in a session. Refuses an unknown request (NotFound).
+     * Automated prerequisite check of a request: KYC complete (the linked KYC session completed or, with no session linked, at least one KYC artifact of the partner not erased), payment confirmed, every required registration contract signed (the active contracts required for the request's entity type), client email free (no resident, or for a company request no company, with it), partner active (and allowed to create companies for a company request), reseller signature present (it was verified against the partner's signing key at submission). Running it starts the review: a pending request moves to under_review (the partner can no longer change it until more information is asked); other statuses stay as they are. Administrators only, in a session. Refuses an unknown request (NotFound).
      *
      * Wire name: `adminregistrationservice.verify_registration_prerequisites`.
      */
@@ -5824,6 +5849,40 @@ export const SERVICES = {
      * Wire name: `partnerservice.reactivate_partner`.
      */
     reactivate_partner: "partnerservice.reactivate_partner",
+    /**
+     * Register the partner's first request-signing key
+     *
+     * A reseller key registers its partner's Ed25519 public key, which verifies the reseller_signature of registration requests. For a partner without a current signing key (new, or after an administrator retired it); version 1 or the next after the history. proof_signature shows the caller holds the private key. A key the partner held before never comes back. Kept in the key history (PublicKeyHistory, entity_type partner). Audited (action other, target the partner), also when refused. Refuses a partner that has a current key (InvalidState: rotate it), a malformed key or signature, a key the partner held before (InvalidInput), a proof that does not verify (InvalidSignature).
+     *
+     * Wire name: `partnerservice.register_signing_key`.
+     */
+    register_signing_key: "partnerservice.register_signing_key",
+    /**
+     * Replace the partner's request-signing key
+     *
+     * A reseller key replaces its partner's current signing key. The current key signs the rotation (current_key_signature) and the new key proves possession (proof_signature), both over the same payload. The old key is retired at once (its history row gets valid_to = now): a registration request signed with it afterwards is refused (InvalidSignature), requests submitted before keep their verified signature. Audited (action other, target the partner), also when refused. Refuses a partner without a current key (InvalidState: register one), the current key or one held before as the new key, a malformed key or signature (InvalidInput), and a signature that does not verify (InvalidSignature).
+     *
+     * Wire name: `partnerservice.rotate_signing_key`.
+     */
+    rotate_signing_key: "partnerservice.rotate_signing_key",
+    /**
+     * The partner's signing key and its history
+     *
+     * A reseller key reads its partner's current signing key and every key it held, newest version first, with when each was valid; the next version to sign is current_version + 1. Partner keys only, for the caller's own partner.
+     *
+     * Read-only: retried on transient failures.
+     *
+     * Wire name: `partnerservice.get_signing_keys`.
+     */
+    get_signing_keys: "partnerservice.get_signing_keys",
+    /**
+     * Retire a partner's signing key
+     *
+     * Administrators only (session): retires the partner's current signing key at once (a lost or leaked private key), so the partner's requests are refused until its reseller key registers a new one with register_signing_key; the retired key never comes back. Written as an AdminAction with the reason; audited (action other, target the partner). Refuses a partner without a current key (InvalidState), a blank reason (InvalidInput) and an unknown partner (NotFound).
+     *
+     * Wire name: `partnerservice.retire_signing_key`.
+     */
+    retire_signing_key: "partnerservice.retire_signing_key",
   },
   paymentservice: {
     /**
@@ -9825,6 +9884,7 @@ export const API: ApiInfo = {
     "messageservice.get_unread_count",
     "messageservice.list_company_messages",
     "partnerservice.list_partners",
+    "partnerservice.get_signing_keys",
     "paymentservice.get_subscription_status",
     "pricingservice.calculate_company_pricing",
     "pricingservice.get_all_pricing",

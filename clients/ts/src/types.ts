@@ -276,6 +276,10 @@ export type GovernanceActionKind = "notice" | "response" | "review" | "decision"
  */
 export type InvoiceStatus = "draft" | "sent" | "paid" | "overdue" | "cancelled" | "final";
 /**
+ * Whose public key a PublicKeyHistory row records: a resident's or a company's signing keypair, or a reseller partner's request-signing key (partnerservice.register_signing_key).
+ */
+export type KeyHolderType = "resident" | "company" | "partner";
+/**
  * State of an identity verification session; `needs_review` waits for an administrator.
  */
 export type KycStatus = "pending" | "in_progress" | "completed" | "failed" | "expired" | "needs_review";
@@ -5320,7 +5324,7 @@ export interface PartnerCredentialsResult {
   wallet_user_id: string;
   contact_email: string | null;
   /**
-   * Ed25519 public key for reseller signatures, lowercase hex.
+   * Ed25519 public key for reseller signatures, lowercase hex; registered and rotated by the partner (register_signing_key, rotate_signing_key).
    */
   signing_public_key: string | null;
   /**
@@ -5373,7 +5377,7 @@ export interface PartnerResult {
   wallet_user_id: string;
   contact_email: string | null;
   /**
-   * Ed25519 public key for reseller signatures, lowercase hex.
+   * Ed25519 public key for reseller signatures, lowercase hex; registered and rotated by the partner (register_signing_key, rotate_signing_key).
    */
   signing_public_key: string | null;
   /**
@@ -5392,6 +5396,43 @@ export interface PartnerResult {
   credentials_rotated_at: string | null;
   created_at: string;
   updated_at: string;
+}
+/**
+ * One signing key a partner held.
+ */
+export interface PartnerSigningKey {
+  /**
+   * 1 for the first key, + 1 for each later one.
+   */
+  version: number;
+  /**
+   * Ed25519 public key, 64 lowercase hex.
+   */
+  public_key: string;
+  /**
+   * Registered at (inclusive).
+   */
+  valid_from: string;
+  /**
+   * Retired at (exclusive); null for the current key.
+   */
+  valid_to: string | null;
+  is_current: boolean;
+}
+/**
+ * A partner's current signing key and its key history, newest version first.
+ */
+export interface PartnerSigningKeysResult {
+  partner_id: string;
+  /**
+   * The current key; null when none is registered (every request is refused).
+   */
+  signing_public_key: string | null;
+  /**
+   * The current key's version; null when none is registered.
+   */
+  current_version: number | null;
+  items: PartnerSigningKey[];
 }
 /**
  * The same answer whether or not the email has an account.
@@ -6033,14 +6074,17 @@ export interface ProxyResult {
   updated_at: string;
 }
 /**
- * One version of an entity's public key with its validity window; signatures verify against the key valid at signing. Append-only: the server only closes valid_to when a new key replaces it. Designed: the seed does not show its fields.
+ * One version of an entity's public key with its validity window; signatures verify against the key valid at signing. Residents and companies (their signing keypairs) and reseller partners (their request-signing keys, docs/decisions.md "Partner signing keys (issue 30)"). Append-only: the server only closes valid_to when a new key replaces it or an administrator retires a partner's key. Designed: the seed does not show its fields.
  */
 export interface PublicKeyHistory {
   /**
    * Opaque, time-ordered identifier (UUIDv7).
    */
   sid: string;
-  entity_type: EntityType;
+  entity_type: KeyHolderType;
+  /**
+   * The resident_id, company_id or partner id (PartnerConfiguration sid).
+   */
   entity_id: string;
   version: number;
   /**
@@ -10967,6 +11011,54 @@ export interface PartnerServiceReactivatePartnerParams {
    * The partner's id.
    */
   partner_id: string;
+}
+export interface PartnerServiceRegisterSigningKeyParams {
+  /**
+   * The caller's partner id; filled from the reseller key when omitted, refused when it names another partner (NotOwner).
+   */
+  partner_id?: string;
+  /**
+   * The new Ed25519 public key: 32 bytes as 64 lowercase hex characters, a canonical point not of small order (InvalidInput otherwise).
+   */
+  public_key: string;
+  /**
+   * Proof of possession: the new key's Ed25519 signature (128 lowercase hex) over the 32-byte SHA-256 of the JCS text of ["freezone.partner_signing_key.v1", partner_id, the new version as a decimal string, public_key].
+   */
+  proof_signature: string;
+}
+export interface PartnerServiceRotateSigningKeyParams {
+  /**
+   * The caller's partner id; filled from the reseller key when omitted, refused when it names another partner (NotOwner).
+   */
+  partner_id?: string;
+  /**
+   * The new Ed25519 public key: 32 bytes as 64 lowercase hex characters, a canonical point not of small order (InvalidInput otherwise).
+   */
+  public_key: string;
+  /**
+   * Proof of possession: the new key's Ed25519 signature (128 lowercase hex) over the 32-byte SHA-256 of the JCS text of ["freezone.partner_signing_key.v1", partner_id, the new version as a decimal string, public_key].
+   */
+  proof_signature: string;
+  /**
+   * The current signing key's Ed25519 signature (128 lowercase hex) over the same payload as proof_signature: a reseller key alone cannot replace the signing key.
+   */
+  current_key_signature: string;
+}
+export interface PartnerServiceGetSigningKeysParams {
+  /**
+   * The caller's partner id; filled from the reseller key when omitted, refused when it names another partner (NotOwner).
+   */
+  partner_id?: string;
+}
+export interface PartnerServiceRetireSigningKeyParams {
+  /**
+   * The partner's id.
+   */
+  partner_id: string;
+  /**
+   * Why the key is retired (kept with the administrator action).
+   */
+  reason: string;
 }
 export interface PaymentServiceGetPaymentWalletParams {
   /**

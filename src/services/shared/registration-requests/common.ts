@@ -39,7 +39,8 @@ export function resellerSignatureVerdict(
 }
 
 export const SIGNATURE_MESSAGES: Record<Exclude<SignatureVerdict, "valid"> | "no_signing_key", string> = {
-  no_signing_key: "no signing key is registered for the partner, so its signature cannot be verified",
+  no_signing_key:
+    "no signing key is registered for the partner (partnerservice.register_signing_key), so its signature cannot be verified",
   malformed_public_key: "the registered signing key is not a 64-hex canonical Ed25519 public key",
   small_order_public_key: "the registered signing key is a small-order point and verifies nothing",
   malformed_signature: "the signature must be 128 lowercase hex characters",
@@ -61,6 +62,7 @@ export async function prerequisiteFacts(
   return {
     requestType: row.request_type,
     kycStatus: row.kyc_session_id === null ? null : (kyc?.status ?? "missing"),
+    liveKycArtifacts: (await requests.artifactsOf(ctx.em, row.sid)).filter((a) => a.erased_at === null).length,
     paymentStatus: row.payment_id === null ? null : (payment?.status ?? "missing"),
     unknownSignatures: row.signed_contract_ids.filter((id) => !found.has(id)),
     requiredContracts: await requests.requiredContractIds(ctx.em, row.request_type),
