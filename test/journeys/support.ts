@@ -343,11 +343,91 @@ export async function formCompany(
 /** Money in major units rounded to the cent (sums of JSON numbers). */
 export const cents = (n: number): number => Math.round(n * 100) / 100;
 
-/** The current roles of a company by resident id, as a member lists them. */
+/**
+ * The current roles of a company by holder name, as a member lists them (the list names holders by display name
+ * and opaque external id; `subject_id` stays null for them, decisions.md "Holder display").
+ */
 export async function rolesOf(client: Client, companyId: string): Promise<Record<string, string[]>> {
   const r = await client.callOk("companyroleservice.list_by_company", { company_id: companyId, as_of_epoch: 0 });
   const out: Record<string, string[]> = {};
-  for (const role of r.items) (out[role.subject_id ?? "(none)"] ??= []).push(role.role);
+  for (const role of r.items) {
+    const key = role.holder_name ?? role.subject_id ?? "(anonymous)";
+    out[key] = [...(out[key] ?? []), role.role];
+  }
   for (const list of Object.values(out)) list.sort();
   return out;
+}
+
+// ---- Treasury ----
+
+let accounts = 0;
+
+/** A bank account in `currency` (IBAN-less: an account number) of the owner's choosing. */
+export function bankAccount(currency: string, approvalThreshold = 0, name?: string) {
+  accounts += 1;
+  return {
+    kind: "bank_account" as const,
+    name: name ?? `${currency} account ${accounts}`,
+    currency,
+    approval_threshold: approvalThreshold,
+    bank_name: "Harbour Bank",
+    account_number: String(10_000_000 + accounts),
+  };
+}
+
+/** A company treasury account opened by a director (or founder); answers its sid. */
+export async function openCompanyAccount(
+  director: Resident,
+  companyId: string,
+  currency: string,
+  approvalThreshold = 0,
+): Promise<string> {
+  const data = bankAccount(currency, approvalThreshold);
+  const r = await director.client.callOk("treasuryservice.create_company_account", { company_id: companyId, data });
+  return r.sid;
+}
+
+/** A resident's own treasury account; answers its sid. */
+export async function openResidentAccount(resident: Resident, currency: string, approvalThreshold = 0) {
+  const data = bankAccount(currency, approvalThreshold);
+  const r = await resident.client.callOk("treasuryservice.create_resident_account", {
+    resident_id: resident.residentId,
+    data,
+  });
+  return r.sid;
+}
+
+/** Sandbox funding of a treasury account by the administrator (treasuryservice.fund_account). */
+export async function fundAccount(zone: Zone, accountId: string, amount: number, currency: string): Promise<void> {
+  await zone.admin.callOk("treasuryservice.fund_account", { account_id: accountId, amount, currency });
+}
+
+/** The balance of a company account as a member reads it. */
+export async function companyBalance(member: Resident, companyId: string, accountId: string) {
+  const r = await member.client.callOk("treasuryservice.get_company_account", {
+    company_id: companyId,
+    account_id: accountId,
+  });
+  return { balance: r.balance, available: r.available_balance, pending_out: r.pending_out };
+}
+
+/** The balance of a resident's account as its owner reads it. */
+export async function residentBalance(resident: Resident, accountId: string): Promise<number> {
+  const r = await resident.client.callOk("treasuryservice.get_resident_account", {
+    resident_id: resident.residentId,
+    account_id: accountId,
+  });
+  return r.balance;
+}
+
+// ---- Governance ----
+
+/** A vote cast by the resident's owner (the password is re-entered, as cast_vote asks). */
+export function vote(resident: Resident, proposalId: string, value: "for" | "against" | "abstain") {
+  return resident.client.callOk("governanceservice.cast_vote", {
+    proposal_id: proposalId,
+    voter_id: resident.residentId,
+    vote_value: value,
+    password: PASSWORD,
+  });
 }
