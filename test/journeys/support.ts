@@ -257,6 +257,8 @@ export interface FormedCompany {
 }
 
 export interface CompanyOptions {
+  /** `company` (default) or `cooperative` (one vote per founding member, member discipline). */
+  entity_type?: "company" | "cooperative";
   name?: string;
   company_type?: CompanyType;
   plan?: CompanySubscriptionPlan;
@@ -276,8 +278,21 @@ export const COMPANY_FORM = {
   accept_terms: true,
 };
 
+/** The formation form of a cooperative (seed-demo's values). */
+export const COOPERATIVE_FORM = {
+  purpose: "Shared workshop for makers",
+  registered_address: "1 Harbour Road",
+  registered_city: "Port Town",
+  registered_country: "AE",
+  industry: "other",
+  membership_fee: 50,
+  activities: ["production", "services"],
+  open_membership: true,
+  accept_terms: true,
+};
+
 /**
- * A company formed through a draft: the founder's draft with the cap table (the founder's own row first), finalized,
+ * A company (or a cooperative) formed through a draft: the founder's draft with the cap table (the founder's own row first), finalized,
  * every other holder's invitation accepted with an Ed25519 signature over the documents' signing hash, completion
  * checked, and the registration paid from the founder's wallet (topped up by mobile money when short).
  */
@@ -288,20 +303,21 @@ export async function formCompany(
   options: CompanyOptions = {},
 ): Promise<FormedCompany> {
   companies += 1;
-  const name = options.name ?? `Journey Works ${companies} FZC`;
+  const coop = options.entity_type === "cooperative";
+  const name = options.name ?? (coop ? `Journey Makers ${companies} Cooperative` : `Journey Works ${companies} FZC`);
   const row = (h: Holder) => ({
     name: h.resident.name,
     email: h.resident.email,
     resident_id: null,
-    units: h.units,
-    role: h.role ?? "shareholder",
+    units: coop ? 0 : h.units,
+    role: h.role ?? (coop ? "founding_member" : "shareholder"),
   });
   const f = founder.resident.client;
   const draft = await f.callOk("entitydraftservice.create_draft", {
-    entity_type: "company",
+    entity_type: coop ? "cooperative" : "company",
     entity_name: name,
-    company_type: options.company_type ?? "startup_fzc",
-    template_data: JSON.stringify(COMPANY_FORM),
+    company_type: options.company_type ?? (coop ? "coop_standard_fzc" : "startup_fzc"),
+    template_data: JSON.stringify(coop ? COOPERATIVE_FORM : COMPANY_FORM),
     shareholders: [row(founder), ...others.map(row)],
   });
   await f.callOk("entitydraftservice.finalize_draft", { draft_id: draft.sid });
