@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import type { CompanySubscriptionPlan, CompanyType, InvitationRole } from "../../generated/types.ts";
 import type { Config } from "../../src/config.ts";
 import { sandboxKycCallback, sandboxKycVerdict } from "../../src/integrations/identity/sandbox-kyc.ts";
-import { sandboxPaymentCallback } from "../../src/integrations/payments/sandbox-callbacks.ts";
+import { sandboxPaymentCallback, sandboxReceivingCallback } from "../../src/integrations/payments/sandbox-callbacks.ts";
 import { type Client, PASSWORD, type TestApp, typedCaller } from "../support/app.ts";
 import { startFinanceApp } from "../support/entities.ts";
 
@@ -112,6 +112,32 @@ export async function postMobileMoneySucceeded(zone: Zone, orderId: string, amou
   const r = await zone.t.post("/rpc", body, headers);
   if (r.error) throw new Error(`payment webhook refused: ${JSON.stringify(r.error)}`);
   return r.result;
+}
+
+/**
+ * Payment receiving for a resident or company through a provider: connected by its owner (or a director), then
+ * verified by the provider's signed receiving webhook. Answers `payment_receiving_enabled` as the owner reads it.
+ */
+export async function enableReceiving(
+  zone: Zone,
+  client: Client,
+  entity: { entity_type: "resident" | "company"; entity_id: string },
+  provider: "mobilepay" | "cardpsp" = "mobilepay",
+) {
+  const connected = await client.callOk("paymentservice.connect_payment_receiving", { ...entity, provider });
+  expect(connected.payment_receiving_enabled).toBe(false);
+  const now = zone.t.clock.now();
+  const data = {
+    event_id: eventId("evt-rcv"),
+    provider,
+    account_id: connected.account_id,
+    status: "verified" as const,
+    occurred_at: now.toISOString(),
+  };
+  const { body, headers } = sandboxReceivingCallback(zone.t.config.webhookSecret, data, now);
+  const r = await zone.t.post("/rpc", body, headers);
+  if (r.error) throw new Error(`receiving webhook refused: ${JSON.stringify(r.error)}`);
+  return connected;
 }
 
 /** A mobile-money top-up of the caller's wallet, confirmed by the provider; returns the balance after it. */
