@@ -90,8 +90,10 @@ export function expectReached(states: Record<string, readonly string[]>): void {
   });
   afterAll(() => {
     recording = false;
+    const observed = new Map(seen);
+    seen.clear();
     const missing = Object.entries(states).flatMap(([name, values]) =>
-      values.filter((v) => !seen.get(name)?.has(v)).map((v) => `${name}.${v}`),
+      values.filter((v) => !observed.get(name)?.has(v)).map((v) => `${name}.${v}`),
     );
     expect(missing, "states this journey declares but no answer showed").toEqual([]);
   });
