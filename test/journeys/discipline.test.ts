@@ -1,26 +1,18 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { formCompany, onboardResident, type Resident, rolesOf, signInAgain, startZone, type Zone } from "./support.ts";
+import { expect, test } from "vitest";
+import { formCompany, journeyCast, rolesOf, signInAgain } from "./support.ts";
 
 // Seed 000, member due process in a cooperative: notice -> response -> review -> decision -> appeal -> ruling, then
 // enforcement of the decision the ruling upheld. Each step is checked as its actors see it: the chain in
 // list_actions, the deadlines, who may take which step, when enforcement is possible, and the member's roles closed
 // at the end. Public API only (see support.ts).
-let zone: Zone;
-let carol: Resident;
-let dave: Resident;
-let erin: Resident;
 
 const DAY = 24 * 3600;
 const content = (text: string) => JSON.stringify({ text });
 
-beforeAll(async () => {
-  zone = await startZone();
-  carol = await onboardResident(zone, "carol@example.org", { first_name: "Carol", last_name: "Haddad" });
-  dave = await onboardResident(zone, "dave@example.org", { first_name: "Dave", last_name: "Lindqvist" });
-  erin = await onboardResident(zone, "erin@example.org", { first_name: "Erin", last_name: "Member" });
-});
-afterAll(async () => {
-  await zone.t.close();
+const cast = journeyCast({
+  carol: { first_name: "Carol", last_name: "Haddad" },
+  dave: { first_name: "Dave", last_name: "Lindqvist" },
+  erin: { first_name: "Erin", last_name: "Member" },
 });
 
 const STEPS = [
@@ -37,6 +29,7 @@ const STEPS = [
 ] as const;
 
 test(`discipline chain with an appeal (${STEPS.length} steps)`, async () => {
+  const { zone, carol, dave, erin } = cast;
   const { t } = zone;
   const done: string[] = [];
   const step = (name: (typeof STEPS)[number]) => done.push(name);

@@ -1,39 +1,31 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import {
   companyBalance,
   formCompany,
   fundAccount,
-  onboardResident,
+  journeyCast,
   openCompanyAccount,
   openResidentAccount,
   type Resident,
   residentBalance,
   rolesOf,
-  startZone,
   vote,
-  type Zone,
 } from "./support.ts";
 
 // Seed 000/001, governance: a company formed through a draft holds an ordinary vote (proposal, votes weighted by
 // units, tally, execution into a numbered resolution every member sees), then a dividend put to a vote
 // (DIVIDEND_REQUIRES_VOTE on): its proposal passes, the tally approves the dividend, and execution pays each holder's
 // treasury account its share to the cent. Public API only (see support.ts).
-let zone: Zone;
-let alice: Resident;
-let bob: Resident;
-let carol: Resident;
-let dan: Resident;
 
-beforeAll(async () => {
-  zone = await startZone({ dividends: { requireVote: true, voteDays: 7 } });
-  alice = await onboardResident(zone, "alice@example.org", { first_name: "Alice", last_name: "Mwangi" });
-  bob = await onboardResident(zone, "bob@example.org", { first_name: "Bob", last_name: "Okafor" });
-  carol = await onboardResident(zone, "carol@example.org", { first_name: "Carol", last_name: "Haddad" });
-  dan = await onboardResident(zone, "dan@example.org", { first_name: "Dan", last_name: "Outsider" });
-});
-afterAll(async () => {
-  await zone.t.close();
-});
+const cast = journeyCast(
+  {
+    alice: { first_name: "Alice", last_name: "Mwangi" },
+    bob: { first_name: "Bob", last_name: "Okafor" },
+    carol: { first_name: "Carol", last_name: "Haddad" },
+    dan: { first_name: "Dan", last_name: "Outsider" },
+  },
+  { dividends: { requireVote: true, voteDays: 7 } },
+);
 
 const STEPS = [
   "form the company through a draft (600 / 300 / 100 units)",
@@ -51,6 +43,7 @@ const STEPS = [
 ] as const;
 
 test(`governance: proposal, votes, tally, resolution, voted dividend (${STEPS.length} steps)`, async () => {
+  const { zone, alice, bob, carol, dan } = cast;
   const { t } = zone;
   const done: string[] = [];
   const step = (name: (typeof STEPS)[number]) => done.push(name);

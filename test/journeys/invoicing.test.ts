@@ -1,31 +1,15 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import {
-  enableReceiving,
-  formCompany,
-  onboardResident,
-  postMobileMoneySucceeded,
-  type Resident,
-  startZone,
-  type Zone,
-} from "./support.ts";
+import { expect, test } from "vitest";
+import { enableReceiving, formCompany, journeyCast, postMobileMoneySucceeded } from "./support.ts";
 
 // Seed 001, invoicing: a company's director invoices a resident, sends it (inbox message and email to the
 // recipient), the recipient pays it by mobile money and the provider's webhook marks it paid; a person-to-person
 // invoice of that resident is cancelled and its payment refused. Each party reads the invoice at each step; a
 // stranger never sees it. Public API only (see support.ts).
-let zone: Zone;
-let alice: Resident;
-let bob: Resident;
-let eve: Resident;
 
-beforeAll(async () => {
-  zone = await startZone();
-  alice = await onboardResident(zone, "alice@example.org", { first_name: "Alice", last_name: "Mwangi" });
-  bob = await onboardResident(zone, "bob@example.org", { first_name: "Bob", last_name: "Okafor" });
-  eve = await onboardResident(zone, "eve@example.org", { first_name: "Eve", last_name: "Stranger" });
-});
-afterAll(async () => {
-  await zone.t.close();
+const cast = journeyCast({
+  alice: { first_name: "Alice", last_name: "Mwangi" },
+  bob: { first_name: "Bob", last_name: "Okafor" },
+  eve: { first_name: "Eve", last_name: "Stranger" },
 });
 
 const STEPS = [
@@ -40,6 +24,7 @@ const STEPS = [
 ] as const;
 
 test(`invoicing: issued by a company, paid by another resident (${STEPS.length} steps)`, async () => {
+  const { zone, alice, bob, eve } = cast;
   const done: string[] = [];
   const step = (name: (typeof STEPS)[number]) => done.push(name);
 

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { Client } from "../support/app.ts";
 import {
   cents,
+  journeyCast,
   newKeypair,
   postKycVerdict,
   postMobileMoneySucceeded,
@@ -9,23 +10,15 @@ import {
   residencyPrice,
   signIn,
   signRequiredContracts,
-  startZone,
   topUp,
   verifyEmailByLink,
-  type Zone,
 } from "./support.ts";
 
 // Seed 000/001, resident onboarding: a newcomer registers, verifies the email through the link, creates the
 // resident, signs the registration contracts, passes KYC by the identity provider's webhook, pays the plan by mobile
 // money (the provider's webhook activates), renews from the wallet, lapses when the test clock passes the end, and
 // renews again. Public API only (see support.ts).
-let zone: Zone;
-beforeAll(async () => {
-  zone = await startZone();
-});
-afterAll(async () => {
-  await zone.t.close();
-});
+const cast = journeyCast({});
 
 const STEPS = [
   "register",
@@ -43,6 +36,7 @@ const STEPS = [
 ] as const;
 
 test(`resident onboarding, renewal and expiry (${STEPS.length} steps)`, async () => {
+  const { zone } = cast;
   const { t } = zone;
   const done: string[] = [];
   const step = (name: (typeof STEPS)[number]) => done.push(name);

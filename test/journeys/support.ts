@@ -1,9 +1,10 @@
 import { generateKeyPairSync, type KeyObject, randomBytes, sign } from "node:crypto";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { CompanySubscriptionPlan, CompanyType, InvitationRole } from "../../generated/types.ts";
 import type { Config } from "../../src/config.ts";
 import { sandboxKycCallback, sandboxKycVerdict } from "../../src/integrations/identity/sandbox-kyc.ts";
 import { sandboxPaymentCallback, sandboxReceivingCallback } from "../../src/integrations/payments/sandbox-callbacks.ts";
+import { COMPANY, COOPERATIVE } from "../../tools/seed-demo/plan.ts";
 import { type Client, PASSWORD, type TestApp, typedCaller } from "../support/app.ts";
 import { startFinanceApp } from "../support/entities.ts";
 
@@ -28,6 +29,31 @@ export interface Zone {
 export async function startZone(overrides: Partial<Config> = {}): Promise<Zone> {
   const t = await startFinanceApp({ contractTemplateSync: true, ...overrides });
   return { t, admin: await t.admin("admin@example.org") };
+}
+
+/** A journey's zone and its people, each key a resident `<key>@example.org`, onboarded in order. */
+export type Cast<N extends string> = { zone: Zone } & { [K in N]: Resident };
+
+/**
+ * A journey file's set-up: before its tests, a fresh zone (`overrides` as for startZone) and each person onboarded
+ * (onboardResident) in the order given; after them, the zone closed. Read the fields inside a test.
+ */
+export function journeyCast<N extends string>(
+  people: { [K in N]: ResidentOptions },
+  overrides: Partial<Config> = {},
+): Cast<N> {
+  const cast = {} as Cast<N>;
+  beforeAll(async () => {
+    const zone = await startZone(overrides);
+    Object.assign(cast, { zone });
+    for (const [name, options] of Object.entries(people) as [N, ResidentOptions][]) {
+      Object.assign(cast, { [name]: await onboardResident(zone, `${name}@example.org`, options) });
+    }
+  });
+  afterAll(async () => {
+    await cast.zone?.t.close();
+  });
+  return cast;
 }
 
 // ---- Keys (the client side: private keys never reach the server) ----
@@ -292,30 +318,9 @@ export interface CompanyOptions {
 
 let companies = 0;
 
-/** The formation form of a company (seed-demo's values): what `get_form_schema` asks of a company. */
-export const COMPANY_FORM = {
-  purpose: "Software consulting",
-  registered_address: "2 Harbour Road",
-  registered_city: "Port Town",
-  registered_country: "AE",
-  industry: "technology",
-  share_capital: 10000,
-  total_shares: 1000,
-  accept_terms: true,
-};
-
-/** The formation form of a cooperative (seed-demo's values). */
-export const COOPERATIVE_FORM = {
-  purpose: "Shared workshop for makers",
-  registered_address: "1 Harbour Road",
-  registered_city: "Port Town",
-  registered_country: "AE",
-  industry: "other",
-  membership_fee: 50,
-  activities: ["production", "services"],
-  open_membership: true,
-  accept_terms: true,
-};
+/** The formation forms of a company and of a cooperative: the demo seed's (what `get_form_schema` asks of each). */
+export const COMPANY_FORM = COMPANY.template_data;
+export const COOPERATIVE_FORM = COOPERATIVE.template_data;
 
 /**
  * A company (or a cooperative) formed through a draft: the founder's draft with the cap table (the founder's own row first), finalized,

@@ -1,25 +1,17 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { PASSWORD } from "../support/app.ts";
-import { formCompany, onboardResident, type Resident, signInAgain, startZone, type Zone } from "./support.ts";
+import { formCompany, journeyCast, signInAgain } from "./support.ts";
 
 // Seed 001, tax: a company's quarterly filing is drafted, its figures computed at the configured rate, submitted with
 // the password, accepted by the administrator, then amended: the amendment frees the period, carries the corrected
 // figures and is submitted and accepted in turn, while the original reads `amended`. Members read filings and
 // documents; a shareholder may not change them; an outsider does not see them. Public API only (see support.ts).
-let zone: Zone;
-let alice: Resident;
-let bob: Resident;
-let eve: Resident;
 
-beforeAll(async () => {
-  zone = await startZone();
-  alice = await onboardResident(zone, "alice@example.org", { first_name: "Alice", last_name: "Mwangi" });
-  bob = await onboardResident(zone, "bob@example.org", { first_name: "Bob", last_name: "Okafor" });
-  eve = await onboardResident(zone, "eve@example.org", { first_name: "Eve", last_name: "Stranger" });
-});
-afterAll(async () => {
-  await zone.t.close();
+const cast = journeyCast({
+  alice: { first_name: "Alice", last_name: "Mwangi" },
+  bob: { first_name: "Bob", last_name: "Okafor" },
+  eve: { first_name: "Eve", last_name: "Stranger" },
 });
 
 const Q4 = {
@@ -42,6 +34,7 @@ const STEPS = [
 ] as const;
 
 test(`tax: a filing and its amendment (${STEPS.length} steps)`, async () => {
+  const { zone, alice, bob, eve } = cast;
   const { t } = zone;
   const done: string[] = [];
   const step = (name: (typeof STEPS)[number]) => done.push(name);

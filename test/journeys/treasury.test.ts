@@ -1,36 +1,25 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import {
   cents,
   companyBalance,
   formCompany,
   fundAccount,
-  onboardResident,
+  journeyCast,
   openCompanyAccount,
   openResidentAccount,
-  type Resident,
   residentBalance,
   rolesOf,
-  startZone,
-  type Zone,
 } from "./support.ts";
 
 // Seed 001, treasury: a company's transfer above its account's approval threshold waits, reserved, for a second
 // director's approval (four eyes: the initiator never approves), then settles; a transfer below it settles at
 // once; and an exchange at a quoted rate moves exact cents between the company's USD and EUR accounts. Public API
 // only (see support.ts).
-let zone: Zone;
-let alice: Resident;
-let bob: Resident;
-let carol: Resident;
 
-beforeAll(async () => {
-  zone = await startZone();
-  alice = await onboardResident(zone, "alice@example.org", { first_name: "Alice", last_name: "Mwangi" });
-  bob = await onboardResident(zone, "bob@example.org", { first_name: "Bob", last_name: "Okafor" });
-  carol = await onboardResident(zone, "carol@example.org", { first_name: "Carol", last_name: "Haddad" });
-});
-afterAll(async () => {
-  await zone.t.close();
+const cast = journeyCast({
+  alice: { first_name: "Alice", last_name: "Mwangi" },
+  bob: { first_name: "Bob", last_name: "Okafor" },
+  carol: { first_name: "Carol", last_name: "Haddad" },
 });
 
 const STEPS = [
@@ -48,6 +37,7 @@ const STEPS = [
 ] as const;
 
 test(`treasury: transfer above the threshold with approval, and an exchange (${STEPS.length} steps)`, async () => {
+  const { zone, alice, bob, carol } = cast;
   const done: string[] = [];
   const step = (name: (typeof STEPS)[number]) => done.push(name);
 
