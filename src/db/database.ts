@@ -12,6 +12,7 @@ export async function openDatabase(config: Config, watch?: MigrationWatcher): Pr
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
     ...(config.pgliteDir ? { pgliteDir: config.pgliteDir } : {}),
     ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
+    timeouts: config.database,
   });
   await migrate(orm, watch);
   return orm;

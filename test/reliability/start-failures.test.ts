@@ -2,8 +2,10 @@ import pg from "pg";
 import { describe, expect, test } from "vitest";
 import { ENTITIES } from "../../generated/entities.ts";
 import { explainStartFailure } from "../../src/app/start-failure.ts";
-import { DatabaseStartError, openOrm } from "../../src/db/orm.ts";
-import { usingPostgres } from "../support/database.ts";
+import { loadConfig } from "../../src/config.ts";
+import { openDatabase } from "../../src/db/database.ts";
+import { closeOrm, DatabaseStartError, openOrm } from "../../src/db/orm.ts";
+import { usingPostgres, workerSchema } from "../support/database.ts";
 
 // Issue 31 items 4 and 8: a mistyped DATABASE_URL created an empty registry and served it; PostgreSQL down was a
 // raw ECONNREFUSED stack. Now: never create a database, one line naming the cause and the setting, exit code 3.
@@ -33,5 +35,29 @@ describe.runIf(usingPostgres)("starting against PostgreSQL", () => {
     expect((err as Error).message).toBe(
       `PostgreSQL at ${closed.hostname}:1 refused the connection: is it running? (DATABASE_URL)`,
     );
+  });
+});
+
+// The DB_*_MS settings reach the connections the server opens (openDatabase), not only the defaults.
+describe.runIf(usingPostgres)("database settings", () => {
+  test("DB_LOCK_TIMEOUT_MS and DB_STATEMENT_TIMEOUT_MS are the sessions' lock_timeout and statement_timeout", async () => {
+    const config = loadConfig({
+      DATABASE_URL: process.env["DATABASE_URL"],
+      DATABASE_SCHEMA: `${workerSchema()}_settings`,
+      ENCRYPTION_KEY: "0f".repeat(32),
+      DB_LOCK_TIMEOUT_MS: "1234",
+      DB_STATEMENT_TIMEOUT_MS: "23456",
+    });
+    const orm = await openDatabase(config);
+    try {
+      const rows = await orm.em
+        .getConnection()
+        .execute<{ lock: string; statement: string }[]>(
+          "select current_setting('lock_timeout') as lock, current_setting('statement_timeout') as statement",
+        );
+      expect(rows[0]).toEqual({ lock: "1234ms", statement: "23456ms" });
+    } finally {
+      await closeOrm(orm);
+    }
   });
 });
