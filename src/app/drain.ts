@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Logger } from "pino";
+import { declaredFault, ShuttingDownError } from "../rpc/unexpected-error.ts";
 
 /**
  * Requests in flight on the HTTP server, and the refusal of new ones once shutdown began (issue 31 item 1). A
@@ -12,10 +13,6 @@ export class Drain {
   refused = 0;
   private draining = false;
   private readonly idle: (() => void)[] = [];
-
-  get isDraining(): boolean {
-    return this.draining;
-  }
 
   /** Counts `req` in, or answers it 503 (retryable, Connection: close) when shutdown began; false when refused. */
   admit(req: IncomingMessage, res: ServerResponse): boolean {
@@ -49,14 +46,11 @@ export class Drain {
   }
 }
 
+/** The declared answer of a call refused because shutdown began (src/rpc/unexpected-error.ts). */
 const SHUTTING_DOWN_BODY = JSON.stringify({
   jsonrpc: "2.0",
   id: null,
-  error: {
-    code: -32011,
-    message: "Service unavailable",
-    data: { type: "RpcError", variant: "ShuttingDown", retry_after_s: 5 },
-  },
+  error: declaredFault(new ShuttingDownError())?.toJSON(),
 });
 
 export interface ShutdownParts {
