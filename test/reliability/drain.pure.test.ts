@@ -22,7 +22,7 @@ describe("Drain", () => {
       const refused = await fetch(url, { method: "POST" });
       expect(refused.status).toBe(503);
       expect(refused.headers.get("retry-after")).toBe("5");
-      expect((await refused.json()).error).toEqual({
+      expect(((await refused.json()) as { error: unknown }).error).toEqual({
         code: -32011,
         message: "the server is shutting down; retry the call on another instance",
         data: { type: "RpcError", variant: "ShuttingDown", retry_after_s: 5 },
