@@ -1,4 +1,5 @@
 import type { ShareholderData } from "../../generated/types.ts";
+import { COMPANY, COOPERATIVE } from "../../tools/seed-demo/plan.ts";
 import type { Client, TestApp } from "../support/app.ts";
 import { member } from "../support/entities.ts";
 import { count, sql } from "../support/helpers.ts";
@@ -6,28 +7,9 @@ import { count, sql } from "../support/helpers.ts";
 /** A signed-in user with a personal resident. */
 export type Person = { client: Client; resident: string };
 
-export const COOP_DATA = {
-  purpose: "Shared workshop for makers",
-  registered_address: "1 Harbour Road",
-  registered_city: "Port Town",
-  registered_country: "AE",
-  industry: "other",
-  membership_fee: 50,
-  activities: ["production", "services"],
-  open_membership: true,
-  accept_terms: true,
-};
-
-export const COMPANY_DATA = {
-  purpose: "Software consulting",
-  registered_address: "2 Harbour Road",
-  registered_city: "Port Town",
-  registered_country: "AE",
-  industry: "technology",
-  share_capital: 10000,
-  total_shares: 1000,
-  accept_terms: true,
-};
+/** The formation forms of a cooperative and a company: the demo seed's (tools/seed-demo/plan.ts). */
+export const COOP_DATA = COOPERATIVE.template_data;
+export const COMPANY_DATA = COMPANY.template_data;
 
 export function coopRow(p: Person, name = "Member"): ShareholderData {
   return { name, email: p.client.email, resident_id: null, units: 0, role: "founding_member" };
