@@ -69,6 +69,12 @@ export interface Config {
   /** The most one batch answers on /rpc (bytes); later calls are refused without running. */
   maxBatchAnswerBytes: number;
   logLevel: string;
+  /**
+   * LOG_FORMAT: `json` (one JSON object a line, for log collectors), `pretty` (pino-pretty, for a person reading a
+   * terminal) or `auto` (pretty when stdout is a terminal). Default: json with NODE_ENV=production, pretty with
+   * NODE_ENV=development, auto otherwise.
+   */
+  logFormat: LogFormat;
   adminEmail: string | null;
   adminPassword: string | null;
   allowedOrigins: string[];
@@ -204,6 +210,19 @@ function publicBaseUrl(env: Env): string {
   return base;
 }
 
+export type LogFormat = "json" | "pretty" | "auto";
+
+function logFormat(env: Env): LogFormat {
+  const raw = env["LOG_FORMAT"];
+  if (raw === undefined || raw === "") {
+    if (env["NODE_ENV"] === "production") return "json";
+    return env["NODE_ENV"] === "development" ? "pretty" : "auto";
+  }
+  if (raw !== "json" && raw !== "pretty" && raw !== "auto")
+    throw new ConfigError("LOG_FORMAT", `must be json, pretty or auto, got "${raw}"`);
+  return raw;
+}
+
 export const SECURE_ARGON2: Argon2Cost = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
 /** Reads the environment once at start; a bad value fails fast naming the variable. */
@@ -250,6 +269,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     validateResults: env["VALIDATE_RESULTS"] === "1",
     maxBatchAnswerBytes: 4 * 1024 * 1024,
     logLevel: env["LOG_LEVEL"] ?? "info",
+    logFormat: logFormat(env),
     adminEmail,
     adminPassword,
     allowedOrigins: (env["ALLOWED_ORIGINS"] ?? "").split(",").filter(Boolean),

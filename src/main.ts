@@ -1,8 +1,7 @@
 import type { Server } from "node:http";
-import pino from "pino";
 import { type App, createApp } from "./app/create-app.ts";
 import { Drain, shutdown } from "./app/drain.ts";
-import { createLogger } from "./app/logging.ts";
+import { createLogger, logDestination } from "./app/logging.ts";
 import { startMetricsServer } from "./app/metrics-http.ts";
 import { createHttpServer, listen } from "./app/server.ts";
 import { explainStartFailure, StartError } from "./app/start-failure.ts";
@@ -20,9 +19,9 @@ async function main(): Promise<void> {
 }
 
 async function serve(config: Config): Promise<void> {
-  // Buffered JSON lines on stdout: a synchronous write per call would cost more than a trivial call itself.
-  const destination = pino.destination({ sync: false, minLength: 4096 });
-  const log = createLogger(config, destination);
+  // Asynchronous writes on stdout: a synchronous write per call would cost more than a trivial call itself.
+  const destination = logDestination(config.logFormat, process.stdout.isTTY === true);
+  const log = createLogger(config, destination.stream);
   const app = await createApp(config, { log });
   const drain = new Drain();
   const server = createHttpServer(app, drain);
@@ -48,7 +47,6 @@ async function serve(config: Config): Promise<void> {
     },
     "getting started",
   );
-  destination.flush();
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {

@@ -21,6 +21,7 @@ import { publicMetrics } from "./metrics-http.ts";
 import { openrpcDocuments, openrpcText } from "./openrpc.ts";
 import { pageResponse, RESET_PASSWORD_PAGE, VERIFY_EMAIL_PAGE } from "./pages.ts";
 import { mountPublicVerify } from "./public-verify-page.ts";
+import { logRoutes, REQUEST_ID_HEADER, requestIdFrom } from "./request-log.ts";
 import { RpcEndpoint } from "./rpc-endpoint.ts";
 import { serveRpc } from "./rpc-http.ts";
 import { createRegistry } from "./runtime.ts";
@@ -59,6 +60,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const templates = contractTemplates();
   if (config.contractTemplateSync) await syncContractTemplates(orm.em, templates, config.clock());
   const app = new Hono();
+  logRoutes(app, log);
 
   app.get("/health", async (c) => {
     try {
@@ -99,7 +101,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const rpc = new RpcEndpoint(runtime, scope);
     return async (c: Context) => {
       const lookup = (name: string) => c.req.header(name);
+      const requestId = requestIdFrom(lookup(REQUEST_ID_HEADER));
       const answer = await serveRpc(rpc, config, {
+        requestId,
         method: c.req.method,
         header: lookup,
         readBody: async (limit) => {
@@ -110,7 +114,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         ip: honoClientAddress(c, config.trustProxy),
         headers: () => Object.fromEntries(c.req.raw.headers.entries()),
       });
-      return new Response(answer.body, { status: answer.status, headers: answer.headers });
+      const headers = { ...answer.headers, [REQUEST_ID_HEADER]: requestId };
+      return new Response(answer.body, { status: answer.status, headers });
     };
   };
   app.all("/rpc", endpoint("all"));

@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from "pino";
-import type { Config } from "../config.ts";
+import pretty from "pino-pretty";
+import type { Config, LogFormat } from "../config.ts";
 import { serializeError } from "./log-errors.ts";
 
 /** Params and fields that must never reach a log line, wherever they nest. */
@@ -24,50 +25,24 @@ export function createLogger(config: Config, destination?: DestinationStream): L
 }
 
 /**
- * Success lines of the JSON-RPC endpoints written per second at most: each one is written while calls are few (tests,
- * development, a quiet server), and under load a line costs more than a trivial call (pino, then the writes), so
- * past the budget the lines are counted instead and the count rides on the next line written (`unlogged`).
- * Errors are always written.
+ * Where the server's lines go: stdout, written as soon as the previous write finished (asynchronous, no minimum
+ * length: a line appears when its request ends, not some requests later) as JSON, or through pino-pretty
+ * (synchronous: a terminal in development, where a line's cost does not matter).
  */
-export const SUCCESS_LINES_PER_SECOND = 50;
+/** pino-pretty's settings: the local time to the millisecond, the message, then the line's fields. */
+export const PRETTY_OPTIONS = { sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" } as const;
 
-/** The success-line budget of one logger (per second, a fixed window on `clock`, in milliseconds). */
-export class LineBudget {
-  private windowStart = Number.NEGATIVE_INFINITY;
-  private written = 0;
-  private skipped = 0;
-
-  constructor(
-    private readonly perSecond: number,
-    private readonly clock: () => number = () => performance.now(),
-  ) {}
-
-  /** Null: leave this line out (it is counted); else how many lines were left out since the last one written. */
-  take(): number | null {
-    const now = this.clock();
-    if (now - this.windowStart >= 1000) {
-      this.windowStart = now;
-      this.written = 0;
-    }
-    if (this.written >= this.perSecond) {
-      this.skipped += 1;
-      return null;
-    }
-    this.written += 1;
-    const skipped = this.skipped;
-    this.skipped = 0;
-    return skipped;
+export function logDestination(format: LogFormat, isTty: boolean): LogDestination {
+  if (format === "pretty" || (format === "auto" && isTty)) {
+    const stream = pretty({ ...PRETTY_OPTIONS, colorize: isTty });
+    return { stream, flushSync: () => undefined };
   }
+  const stream = pino.destination({ sync: false });
+  return { stream, flushSync: () => stream.flushSync() };
 }
 
-const budgets = new WeakMap<Logger, LineBudget>();
-
-/** The success-line budget shared by every endpoint writing to `log`. */
-export function successLines(log: Logger): LineBudget {
-  let budget = budgets.get(log);
-  if (!budget) {
-    budget = new LineBudget(SUCCESS_LINES_PER_SECOND);
-    budgets.set(log, budget);
-  }
-  return budget;
+export interface LogDestination {
+  stream: DestinationStream;
+  /** Writes what is still buffered before the process exits. */
+  flushSync(): void;
 }

@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import { type CallerOutcome, type Credentials, resolveCaller, resolveCallerNow } from "../http/credentials.ts";
 import { isAgentKey, runAgentCall } from "../mcp/agent-calls.ts";
 import { metricsOf } from "../metrics/metrics.ts";
@@ -19,8 +20,8 @@ import { andThen, isPromiseLike, type MaybePromise } from "../rpc/maybe-async.ts
 import type { Runtime } from "../rpc/runtime.ts";
 import { createContext } from "../rpc/runtime-context.ts";
 import { declaredFault, faultDetail } from "../rpc/unexpected-error.ts";
-import { type LineBudget, successLines } from "./logging.ts";
 import { openrpcText } from "./openrpc.ts";
+import { accessLog, callerFields, roundMs } from "./request-log.ts";
 
 export interface HttpAnswer {
   status: number;
@@ -57,7 +58,7 @@ const SHALLOW_BODY = 2 * (MAX_DEPTH + 1);
 
 /** One JSON-RPC endpoint: `scope` is "all" (`/rpc`) or a domain (`/{context}/{domain}/rpc`). */
 export class RpcEndpoint {
-  private readonly lines: LineBudget;
+  private readonly log: Logger;
   /** Where calls are counted (GET /metrics); null for a runtime without metrics. */
   private readonly calls: CallStats | null;
 
@@ -65,7 +66,7 @@ export class RpcEndpoint {
     private readonly runtime: Runtime,
     private readonly scope: string,
   ) {
-    this.lines = successLines(runtime.log);
+    this.log = accessLog(runtime.log);
     this.calls = metricsOf(runtime)?.calls ?? null;
   }
 
@@ -113,15 +114,9 @@ export class RpcEndpoint {
     return this.runtime.config.maxBatchAnswerBytes;
   }
 
-  /** A line for a request that succeeded, within the success-line budget (errors are always logged). */
-  logSuccess(fields: Record<string, unknown>): void {
-    const unlogged = this.lines.take();
-    if (unlogged === null) return;
-    this.runtime.log.info(unlogged > 0 ? { ...fields, outcome: "ok", unlogged } : { ...fields, outcome: "ok" }, "rpc");
-  }
-
-  logFailure(fields: Record<string, unknown>): void {
-    this.runtime.log.info({ ...fields, outcome: "error" }, "rpc");
+  /** The request's one line (src/app/request-log.ts): every request, succeeded or not. */
+  logLine(fields: Record<string, unknown>, caller: CallerCache, ok: boolean): void {
+    this.log.info({ ...fields, ...caller.fields(), outcome: ok ? "ok" : "error" }, "rpc");
   }
 
   /** One call; its outcome goes to `next`, and the result is a promise only when the call waited for something. */
@@ -144,12 +139,13 @@ export class RpcEndpoint {
     try {
       value = this.run(req, caller, request);
     } catch (err) {
-      return next(this.failed(req, request, started, err, logCall));
+      return next(this.failed(req, request, started, err, logCall ? caller : null));
     }
-    if (!isPromiseLike(value)) return next(this.succeeded(req, request, started, value, logCall));
+    const logAs = logCall ? caller : null;
+    if (!isPromiseLike(value)) return next(this.succeeded(req, request, started, value, logAs));
     return value.then(
-      (result) => next(this.succeeded(req, request, started, result, logCall)),
-      (err: unknown) => next(this.failed(req, request, started, err, logCall)),
+      (result) => next(this.succeeded(req, request, started, result, logAs)),
+      (err: unknown) => next(this.failed(req, request, started, err, logAs)),
     );
   }
 
@@ -158,21 +154,21 @@ export class RpcEndpoint {
     request: RequestInfo,
     started: number,
     result: unknown,
-    logCall: boolean,
+    logAs: CallerCache | null,
   ): CallOutcome {
     const ms = performance.now() - started;
     this.calls?.ok(req.method, ms);
-    if (logCall) this.logSuccess({ requestId: request.requestId, method: req.method, ms: roundMs(ms) });
+    if (logAs) this.logLine({ requestId: request.requestId, method: req.method, ms: roundMs(ms) }, logAs, true);
     return { response: isNotification(req) ? null : { jsonrpc: "2.0", id: req.id ?? null, result }, error: null };
   }
 
-  private failed(req: JsonRpcRequest, request: RequestInfo, started: number, err: unknown, logCall: boolean) {
+  private failed(req: JsonRpcRequest, request: RequestInfo, started: number, err: unknown, logAs: CallerCache | null) {
     const error = this.toRpcError(err, req.method, request.requestId);
     const ms = performance.now() - started;
     this.calls?.failed(req.method, error, ms);
-    if (logCall) {
+    if (logAs) {
       const fields = { requestId: request.requestId, method: req.method, ms: roundMs(ms) };
-      this.logFailure({ ...fields, code: error.code, variant: error.data?.variant });
+      this.logLine({ ...fields, code: error.code, variant: error.data?.variant }, logAs, false);
     }
     return { response: isNotification(req) ? null : errorResponse(req.id ?? null, error), error };
   }
@@ -264,8 +260,7 @@ class BatchRun {
       failed: this.failed,
       ms: elapsed(this.started),
     };
-    if (this.failed === 0) this.endpoint.logSuccess(fields);
-    else this.endpoint.logFailure(fields);
+    this.endpoint.logLine(fields, this.caller, this.failed === 0);
     const { parts } = this;
     return parts.length > 0 ? { status: 200, body: `[${parts.join(",")}]` } : { status: 204, body: null };
   }
@@ -311,6 +306,13 @@ class CallerCache {
     return this.pending;
   }
 
+  /** The caller's fields of the request's log line (anonymous until credentials were checked). */
+  fields(): ReturnType<typeof callerFields> {
+    const outcome = this.outcome;
+    if (!outcome) return callerFields(null);
+    return "caller" in outcome ? callerFields(outcome.caller) : callerFields(null, true);
+  }
+
   /** The outcome without waiting when nothing has to be read (an API key this instance has cached). */
   private knownNow(): CallerOutcome | null {
     try {
@@ -323,10 +325,6 @@ class CallerCache {
     }
     return this.outcome;
   }
-}
-
-function roundMs(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
 }
 
 function elapsed(started: number): number {

@@ -2,7 +2,6 @@ import type { Config } from "../config.ts";
 import type { Credentials } from "../http/credentials.ts";
 import type { RequestInfo } from "../rpc/context.ts";
 import type { MaybePromise } from "../rpc/maybe-async.ts";
-import { newRequestId } from "../rpc/runtime.ts";
 import type { HttpAnswer, RpcEndpoint } from "./rpc-endpoint.ts";
 
 /** One HTTP request to a JSON-RPC endpoint, as any server adapter (Hono or plain node:http) sees it. */
@@ -13,6 +12,8 @@ export interface RpcHttpRequest {
   readBody(limit: number): Promise<string | null>;
   credentials: Credentials;
   ip: string;
+  /** The request's id (requestIdFrom: the client's X-Request-Id or a new one), answered in X-Request-Id. */
+  requestId: string;
   headers(): Record<string, string>;
 }
 
@@ -40,7 +41,7 @@ class HttpRequestInfo implements RequestInfo {
     private readonly req: RpcHttpRequest,
     readonly rawBody: string,
   ) {
-    this.requestId = req.header("x-request-id") ?? newRequestId();
+    this.requestId = req.requestId;
     this.ip = req.ip;
     this.userAgent = req.header("user-agent") ?? null;
   }

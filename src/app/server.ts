@@ -9,6 +9,7 @@ import { serveMcpNode } from "../mcp/node-http.ts";
 import { isPromiseLike } from "../rpc/maybe-async.ts";
 import type { App } from "./create-app.ts";
 import type { Drain } from "./drain.ts";
+import { REQUEST_ID_HEADER, requestIdFrom } from "./request-log.ts";
 import { RpcEndpoint } from "./rpc-endpoint.ts";
 
 export { listen } from "./listen.ts";
@@ -25,6 +26,7 @@ class NodeRpcRequest implements RpcHttpRequest {
   readonly method: string;
   readonly credentials: Credentials;
   readonly ip: string;
+  readonly requestId: string;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -32,6 +34,7 @@ class NodeRpcRequest implements RpcHttpRequest {
   ) {
     const lookup: HeaderLookup = (name) => header(req, name);
     this.method = req.method ?? "GET";
+    this.requestId = requestIdFrom(header(req, REQUEST_ID_HEADER));
     this.credentials = readCredentials(lookup);
     this.ip = clientAddress(lookup, req.socket.remoteAddress, trustProxy);
   }
@@ -51,7 +54,8 @@ class NodeRpcRequest implements RpcHttpRequest {
   }
 }
 
-function send(res: ServerResponse, answer: RpcHttpResponse): void {
+function send(res: ServerResponse, answer: RpcHttpResponse, requestId: string): void {
+  res.setHeader(REQUEST_ID_HEADER, requestId);
   res.writeHead(answer.status, answer.headers);
   res.end(answer.body ?? undefined);
 }
@@ -71,13 +75,13 @@ function serveLean(endpoint: RpcEndpoint, config: Config, log: Logger, req: Inco
   const request = new NodeRpcRequest(req, config.trustProxy);
   const refusal = refuseEarly(config, request);
   if (refusal) {
-    send(res, refusal);
+    send(res, refusal, request.requestId);
     return;
   }
   const answer = (body: string | null) => {
     let sent: unknown;
     try {
-      sent = answerBody(endpoint, request, body, (response) => send(res, response));
+      sent = answerBody(endpoint, request, body, (response) => send(res, response, request.requestId));
     } catch (err) {
       sendInternalError(res, log, err);
       return;

@@ -1,7 +1,7 @@
 import type { JSONRPCResponse, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import type { Hono } from "hono";
 import { type FxProvider, SandboxFxProvider } from "../integrations/fx/index.ts";
-import { newRequestId, type Runtime } from "../rpc/runtime.ts";
+import type { Runtime } from "../rpc/runtime.ts";
 import { expireApprovals } from "./approval-store.ts";
 import { authenticateMcp, mcpAuthInfo } from "./auth.ts";
 import { CallLogWriter } from "./call-log.ts";
@@ -21,6 +21,7 @@ import {
 } from "./http.ts";
 import { paramsProblem } from "./params-check.ts";
 import { PolicyCache } from "./policy-cache.ts";
+import { McpRequestLine } from "./request-line.ts";
 import { McpServerHost } from "./server-host.ts";
 import { resultJson, toolHandlers } from "./tool-handlers.ts";
 import { type CatalogTool, ToolCatalog } from "./tools.ts";
@@ -78,20 +79,28 @@ export class McpEndpoint {
     expireApprovals(orm.em.fork(), config.clock()).catch((err: unknown) => log.error({ err }, "approval sweep failed"));
   }
 
+  /** One HTTP request to /mcp, and its line in the log (McpRequestLine). */
   async handle(request: McpHttpRequest): Promise<McpHttpAnswer> {
+    const line = new McpRequestLine(request);
+    return line.write(this.deps.runtime.log, await this.answer(request, line));
+  }
+
+  private async answer(request: McpHttpRequest, line: McpRequestLine): Promise<McpHttpAnswer> {
     const { config } = this.deps.runtime;
     const refused = checkHttp(request, config);
     if (refused) return refused;
     const body = await readMessages(request, config);
     if ("refusal" in body) return body.refusal;
     const requests = body.messages.filter(isRequest);
+    line.requests(requests);
     const firstId = requests[0]?.id ?? null;
     // Raw SQL on the shared pool, as /rpc checks a key: no unit of work to fork.
     const auth = await authenticateMcp(this.deps.runtime.orm.em, request.header, config.clock());
+    line.authenticated("error" in auth ? null : auth.caller);
     if ("error" in auth) return jsonResponse(auth.status, rpcErrorBody(firstId, auth.error));
     // Notifications and client responses need no answer on a stateless endpoint.
     if (requests.length === 0) return { status: 202, body: null, headers: {} };
-    const info = requestInfo(request, body.text, request.header("x-request-id") ?? newRequestId());
+    const info = requestInfo(request, body.text, line.requestId);
     const mcpAuth = { caller: auth.caller, request: info };
     // What the SDK's path needs beside the message; plain tools/call requests (direct-call.ts) need none of it.
     let extra: MessageExtraInfo | null = null;
@@ -120,6 +129,7 @@ export class McpEndpoint {
         return this.host.transport.request(r, sdkExtra(), options);
       }),
     );
+    line.answered(answers);
     const texts = answers.map((a) => this.serialize(a));
     return jsonResponse(200, body.batch ? `[${texts.join(",")}]` : (texts[0] as string));
   }

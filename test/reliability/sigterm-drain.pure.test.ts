@@ -10,6 +10,7 @@ import { PASSWORD } from "../support/app.ts";
  * on PGlite). Now the server stops accepting, lets them finish, closes the pool, logs "shutting down" and "drained"
  * with counts and exits 0. The server runs as a process on a PGlite data directory of its own.
  */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ROOT = join(import.meta.dirname, "..", "..");
 
 function startServer(dir: string): Promise<{ child: ChildProcess; port: number; out: () => string }> {
@@ -56,8 +57,14 @@ describe("SIGTERM drains calls in flight", () => {
           params: { email: `drain${i}@example.org`, password: PASSWORD },
         }),
       }).then((r) => r.json() as Promise<{ result?: { user_id: string }; error?: { code: number } }>);
+    // Issue 31 item 10: a request's line reaches stdout when it ends, not thousands of bytes later.
+    const first = await fetch(`http://127.0.0.1:${server.port}/health`, { headers: { "x-request-id": "prompt-1" } });
+    expect(first.headers.get("x-request-id")).toBe("prompt-1");
+    const deadline = Date.now() + 5_000;
+    while (!server.out().includes('"requestId":"prompt-1"') && Date.now() < deadline) await sleep(20);
+    expect(server.out()).toMatch(/"requestId":"prompt-1".*"path":"\/health","status":200/);
     const calls = Array.from({ length: 8 }, (_, i) => register(i));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     server.child.kill("SIGTERM");
     const settled = await Promise.allSettled(calls);
     // A call the server had taken in finishes with its result (the old server answered -32603 "aborted"); one still

@@ -1,6 +1,5 @@
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { LineBudget } from "../../src/app/logging.ts";
 import { RpcEndpoint } from "../../src/app/rpc-endpoint.ts";
 import type { RequestInfo } from "../../src/rpc/context.ts";
 import { dispatchCall, type Entry } from "../../src/rpc/dispatcher.ts";
@@ -183,19 +182,5 @@ describe("pieces of the hot path", () => {
     const prefixes = new Set(ids.map((id) => id.slice(0, id.lastIndexOf("-"))));
     expect(prefixes.size).toBe(1);
     expect([...prefixes][0]).toMatch(/^[A-Za-z0-9_-]{12}$/);
-  });
-});
-
-describe("the success-line budget", () => {
-  test("lines are written while few; past the budget they are counted, and the count rides on the next line", () => {
-    let now = 0;
-    const budget = new LineBudget(3, () => now);
-    expect([budget.take(), budget.take(), budget.take()]).toEqual([0, 0, 0]);
-    expect([budget.take(), budget.take()]).toEqual([null, null]);
-    now = 999;
-    expect(budget.take()).toBeNull();
-    now = 1000;
-    expect(budget.take()).toBe(3);
-    expect(budget.take()).toBe(0);
   });
 });
