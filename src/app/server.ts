@@ -5,11 +5,11 @@ import { CONTEXT, DOMAINS } from "../../generated/policy.ts";
 import type { Config } from "../config.ts";
 import { type Credentials, clientAddress, type HeaderLookup, readCredentials } from "../http/credentials.ts";
 import { onBody, readBody } from "../http/read-body.ts";
+import { REQUEST_ID_HEADER, requestIdFrom } from "../http/request-log.ts";
 import { serveMcpNode } from "../mcp/node-http.ts";
 import { isPromiseLike } from "../rpc/maybe-async.ts";
 import type { App } from "./create-app.ts";
 import type { Drain } from "./drain.ts";
-import { REQUEST_ID_HEADER, requestIdFrom } from "./request-log.ts";
 import { RpcEndpoint } from "./rpc-endpoint.ts";
 
 export { listen } from "./listen.ts";

@@ -1,6 +1,6 @@
 import type { JSONRPCRequest, JSONRPCResponse } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
-import { accessLog, callerFields, REQUEST_ID_HEADER, requestIdFrom, roundMs } from "../app/request-log.ts";
+import { accessLog, callerFields, REQUEST_ID_HEADER, requestIdFrom, roundMs } from "../http/request-log.ts";
 import type { Caller } from "../rpc/context.ts";
 import type { McpHttpAnswer, McpHttpRequest } from "./http.ts";
 
