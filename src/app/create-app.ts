@@ -22,6 +22,7 @@ import { publicMetrics } from "./metrics-http.ts";
 import { openrpcDocuments, openrpcText } from "./openrpc.ts";
 import { pageResponse, RESET_PASSWORD_PAGE, VERIFY_EMAIL_PAGE } from "./pages.ts";
 import { mountPublicVerify } from "./public-verify-page.ts";
+import { healthCheck, readyCheck } from "./readiness.ts";
 import { logRoutes } from "./route-log.ts";
 import { RpcEndpoint } from "./rpc-endpoint.ts";
 import { serveRpc } from "./rpc-http.ts";
@@ -64,12 +65,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   logRoutes(app, log);
 
   app.get("/health", async (c) => {
-    try {
-      await orm.em.getConnection().execute("select 1");
-      return c.json({ status: "ok", database: "up" });
-    } catch {
-      return c.json({ status: "degraded", database: "down" }, 503);
-    }
+    const answer = await healthCheck(orm);
+    return c.json(answer.body, answer.status);
+  });
+  app.get("/ready", async (c) => {
+    const answer = await readyCheck(orm);
+    return c.json(answer.body, answer.status);
   });
 
   // The documents' servers URL is PUBLIC_BASE_URL's, whatever Host the request names.

@@ -14,7 +14,24 @@ export class Slots {
   /** Resolves when a slot is free, with the function that gives it back (once). */
   async acquire(): Promise<() => void> {
     if (this.used < this.size) this.used += 1;
-    else await this.wait();
+    else await this.wait(this.waitMs);
+    return this.release();
+  }
+
+  /** A slot within `waitMs` (however long `acquire` may wait), or null: nothing is held then. */
+  async tryAcquire(waitMs: number): Promise<(() => void) | null> {
+    if (this.used < this.size) this.used += 1;
+    else {
+      const taken = await this.wait(waitMs).then(
+        () => true,
+        () => false,
+      );
+      if (!taken) return null;
+    }
+    return this.release();
+  }
+
+  private release(): () => void {
     let released = false;
     return () => {
       if (released) return;
@@ -31,9 +48,8 @@ export class Slots {
     return this.waiting.length;
   }
 
-  private wait(): Promise<void> {
+  private wait(waitMs: number | undefined): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const waitMs = this.waitMs;
       let timer: NodeJS.Timeout | undefined;
       const take = () => {
         if (timer) clearTimeout(timer);

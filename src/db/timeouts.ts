@@ -33,8 +33,8 @@ export const DEFAULT_TIMEOUTS: DatabaseTimeouts = {
 /** The node-postgres connection settings of these timeouts (merged into knex's `connection`). */
 export function pgConnectionSettings(t: DatabaseTimeouts): Record<string, unknown> {
   // A silent connection (TCP up, no bytes) answers nothing: the client-side query timeout ends the wait a little
-  // after the server's own statement timeout would have.
-  const queryTimeout = t.statementMs > 0 ? t.statementMs + 5_000 : 0;
+  // after the server's own statement timeout would have (by the statement timeout again, at most 5 s more).
+  const queryTimeout = t.statementMs > 0 ? t.statementMs + Math.min(t.statementMs, 5_000) : 0;
   return {
     keepAlive: true,
     keepAliveInitialDelayMillis: t.keepAliveMs,

@@ -64,6 +64,7 @@ export async function inWriteTransaction<T>(ctx: RpcContext, work: () => MaybePr
     release?.();
     throw err;
   }
+  const trx = em.getTransactionContext();
   try {
     await em.execute(`savepoint ${CALL_START}`, [], "run");
     const result = await work();
@@ -72,9 +73,24 @@ export async function inWriteTransaction<T>(ctx: RpcContext, work: () => MaybePr
   } catch (err) {
     await keepSurvivors(ctx, em);
     em.clear();
-    throw err;
+    throw await completedBy(trx, err);
   } finally {
     if (outer) em.setTransactionContext(outer);
     release?.();
   }
+}
+
+/**
+ * The error that ended a transaction early. When a control statement (BEGIN, SAVEPOINT, COMMIT) fails, knex marks
+ * the transaction complete, swallows that error into its own promise and answers every later statement with
+ * "Transaction query already complete": the call then reports the first error (a timeout of a silent database),
+ * which is what tells the client whether to retry.
+ */
+async function completedBy(trx: unknown, err: unknown): Promise<unknown> {
+  const execution = (trx as { executionPromise?: Promise<unknown> } | undefined)?.executionPromise;
+  if (!execution || !(err instanceof Error) || !err.message.includes("Transaction query already complete")) return err;
+  return execution.then(
+    () => err,
+    (cause: unknown) => cause ?? err,
+  );
 }

@@ -41,6 +41,7 @@ const DOWN_MESSAGES = [
   /Connection terminated/i,
   /connection (is )?closed/i,
   /Client has encountered a connection error/i,
+  /Query read timeout/i, // node-postgres' query_timeout: the server did not answer (a silent connection)
 ];
 
 /** Thrown by the write-slot wait when its deadline passes (src/db/slots.ts). */

@@ -95,6 +95,12 @@ describe("health", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: "ok", database: "up" });
   });
+
+  test("GET /ready takes a transaction id and writes nothing (silent and busy databases: test/reliability)", async () => {
+    const res = await get("/ready");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ready" });
+  });
 });
 
 describe("structured logs", () => {
