@@ -102,6 +102,33 @@ describe("confirmed company payments apply", () => {
   });
 });
 
+describe("an administrator's confirmation applies in its transaction", () => {
+  test("a bank transfer confirmed renews; one confirmed after the company was suspended keeps its dates", async () => {
+    const { zone, ada } = cast;
+    const { companyId: id } = await startupWithDirectors();
+    const transfer = () =>
+      ada.client.callOk("paymentservice.initiate_bank_transfer", {
+        entity_id: id,
+        entity_type: "company",
+        amount: 90,
+        currency: "USD",
+        payment_purpose: "company_subscription",
+        subscription_plan: "1_month",
+      });
+    const first = await transfer();
+    const second = await transfer();
+    const end = async () => (await ada.client.callOk("companyservice.get", { company_id: id })).subscription_end_date;
+    const renewedEnd = plusMonth(await end());
+    const confirm = (paymentId: string) =>
+      zone.admin.callOk("paymentservice.confirm_payment", { payment_id: paymentId });
+    expect(await confirm(first.payment_id)).toMatchObject({ status: "confirmed", fulfilled: true });
+    expect(await end()).toBe(renewedEnd);
+    await zone.admin.callOk("adminservice.suspend_company", { company_id: id, reason: "Ownership review" });
+    expect(await confirm(second.payment_id)).toMatchObject({ status: "confirmed", fulfilled: false });
+    expect(await end()).toBe(renewedEnd);
+  });
+});
+
 describe("payments whose purpose cannot apply are refused at initiation", () => {
   test("a second registration payment for an active company: InvalidState, no payment written", async () => {
     const { zone, ada } = cast;
