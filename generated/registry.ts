@@ -7793,7 +7793,14 @@ export function buildRegistry<Ctx>(
           amountParam: "amount",
         },
         errors: {
-          PaymentError: ["NotFound", "InvalidInput", "InvalidAmount", "ProviderUnavailable", "ProviderRejected"],
+          PaymentError: [
+            "NotFound",
+            "InvalidInput",
+            "InvalidAmount",
+            "InvalidState",
+            "ProviderUnavailable",
+            "ProviderRejected",
+          ],
         },
         result: "MobilePayResult",
         paramNames: [
@@ -8067,7 +8074,7 @@ export function buildRegistry<Ctx>(
           idempotent: false,
           amountParam: "amount",
         },
-        errors: { PaymentError: ["NotFound", "InvalidInput", "InvalidAmount"] },
+        errors: { PaymentError: ["NotFound", "InvalidInput", "InvalidAmount", "InvalidState"] },
         result: "BankTransferResult",
         paramNames: ["entity_id", "entity_type", "amount", "currency", "payment_purpose", "subscription_plan"],
         aliases: [],

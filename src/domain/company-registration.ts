@@ -6,7 +6,7 @@ import type {
   ShareholderData,
   VotingModel,
 } from "../../generated/types.ts";
-import { COMPANY_PLANS, companyPricing, EARLY_BIRD, PricingInputError } from "./company-pricing.ts";
+import { COMPANY_PLANS, companyPricing, EARLY_BIRD, PricingInputError, pricedHolders } from "./company-pricing.ts";
 import { nameKey } from "./name-key.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 import { addMonths } from "./subscriptions.ts";
@@ -96,9 +96,8 @@ export function capTable(
   return out;
 }
 
-/** Holders counted for pricing: every cap-table row that is not only a director. */
-export const pricedHolderCount = (table: readonly ShareholderData[]): number =>
-  table.filter((r) => r.role !== "director").length;
+/** Holders counted for pricing: every cap-table row that is not only a director (the one rule's pricedHolders). */
+export const pricedHolderCount = (table: readonly ShareholderData[]): number => pricedHolders(table);
 
 export type RegistrationPrice = ReturnType<typeof companyPricing>;
 

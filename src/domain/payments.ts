@@ -1,9 +1,10 @@
-import type { CompanySubscriptionPlan, CompanyType, PaymentStatus } from "../../generated/types.ts";
-import { COMPANY_PLANS, companyPricing } from "./company-pricing.ts";
+import type { CompanyStatus, PaymentStatus } from "../../generated/types.ts";
+import { type CompanyFees, companySubscriptionPrice } from "./company-pricing.ts";
 import { TOP_UP_PURPOSES } from "./ledger.ts";
 import { type Cents, isValidAmount, toCents } from "./money.ts";
 import { CREDIT_PRICING, RESIDENT_PLANS, residentPlanPrice } from "./pricing.ts";
 import { type Refusal, refuse } from "./refusal.ts";
+import { companyRenewalRefusal, PLAN_DURATIONS, planMonths } from "./subscriptions.ts";
 
 /**
  * Payment rules (issue 15, docs/decisions.md "Payments (issue 15)"): the state machine, purposes, amounts and
@@ -120,45 +121,50 @@ export function topUpAmount(amount: number): Cents | Refusal<"InvalidAmount"> {
   return cents;
 }
 
-const COMPANY_PLAN_CODES: readonly CompanySubscriptionPlan[] = ["monthly", "one_year", "two_years"];
-
+/** A company paid for: its status (whether the purpose can apply) and its fees (what the period costs). */
 export interface PricedCompany {
-  company_type: CompanyType;
-  shareholder_count: number;
-  early_bird_applied: boolean;
+  status: CompanyStatus;
+  fees: CompanyFees;
 }
 
+const COMPANY_PLAN_CODES: readonly string[] = PLAN_DURATIONS.flatMap((d) =>
+  d.company ? [d.renewal, d.company] : [d.renewal],
+);
+
 /**
- * The server's price (USD cents) of a priced purpose: a resident plan's price; for a company, its registration
- * total (setup fee and first period) or the subscription amount of a registration plan. Null for unpriced
- * purposes (top-ups, whose bounds are checked apart).
+ * The server's price (USD cents) of a priced purpose, or why the purpose cannot apply: a resident plan's price; a
+ * company subscription by the one price rule (companySubscriptionPrice, as a renewal: the company's fee snapshot and
+ * priced holders, the plan's months, renewal or registration plan codes alike) for a company that can renew; a
+ * company registration never applies to a company that exists (InvalidState: registration pays for a formation
+ * draft). Null for unpriced purposes (top-ups, whose bounds are checked apart).
  */
 export function purposePrice(
   purpose: StoredPurpose,
   plan: string | null,
   company: PricedCompany | null,
-): Cents | Refusal<"InvalidInput"> | null {
+): Cents | Refusal<"InvalidInput" | "InvalidState"> | null {
   if (purpose === "resident_subscription") {
     const p = RESIDENT_PLANS.find((r) => r.plan === plan);
     if (!p) return refuse("InvalidInput", "unknown subscription_plan", { field: "subscription_plan" });
     return toCents(residentPlanPrice(p).amount);
   }
   if (purpose === "company_registration" || purpose === "company_subscription") {
-    const companyPlan = COMPANY_PLAN_CODES.find((c) => c === plan);
-    if (companyPlan === undefined) {
+    const months = plan !== null && COMPANY_PLAN_CODES.includes(plan) ? planMonths(plan) : null;
+    if (months === null) {
       return refuse("InvalidInput", "unknown subscription_plan", {
         field: "subscription_plan",
-        known: Object.keys(COMPANY_PLANS),
+        known: COMPANY_PLAN_CODES,
       });
     }
     if (company === null) return refuse("InvalidInput", "a company purpose needs entity_type company");
-    const price = companyPricing(
-      company.company_type,
-      Math.max(1, company.shareholder_count),
-      companyPlan,
-      company.early_bird_applied,
-    );
-    return toCents(purpose === "company_registration" ? price.total_due : price.subscription_amount);
+    if (purpose === "company_registration") {
+      return refuse("InvalidState", "the company is already registered: a registration pays for a formation draft", {
+        status: company.status,
+      });
+    }
+    const denied = companyRenewalRefusal(company.status);
+    if (denied) return denied;
+    return toCents(companySubscriptionPrice(company.fees, months).amount);
   }
   return null;
 }

@@ -1,6 +1,5 @@
-import type { CompanyStatus, CompanySubscriptionPlan, CompanyType, SubscriptionStatus } from "../../generated/types.ts";
-import { COMPANY_RENEWAL_DISCOUNTS, COMPANY_TYPES } from "./company-pricing.ts";
-import { addMoney, multiplyMoney } from "./money.ts";
+import type { CompanyStatus, CompanySubscriptionPlan, SubscriptionStatus } from "../../generated/types.ts";
+import { type CompanyFees, companySubscriptionPrice } from "./company-pricing.ts";
 import { RESIDENT_PLANS as RESIDENT_PLAN_PRICES, residentPlanPrice } from "./pricing.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 
@@ -58,6 +57,11 @@ function durationOf(pick: (d: PlanDuration) => string | null, plan: string): Pla
 export function planMonths(plan: string): number | null {
   const d = durationOf((x) => x.renewal, plan) ?? durationOf((x) => x.company, plan);
   return d?.months ?? null;
+}
+
+/** The renewal plan of a renewal or company plan code (a subscription payment's plan); null for another code. */
+export function renewalPlanOfCode(plan: string): RenewalPlan | null {
+  return (durationOf((x) => x.renewal, plan) ?? durationOf((x) => x.company, plan))?.renewal ?? null;
 }
 
 /** The renewal plan that renews a resident or company plan for the same duration. */
@@ -179,36 +183,12 @@ export function residentRenewalPrice(plan: RenewalPlan): RenewalPrice {
   };
 }
 
-/** What a company's renewal prices from: its type and the fee snapshot taken at registration. */
-export interface CompanyFees {
-  company_type: CompanyType;
-  monthly_fee_rate: number;
-  shareholder_fee_rate: number;
-  shareholder_count: number;
-}
-
-/**
- * The company's monthly fee: the registration snapshot (`monthly_fee_rate`, else the type's list price) plus the
- * per-shareholder fee (snapshot rate) for each shareholder beyond those the type includes. No setup fee.
- */
-export function companyMonthlyFee(c: CompanyFees): number {
-  const type = COMPANY_TYPES[c.company_type];
-  const base = c.monthly_fee_rate > 0 ? c.monthly_fee_rate : type.monthly_fee;
-  const additional = Math.max(0, c.shareholder_count - type.included_shareholders);
-  return addMoney(base, multiplyMoney(c.shareholder_fee_rate, additional));
-}
-
-/** A company's renewal: monthly fee x months x (1 - the company renewal discount of the plan). */
+/** A company's renewal: the one price rule (companySubscriptionPrice) for the plan's months, no setup fee. */
 export function companyRenewalPrice(c: CompanyFees, plan: RenewalPlan): RenewalPrice {
-  const discount = COMPANY_RENEWAL_DISCOUNTS.find((d) => d.plan === plan);
-  if (!discount) throw new RangeError(`no company renewal discount for ${plan}`);
-  const base = multiplyMoney(companyMonthlyFee(c), discount.months);
-  return {
-    months: discount.months,
-    baseAmount: base,
-    discountRate: discount.discount_rate,
-    amount: multiplyMoney(base, 1 - discount.discount_rate),
-  };
+  const months = planMonths(plan);
+  if (months === null) throw new RangeError(`no company renewal of ${plan}`);
+  const { baseAmount, discountRate, amount } = companySubscriptionPrice(c, months);
+  return { months, baseAmount, discountRate, amount };
 }
 
 /**

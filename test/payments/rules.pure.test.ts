@@ -75,10 +75,35 @@ describe("purposes, amounts, currencies", () => {
     expect(purposePrice("resident_subscription", "3_years", null)).toBe(27000);
     expect(purposePrice("resident_subscription", null, null)).toMatchObject({ refusal: "InvalidInput" });
     expect(purposePrice("credit_topup", null, null)).toBeNull();
-    const company = { company_type: "single_fzc" as const, shareholder_count: 1, early_bird_applied: false };
-    expect(typeof purposePrice("company_subscription", "one_year", company)).toBe("number");
-    expect(purposePrice("company_subscription", "1_year", company)).toMatchObject({ refusal: "InvalidInput" });
+    const fees = { company_type: "startup_fzc" as const, monthly_fee_rate: 90, shareholder_fee_rate: 10 };
+    const company = { status: "active" as const, fees: { ...fees, priced_holders: 4 } };
+    // One price rule: (90 + 1 x 10) x 12 x (1 - 0.2), whichever spelling names the year.
+    expect(purposePrice("company_subscription", "one_year", company)).toBe(96000);
+    expect(purposePrice("company_subscription", "1_year", company)).toBe(96000);
+    expect(purposePrice("company_subscription", "2_years", { ...company, status: "inactive" })).toBe(144000);
+    expect(purposePrice("company_subscription", "weekly", company)).toMatchObject({ refusal: "InvalidInput" });
     expect(purposePrice("company_registration", "monthly", null)).toMatchObject({ refusal: "InvalidInput" });
+  });
+
+  test("a company purpose that cannot apply is refused: registration of a registered company, renewal of one that cannot renew", () => {
+    const fees = {
+      company_type: "single_fzc" as const,
+      monthly_fee_rate: 50,
+      shareholder_fee_rate: 0,
+      priced_holders: 1,
+    };
+    for (const status of ["active", "inactive", "suspended", "voided"] as const) {
+      expect(purposePrice("company_registration", "monthly", { status, fees })).toMatchObject({
+        refusal: "InvalidState",
+        details: { status },
+      });
+    }
+    for (const status of ["suspended", "voided", "draft", "pending_signatures"] as const) {
+      expect(purposePrice("company_subscription", "1_month", { status, fees })).toMatchObject({
+        refusal: "InvalidState",
+        details: { status },
+      });
+    }
   });
 });
 

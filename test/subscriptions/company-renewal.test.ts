@@ -68,7 +68,7 @@ describe("initiate_company_renewal", () => {
   test.each([
     ["1_month", 90, 0, "2027-01-01T00:00:00.000Z", "monthly"],
     ["6_months", 486, 0.1, "2027-06-01T00:00:00.000Z", "one_year"],
-    ["2_years", 1512, 0.3, "2028-12-01T00:00:00.000Z", "two_years"],
+    ["2_years", 1296, 0.4, "2028-12-01T00:00:00.000Z", "two_years"],
     ["3_years", 1944, 0.4, "2029-12-01T00:00:00.000Z", "one_year"],
   ])("%s costs %d (discount %d), ends %s, plan %s", async (plan, amount, rate, end, stored) => {
     await fund(admin, ada.userId, 2000);

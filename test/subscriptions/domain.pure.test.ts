@@ -1,7 +1,6 @@
 import { describe, expect, test } from "vitest";
 import {
   autoRenewalPlan,
-  companyMonthlyFee,
   companyRenewalPrice,
   companyRenewalRefusal,
   daysRemaining,
@@ -28,21 +27,16 @@ describe("renewal prices", () => {
   });
 
   const startup = { company_type: "startup_fzc" as const, monthly_fee_rate: 90, shareholder_fee_rate: 10 };
-  test("company monthly fee: snapshot plus the per-shareholder fee beyond those included", () => {
-    expect(companyMonthlyFee({ ...startup, shareholder_count: 3 })).toBe(90);
-    expect(companyMonthlyFee({ ...startup, shareholder_count: 4 })).toBe(100);
-    expect(companyMonthlyFee({ ...startup, monthly_fee_rate: 0, shareholder_count: 0 })).toBe(90);
-  });
 
   test("company renewal: monthly x months x (1 - discount), exact cents", () => {
-    expect(companyRenewalPrice({ ...startup, shareholder_count: 1 }, "3_years")).toMatchObject({
+    expect(companyRenewalPrice({ ...startup, priced_holders: 1 }, "3_years")).toMatchObject({
       months: 36,
       baseAmount: 3240,
       discountRate: 0.4,
       amount: 1944,
     });
     const odd = { company_type: "growth_fzc" as const, monthly_fee_rate: 33.33, shareholder_fee_rate: 0 };
-    expect(companyRenewalPrice({ ...odd, shareholder_count: 1 }, "6_months").amount).toBe(179.98);
+    expect(companyRenewalPrice({ ...odd, priced_holders: 1 }, "6_months").amount).toBe(179.98);
   });
 });
 

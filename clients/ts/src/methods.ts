@@ -2012,7 +2012,13 @@ export interface MethodMap {
   "paymentservice.initiate_mobilepay": {
     args: [params: PaymentServiceInitiateMobilepayParams, options?: CallOptions];
     result: MobilePayResult;
-    variant: "InvalidAmount" | "InvalidInput" | "NotFound" | "ProviderRejected" | "ProviderUnavailable";
+    variant:
+      | "InvalidAmount"
+      | "InvalidInput"
+      | "InvalidState"
+      | "NotFound"
+      | "ProviderRejected"
+      | "ProviderUnavailable";
   };
   "paymentservice.handle_payment_webhook": {
     args: [params: PaymentServiceHandlePaymentWebhookParams, options?: CallOptions];
@@ -2052,7 +2058,7 @@ export interface MethodMap {
   "paymentservice.initiate_bank_transfer": {
     args: [params: PaymentServiceInitiateBankTransferParams, options?: CallOptions];
     result: BankTransferResult;
-    variant: "InvalidAmount" | "InvalidInput" | "NotFound";
+    variant: "InvalidAmount" | "InvalidInput" | "InvalidState" | "NotFound";
   };
   "pricingservice.calculate_company_pricing": {
     args: [params: PricingServiceCalculateCompanyPricingParams, options?: CallOptions];
@@ -5904,7 +5910,7 @@ export const SERVICES = {
     /**
      * Start a mobile-money payment
      *
-     * Creates a pending mobile-money Payment (mobilepay_order_id stored for the webhook) for a resident or company the caller owns, or a company where the caller is a current director, and returns the provider's checkout details. Priced purposes (`resident_subscription`, `company_registration`, `company_subscription`) must carry the server's price for the plan (InvalidAmount otherwise: amounts owed come from pricing, never from params); `credit_top_up` must stay within the top-up bounds. Refuses an unknown purpose or plan (InvalidInput), an entity the caller may not pay for (NotFound) and provider failures (ProviderUnavailable, ProviderRejected). The purpose is stored as given except that `credit_top_up` is stored as `credit_topup` (the record's spelling; both are read as a top-up). `invoice_payment` is started with initiate_invoice_payment, not here (InvalidInput).
+     * Creates a pending mobile-money Payment (mobilepay_order_id stored for the webhook) for a resident or company the caller owns, or a company where the caller is a current director, and returns the provider's checkout details. Priced purposes (`resident_subscription`, `company_registration`, `company_subscription`) must carry the server's price for the plan (InvalidAmount otherwise: amounts owed come from pricing, never from params); `credit_top_up` must stay within the top-up bounds. Refuses an unknown purpose or plan (InvalidInput), an entity the caller may not pay for (NotFound) and provider failures (ProviderUnavailable, ProviderRejected). The purpose is stored as given except that `credit_top_up` is stored as `credit_topup` (the record's spelling; both are read as a top-up). `invoice_payment` is started with initiate_invoice_payment, not here (InvalidInput). `company_subscription` is priced by the one company price rule (monthly fee from the company's registration snapshot and its cap-table rows that are not only directors, x months x (1 - company discount), as initiate_company_renewal) for a renewal plan code (`1_month`, `6_months`, `1_year`, `2_years`, `3_years`) or a registration plan code (`monthly`, `one_year`, `two_years`), and is refused for a company that cannot renew (neither `active` nor `inactive`: InvalidState); its confirmation extends the company's subscription_end_date as a renewal does. `company_registration` is refused for a company that exists (InvalidState: it is registered already).
      *
      * Wire name: `paymentservice.initiate_mobilepay`.
      */
@@ -5928,7 +5934,7 @@ export const SERVICES = {
     /**
      * Renew a company's subscription from the caller's credits
      *
-     * Debits monthly_fee x months(plan) x (1 - company discount(plan)) from the caller's wallet, where the monthly fee is the company's registration snapshot (`monthly_fee_rate`, else the type's list price) plus `shareholder_fee_rate` for each shareholder beyond the type's included ones, and the discount is 0, 10, 20, 30 or 40 % for 1, 6, 12, 24 or 36 months; extends the company's subscription_end_date (from max(current end, now)), posts an inbox message (CompanyMessage), charges no setup fee; plan codes as above (the stored company plan follows the duration where one exists: `monthly`, `one_year`, `two_years`). The caller must be a current director of the company (x-auth company:director) and pays from their own wallet (user_id caller-bound). Audited as renew_subscription with the company as target. Refuses an unknown plan (InvalidInput), an unknown company (NotFound), a company that is neither `active` nor `inactive` (InvalidState; a lapsed, `inactive` company renews and becomes `active` again) and a short balance (InsufficientFunds); nothing changes on refusal. Companies with auto_renewal are also renewed by the server's auto-renewal sweep, paid by the owning user's wallet.
+     * Debits monthly_fee x months(plan) x (1 - company discount(plan)) from the caller's wallet, where the monthly fee is the company's registration snapshot (`monthly_fee_rate`, else the type's list price) plus `shareholder_fee_rate` for each cap-table row that is not only a director beyond the type's included ones (the holders registration priced), and the company discount is 0, 10, 20, 40 or 40 % for 1, 6, 12, 24 or 36 months (the registration plans' prepaid discount for the same length: one price rule); extends the company's subscription_end_date (from max(current end, now)), posts an inbox message (CompanyMessage), charges no setup fee; plan codes as above (the stored company plan follows the duration where one exists: `monthly`, `one_year`, `two_years`). The caller must be a current director of the company (x-auth company:director) and pays from their own wallet (user_id caller-bound). Audited as renew_subscription with the company as target. Refuses an unknown plan (InvalidInput), an unknown company (NotFound), a company that is neither `active` nor `inactive` (InvalidState; a lapsed, `inactive` company renews and becomes `active` again) and a short balance (InsufficientFunds); nothing changes on refusal. Companies with auto_renewal are also renewed by the server's auto-renewal sweep, paid by the owning user's wallet.
      *
      * Wire name: `paymentservice.initiate_company_renewal`.
      */
@@ -5970,7 +5976,7 @@ export const SERVICES = {
     /**
      * Start a bank-transfer payment
      *
-     * Creates a pending bank-transfer Payment for a resident or company the caller may pay for (as initiate_mobilepay: the caller's resident, or a company it owns or directs) and returns the transfer instructions (beneficiary, IBAN, BIC and the reference to quote). The payment stays open 7 days; an administrator confirms it with confirm_payment when the money arrived (never the payer), which applies its purpose. Priced purposes must carry the server's price (USD); `credit_top_up` (stored as `credit_topup`) stays within the top-up bounds. Refuses an unknown purpose or plan, an unknown currency or `invoice_payment` (InvalidInput), an amount that is not positive with at most two decimals or differs from the price (InvalidAmount) and an entity the caller may not pay for (NotFound); nothing is written on refusal.
+     * Creates a pending bank-transfer Payment for a resident or company the caller may pay for (as initiate_mobilepay: the caller's resident, or a company it owns or directs) and returns the transfer instructions (beneficiary, IBAN, BIC and the reference to quote). The payment stays open 7 days; an administrator confirms it with confirm_payment when the money arrived (never the payer), which applies its purpose. Priced purposes must carry the server's price (USD); `credit_top_up` (stored as `credit_topup`) stays within the top-up bounds. Refuses an unknown purpose or plan, an unknown currency or `invoice_payment` (InvalidInput), an amount that is not positive with at most two decimals or differs from the price (InvalidAmount) and an entity the caller may not pay for (NotFound); nothing is written on refusal. `company_subscription` is priced by the one company price rule (monthly fee from the company's registration snapshot and its cap-table rows that are not only directors, x months x (1 - company discount), as initiate_company_renewal) for a renewal plan code (`1_month`, `6_months`, `1_year`, `2_years`, `3_years`) or a registration plan code (`monthly`, `one_year`, `two_years`), and is refused for a company that cannot renew (neither `active` nor `inactive`: InvalidState); its confirmation extends the company's subscription_end_date as a renewal does. `company_registration` is refused for a company that exists (InvalidState: it is registered already).
      *
      * Wire name: `paymentservice.initiate_bank_transfer`.
      */

@@ -11115,7 +11115,7 @@ export interface PaymentServiceInitiateMobilepayParams {
    */
   payment_purpose: string;
   /**
-   * Plan code for subscription purposes.
+   * Plan code for subscription purposes: a resident plan for `resident_subscription`; for company purposes a renewal plan code (`1_month` ... `3_years`) or a registration plan code (`monthly`, `one_year`, `two_years`).
    */
   subscription_plan?: string;
 }
@@ -11201,7 +11201,7 @@ export interface PaymentServiceInitiateBankTransferParams {
    */
   payment_purpose: string;
   /**
-   * Plan code for subscription purposes.
+   * Plan code for subscription purposes: a resident plan for `resident_subscription`; for company purposes a renewal plan code (`1_month` ... `3_years`) or a registration plan code (`monthly`, `one_year`, `two_years`).
    */
   subscription_plan?: string;
 }

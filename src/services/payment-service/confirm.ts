@@ -3,13 +3,16 @@ import { uuidv7 } from "../../domain/ids.ts";
 import { fromCents, toCents } from "../../domain/money.ts";
 import { isOpen, isTopUp, OPEN_STATUSES } from "../../domain/payments.ts";
 import { isRefusal } from "../../domain/refusal.ts";
+import { companyRenewalRefusal, renewalPlanOfCode } from "../../domain/subscriptions.ts";
 import { creditWallet } from "../../repos/credit-balances.ts";
 import { findTopUpOfPayment, insertLedgerRow } from "../../repos/credit-transactions.ts";
 import { findResident } from "../../repos/digital-residents.ts";
 import { markInvoicePaid } from "../../repos/invoice-payments.ts";
 import { type PaymentChanges, updatePaymentIf } from "../../repos/payments.ts";
+import { lockCompany } from "../../repos/subscriptions.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { applyActivation, judgeActivation } from "../registration-service/activation.ts";
+import { extendCompany } from "../shared/subscriptions/renew.ts";
 import { invoiceMethodOf } from "./common.ts";
 
 /** What a confirmation did: the row after it, whether the purpose took effect, and the ledger row it wrote. */
@@ -47,8 +50,7 @@ export async function confirmOpenPayment(
  * The purpose's effect (docs/decisions.md "Payments (issue 15)"): a top-up credits the payer's wallet once (the
  * partial unique index top_up_payment holds it to one row per payment); a resident subscription activates the
  * pending resident when every other step is complete (else activation waits for the last step, which reads this
- * confirmed payment); an invoice payment marks the invoice paid; company registration and subscription payments
- * stay confirmed for the companies issue to read.
+ * confirmed payment); an invoice payment marks the invoice paid; a company subscription extends the company's period.
  */
 async function applyPurpose(
   ctx: RpcContext,
@@ -87,7 +89,28 @@ async function applyPurpose(
     const paid = await markInvoicePaid(ctx.em, row.invoice_id, invoiceMethodOf(row), row.sid, now);
     return { fulfilled: paid, creditTransactionId: null };
   }
+  if (row.payment_purpose === "company_subscription" && row.entity_type === "company") {
+    return { fulfilled: await applyCompanySubscription(ctx, row), creditTransactionId: null };
+  }
   return { fulfilled: false, creditTransactionId: null };
+}
+
+/**
+ * A confirmed company_subscription payment extends the company's period by its plan, as a renewal does (the row
+ * locked, from max(current end, now), the CompanyMessage posted). Initiation refused companies that cannot renew;
+ * one that stopped being renewable since (suspended, voided) keeps its dates and the payment stays confirmed,
+ * unfulfilled (a refund is an administrator's matter, as for a second payment of a paid invoice).
+ */
+async function applyCompanySubscription(ctx: RpcContext, row: PaymentRow): Promise<boolean> {
+  const plan = row.subscription_plan === null ? null : renewalPlanOfCode(row.subscription_plan);
+  const company = plan === null ? null : await lockCompany(ctx.em, row.entity_id);
+  if (plan === null || company === null || companyRenewalRefusal(company.status) !== null) return false;
+  const rail = row.payment_type === "bank_transfer" ? "bank transfer" : row.payment_type;
+  await extendCompany(ctx.em, company, plan, ctx.now(), {
+    amount: row.amount,
+    paidWith: `were paid by ${rail} (payment ${row.sid})`,
+  });
+  return true;
 }
 
 /** Moves an open payment to `failed` or `expired` (a provider verdict): whether it moved. */

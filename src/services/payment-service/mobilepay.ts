@@ -1,5 +1,6 @@
 import type { PaymentServiceHandlers } from "../../../generated/handlers/index.ts";
 import type { EntityType } from "../../../generated/types.ts";
+import { registeredCompanyFees } from "../../domain/company-pricing.ts";
 import type { Cents } from "../../domain/money.ts";
 import {
   paymentAmount,
@@ -50,13 +51,7 @@ export async function checkPurposePayment(
   }
   const entity = await payableEntity(ctx, params.entity_type, params.entity_id);
   const company =
-    entity.type === "company"
-      ? {
-          company_type: entity.company.company_type,
-          shareholder_count: entity.company.shareholders.length,
-          early_bird_applied: entity.company.early_bird_applied,
-        }
-      : null;
+    entity.type === "company" ? { status: entity.company.status, fees: registeredCompanyFees(entity.company) } : null;
   const price = purposePrice(purpose, params.subscription_plan ?? null, company);
   if (isRefusal(price)) throw refused(price);
   if ((price !== null || purpose === "credit_topup") && currency !== "USD") {

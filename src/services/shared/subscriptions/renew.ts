@@ -1,5 +1,6 @@
 import type { DigitalResidentRow, ZoneCompanyRow } from "../../../../generated/entities.ts";
 import type { SubscriptionInfo } from "../../../../generated/types.ts";
+import { registeredCompanyFees } from "../../../domain/company-pricing.ts";
 import { type Refusal, refuse } from "../../../domain/refusal.ts";
 import { effectiveStatus, statusRefusal } from "../../../domain/resident-status.ts";
 import {
@@ -86,15 +87,7 @@ export async function renewCompany(
   const now = mover.now();
   const denied = companyRenewalRefusal(company.status);
   if (denied) return denied;
-  const price = companyRenewalPrice(
-    {
-      company_type: company.company_type,
-      monthly_fee_rate: company.monthly_fee_rate,
-      shareholder_fee_rate: company.shareholder_fee_rate,
-      shareholder_count: company.shareholders.length,
-    },
-    plan,
-  );
+  const price = companyRenewalPrice(registeredCompanyFees(company), plan);
   const debit = await debitForRenewal(mover, {
     userId: payerId,
     amount: price.amount,
@@ -103,6 +96,29 @@ export async function renewCompany(
     referenceId: company.company_id,
   });
   if ("short" in debit) return short(debit.balance, price.amount);
+  const changes = await extendCompany(em, company, plan, now, {
+    amount: price.amount,
+    paidWith: "were debited from the paying member's credit wallet",
+  });
+  return toSubscriptionInfo({ type: "company", id: company.company_id, row: { ...company, ...changes } }, now, {
+    ...debit,
+    amount: price.amount,
+    discountRate: price.discountRate,
+  });
+}
+
+/**
+ * Extends a company's period (locked by the caller, its status checked) by `plan` from max(current end, now), sets
+ * the plan that follows and posts the renewal's CompanyMessage; shared by the wallet renewal and a confirmed
+ * company_subscription payment. Answers the new dates and plan.
+ */
+export async function extendCompany(
+  em: MoneyMover["em"],
+  company: ZoneCompanyRow,
+  plan: RenewalPlan,
+  now: Date,
+  paid: { amount: number /** How the amount was paid, after "<amount> USD". */; paidWith: string },
+) {
   const changes = newPeriod(company, plan, companyPlanAfterRenewal(plan), now);
   if ((await renewCompanyRow(em, company.company_id, changes, now)) === 0) {
     throw new Error(`company ${company.company_id} changed under its row lock`);
@@ -114,15 +130,11 @@ export async function renewCompany(
       title: "Subscription renewed",
       body:
         `The subscription of ${company.name} was renewed (${plan}) until ` +
-        `${changes.subscription_end_date.toISOString().slice(0, 10)}; ${price.amount.toFixed(2)} USD were debited ` +
-        "from the paying member's credit wallet. No setup fee was charged.",
+        `${changes.subscription_end_date.toISOString().slice(0, 10)}; ${paid.amount.toFixed(2)} USD ` +
+        `${paid.paidWith}. No setup fee was charged.`,
       messageType: "notification",
     },
     now,
   );
-  return toSubscriptionInfo({ type: "company", id: company.company_id, row: { ...company, ...changes } }, now, {
-    ...debit,
-    amount: price.amount,
-    discountRate: price.discountRate,
-  });
+  return changes;
 }
