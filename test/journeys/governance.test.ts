@@ -1,4 +1,5 @@
 import { expect, test } from "vitest";
+import { expectReached } from "../support/reached.ts";
 import {
   companyBalance,
   formCompany,
@@ -16,6 +17,13 @@ import {
 // units, tally, execution into a numbered resolution every member sees), then a dividend put to a vote
 // (DIVIDEND_REQUIRES_VOTE on): its proposal passes, the tally approves the dividend, and execution pays each holder's
 // treasury account its share to the cent. Public API only (see support.ts).
+
+expectReached({
+  ProposalStatus: ["active", "passed", "executed"],
+  DividendStatus: ["proposed", "approved", "completed"],
+  CompanyRoleKind: ["founder", "shareholder"],
+  TreasuryTransactionStatus: ["confirmed"],
+});
 
 const cast = journeyCast(
   {

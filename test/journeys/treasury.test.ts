@@ -1,4 +1,5 @@
 import { expect, test } from "vitest";
+import { expectReached } from "../support/reached.ts";
 import {
   cents,
   companyBalance,
@@ -15,6 +16,13 @@ import {
 // director's approval (four eyes: the initiator never approves), then settles; a transfer below it settles at
 // once; and an exchange at a quoted rate moves exact cents between the company's USD and EUR accounts. Public API
 // only (see support.ts).
+
+expectReached({
+  FundTransferStatus: ["pending", "completed"],
+  ExchangeStatus: ["completed"],
+  TreasuryTransactionStatus: ["confirmed"],
+  CompanyRoleKind: ["founder", "shareholder", "director"],
+});
 
 const cast = journeyCast({
   alice: { first_name: "Alice", last_name: "Mwangi" },
