@@ -1,4 +1,5 @@
 import { expect, test } from "vitest";
+import { expectReached } from "../support/reached.ts";
 import { formCompany, journeyCast, rolesOf, signInAgain } from "./support.ts";
 
 // Seed 000, member due process in a cooperative: notice -> response -> review -> decision -> appeal -> ruling, then
@@ -8,6 +9,12 @@ import { formCompany, journeyCast, rolesOf, signInAgain } from "./support.ts";
 
 const DAY = 24 * 3600;
 const content = (text: string) => JSON.stringify({ text });
+
+expectReached({
+  GovernanceActionKind: ["notice", "response", "review", "decision", "appeal"],
+  DecisionOutcome: ["dismiss", "remove"],
+  CompanyRoleKind: ["founder", "founding_member"],
+});
 
 const cast = journeyCast({
   carol: { first_name: "Carol", last_name: "Haddad" },

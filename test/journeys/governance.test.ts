@@ -1,4 +1,5 @@
 import { expect, test } from "vitest";
+import { expectReached } from "../support/reached.ts";
 import {
   companyBalance,
   formCompany,
@@ -16,6 +17,13 @@ import {
 // units, tally, execution into a numbered resolution every member sees), then a dividend put to a vote
 // (DIVIDEND_REQUIRES_VOTE on): its proposal passes, the tally approves the dividend, and execution pays each holder's
 // treasury account its share to the cent. Public API only (see support.ts).
+
+expectReached({
+  ProposalStatus: ["active", "passed", "rejected", "executed"],
+  DividendStatus: ["proposed", "approved", "completed", "cancelled"],
+  CompanyRoleKind: ["founder", "shareholder"],
+  TreasuryTransactionStatus: ["confirmed"],
+});
 
 const cast = journeyCast(
   {
@@ -40,6 +48,7 @@ const STEPS = [
   "vote the dividend and tally: the dividend is approved",
   "execute the dividend: each holder's account is paid its share",
   "executing again pays nothing twice",
+  "a second dividend voted down: its proposal is rejected, the dividend cancelled",
 ] as const;
 
 test(`governance: proposal, votes, tally, resolution, voted dividend (${STEPS.length} steps)`, async () => {
@@ -221,6 +230,29 @@ test(`governance: proposal, votes, tally, resolution, voted dividend (${STEPS.le
   expect(repeat.status).toBe("completed");
   expect((await companyBalance(alice, companyId, source)).balance).toBe(899.99);
   expect(await residentBalance(bob, accountOf.get(bob) ?? "")).toBe(30);
+
+  step("a second dividend voted down: its proposal is rejected, the dividend cancelled");
+  // The director puts the minority's request for a larger payout to the vote; the majority holder votes it down.
+  const second = await alice.client.callOk("shareholderservice.initiate_dividend", {
+    company_id: companyId,
+    total_amount: 500,
+    currency: "USD",
+    source_account_id: source,
+    distribution_date: t.clock.now().toISOString(),
+    initiated_by: alice.residentId,
+  });
+  expect(second.status).toBe("proposed");
+  const secondProposal = second.proposal_id ?? "";
+  await vote(alice, secondProposal, "against");
+  await vote(bob, secondProposal, "for");
+  await vote(carol, secondProposal, "for");
+  const secondTally = await alice.client.callOk("governanceservice.tally_votes", { proposal_id: secondProposal });
+  expect(secondTally).toMatchObject({ status: "rejected", votes_for: 400, votes_against: 600 });
+  const cancelled = await alice.client.callOk("shareholderservice.list_dividends", { company_id: companyId });
+  expect(cancelled.items.find((d) => d.sid === second.sid)).toMatchObject({ status: "cancelled", approved_at: null });
+  const refused = await alice.client.call("shareholderservice.execute_dividend", { dividend_id: second.sid });
+  expect("error" in refused && refused.error.code).toBe(-32005);
+  expect((await companyBalance(alice, companyId, source)).balance).toBe(899.99);
 
   expect(done).toEqual([...STEPS]);
 });

@@ -1,10 +1,16 @@
 import { expect, test } from "vitest";
+import { expectReached } from "../support/reached.ts";
 import { enableReceiving, formCompany, journeyCast, postMobileMoneySucceeded } from "./support.ts";
 
 // Seed 001, invoicing: a company's director invoices a resident, sends it (inbox message and email to the
 // recipient), the recipient pays it by mobile money and the provider's webhook marks it paid; a person-to-person
 // invoice of that resident is cancelled and its payment refused. Each party reads the invoice at each step; a
 // stranger never sees it. Public API only (see support.ts).
+
+expectReached({
+  InvoiceStatus: ["draft", "sent", "paid", "cancelled"],
+  PaymentStatus: ["pending"],
+});
 
 const cast = journeyCast({
   alice: { first_name: "Alice", last_name: "Mwangi" },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
+import { expectReached } from "../support/reached.ts";
 import {
   adminResidentKey,
   approvalSignature,
@@ -28,6 +29,13 @@ import {
  * 10 signing key rotated, 11 old-key signature refused and new-key accepted, 12 who sees the audit trail.
  * The steps share one app and run in order (each test builds on the previous one).
  */
+
+expectReached({
+  RegistrationRequestStatus: ["pending", "under_review", "approved"],
+  PaymentStatus: ["pending", "confirmed"],
+  KycStatus: ["pending", "completed"],
+  ResidentStatus: ["pending", "active"],
+});
 
 let t: TestApp;
 let admin: Client;

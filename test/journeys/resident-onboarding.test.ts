@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
 import type { Client } from "../support/app.ts";
+import { expectReached } from "../support/reached.ts";
 import {
   cents,
   journeyCast,
@@ -18,6 +19,13 @@ import {
 // resident, signs the registration contracts, passes KYC by the identity provider's webhook, pays the plan by mobile
 // money (the provider's webhook activates), renews from the wallet, lapses when the test clock passes the end, and
 // renews again. Public API only (see support.ts).
+expectReached({
+  ResidentStatus: ["pending", "active", "expired"],
+  KycStatus: ["pending", "completed"],
+  SubscriptionStatus: ["none", "active", "expiring", "suspended"],
+  RegistrationFlowStatus: ["personal_info_complete", "registration_complete"],
+});
+
 const cast = journeyCast({});
 
 const STEPS = [

@@ -1,12 +1,17 @@
 import { createHash } from "node:crypto";
 import { expect, test } from "vitest";
 import { PASSWORD } from "../support/app.ts";
+import { expectReached } from "../support/reached.ts";
 import { formCompany, journeyCast, signInAgain } from "./support.ts";
 
 // Seed 001, tax: a company's quarterly filing is drafted, its figures computed at the configured rate, submitted with
 // the password, accepted by the administrator, then amended: the amendment frees the period, carries the corrected
 // figures and is submitted and accepted in turn, while the original reads `amended`. Members read filings and
 // documents; a shareholder may not change them; an outsider does not see them. Public API only (see support.ts).
+
+expectReached({
+  TaxFilingStatus: ["draft", "submitted", "accepted", "amended"],
+});
 
 const cast = journeyCast({
   alice: { first_name: "Alice", last_name: "Mwangi" },

@@ -1,4 +1,5 @@
 import { expect, test } from "vitest";
+import { expectReached } from "../support/reached.ts";
 import {
   cents,
   companyBalance,
@@ -16,6 +17,13 @@ import {
 // once; and an exchange at a quoted rate moves exact cents between the company's USD and EUR accounts. Public API
 // only (see support.ts).
 
+expectReached({
+  FundTransferStatus: ["pending", "completed", "cancelled"],
+  ExchangeStatus: ["completed"],
+  TreasuryTransactionStatus: ["confirmed"],
+  CompanyRoleKind: ["founder", "shareholder", "director"],
+});
+
 const cast = journeyCast({
   alice: { first_name: "Alice", last_name: "Mwangi" },
   bob: { first_name: "Bob", last_name: "Okafor" },
@@ -30,6 +38,7 @@ const STEPS = [
   "the initiator cannot approve her own transfer",
   "the second director approves: it settles",
   "a transfer of 200 settles at once",
+  "a transfer of 600 waits, then its initiator cancels it: the reservation is released",
   "open the company's EUR account",
   "quote USD to EUR",
   "execute the exchange at the quoted rate",
@@ -109,6 +118,23 @@ test(`treasury: transfer above the threshold with approval, and an exchange (${S
   });
   expect(small).toMatchObject({ status: "completed", requires_approval: false });
   expect((await companyBalance(alice, companyId, usd)).balance).toBe(1000);
+  expect(await residentBalance(carol, supplier)).toBe(1000);
+
+  step("a transfer of 600 waits, then its initiator cancels it: the reservation is released");
+  const unwanted = await alice.client.callOk("treasuryoperationsservice.initiate_transfer", {
+    from_account_id: usd,
+    to_account_id: supplier,
+    amount: 600,
+    currency: "USD",
+    initiated_by: alice.residentId,
+  });
+  expect(unwanted.status).toBe("pending");
+  expect(await companyBalance(bob, companyId, usd)).toEqual({ balance: 1000, available: 400, pending_out: 600 });
+  const cancelled = await alice.client.callOk("treasuryoperationsservice.cancel_transfer", {
+    transfer_id: unwanted.sid,
+  });
+  expect(cancelled.status).toBe("cancelled");
+  expect(await companyBalance(bob, companyId, usd)).toEqual({ balance: 1000, available: 1000, pending_out: 0 });
   expect(await residentBalance(carol, supplier)).toBe(1000);
 
   step("open the company's EUR account");
