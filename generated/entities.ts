@@ -1118,6 +1118,7 @@ export interface EntityDraftRow {
   template_data: string;
   rendered_documents: string;
   shareholders: ShareholderData[];
+  due_process_executors: CoopDueProcessExecutors | null;
   status: EntityDraftStatus;
   document_version: number;
   signature_deadline: Date;
@@ -1144,6 +1145,7 @@ export const EntityDraftEntity = new EntitySchema<EntityDraftRow>({
     template_data: { type: "string", columnType: "text" },
     rendered_documents: { type: "string", columnType: "text", default: "[]" },
     shareholders: { type: "json", columnType: "jsonb" },
+    due_process_executors: { type: "json", columnType: "jsonb", nullable: true },
     status: { type: "string", columnType: "text", default: "draft" },
     document_version: { type: new BigIntType("number"), columnType: "bigint", default: 1 },
     signature_deadline: { type: "datetime", columnType: "timestamptz(3)" },
@@ -3617,7 +3619,7 @@ export const ZoneCompanyEntity = new EntitySchema<ZoneCompanyRow>({
 
 /** A stored ZoneExpense (table `zone_expense`). */
 export interface ZoneExpenseRow {
-  [OptionalProps]?: "status" | "created_at" | "updated_at";
+  [OptionalProps]?: "status" | "self_decided" | "created_at" | "updated_at";
   sid: string;
   fzc_id: string;
   receipt_number: string;
@@ -3634,6 +3636,7 @@ export interface ZoneExpenseRow {
   rejection_reason: string | null;
   decided_at: Date | null;
   submitted_by: string | null;
+  self_decided: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -3658,6 +3661,7 @@ export const ZoneExpenseEntity = new EntitySchema<ZoneExpenseRow>({
     rejection_reason: { type: "string", columnType: "text", nullable: true },
     decided_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     submitted_by: { type: "string", columnType: "text", nullable: true },
+    self_decided: { type: "boolean", columnType: "boolean", default: false },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
     updated_at: {
       type: "datetime",

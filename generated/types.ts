@@ -1401,6 +1401,10 @@ export interface EntityDraft {
    * Share allocation, or founding members for cooperatives.
    */
   shareholders: ShareholderData[];
+  /**
+   * Cooperatives only (designed, issue 30): the discipline executors the cooperative is registered with, copied to ZoneCompany.due_process_executors at activation; null falls back to deployment defaults.
+   */
+  due_process_executors: CoopDueProcessExecutors | null;
   status: EntityDraftStatus;
   /**
    * Increments on edit and invalidates signatures.
@@ -3047,6 +3051,10 @@ export interface ZoneExpense {
    * User id of the caller who submitted it (designed; the submitter may not approve or reject it).
    */
   submitted_by: string | null;
+  /**
+   * True when the submitter approved or rejected its own submission because it was the company's whole board, the only person holding a current director or founder role (designed, issue 30: four eyes cannot apply to one person).
+   */
+  self_decided: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -4193,7 +4201,7 @@ export interface CreateCompanyData {
   due_process_executors?: CoopDueProcessExecutors;
 }
 /**
- * Input of companyservice.update: only the fields to change. Name, type, voting model, cap table, keys, anonymity, subscription and licence change through their own operations, never here.
+ * Input of companyservice.update: only the fields to change. Cooperatives may also replace due_process_executors. Name, type, voting model, cap table, keys, anonymity, subscription and licence change through their own operations, never here.
  */
 export interface UpdateCompanyData {
   description?: string;
@@ -4227,6 +4235,10 @@ export interface UpdateCompanyData {
    */
   crypto_wallets?: CryptoWallet[];
   auto_renewal?: boolean;
+  /**
+   * Cooperatives only (issue 30): replaces the whole executor set of the member discipline steps; null clears it (every step then takes the deployment default). Applies to decisions taken from then on; recorded decisions keep their decided_by_role. Given for a company: InvalidInput.
+   */
+  due_process_executors?: CoopDueProcessExecutors | null;
 }
 /**
  * Public display card of a company. When anonymity is on and the caller holds no role in the company, the identifying fields (name, description, website, logo_url, industry) are null and masked is true.
@@ -4949,6 +4961,10 @@ export interface DraftResult {
    * Share allocation, or founding members for cooperatives.
    */
   shareholders: ShareholderData[];
+  /**
+   * Cooperatives only: the discipline executors the cooperative will be registered with; null = deployment defaults.
+   */
+  due_process_executors: CoopDueProcessExecutors | null;
   status: EntityDraftStatus;
   /**
    * Increments on every edit; signatures of older versions no longer count.
@@ -5217,6 +5233,10 @@ export interface ExpenseResult {
    * When it was approved or rejected.
    */
   decided_at: string | null;
+  /**
+   * True when the decision was taken by its own submitter because that person was the company's whole board (the only current director or founder); false otherwise.
+   */
+  self_decided: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -8648,6 +8668,10 @@ export interface EntityDraftNewTemplate {
    */
   shareholders: ShareholderData[] | null;
   /**
+   * Cooperatives only (designed, issue 30): the discipline executors the cooperative is registered with, copied to ZoneCompany.due_process_executors at activation; null falls back to deployment defaults.
+   */
+  due_process_executors: CoopDueProcessExecutors | null;
+  /**
    * Set by the founder; default 30 days.
    */
   signature_deadline: string | null;
@@ -10139,6 +10163,10 @@ export interface EntityDraftServiceCreateDraftParams {
    * Cap table: share allocation, or founding members for cooperatives.
    */
   shareholders: ShareholderData[];
+  /**
+   * Cooperatives only (designed, issue 30): who executes each member discipline step once the cooperative is registered (copied to the cooperative at pay_and_activate); absent or null = deployment defaults. Given for a company: InvalidInput.
+   */
+  due_process_executors?: CoopDueProcessExecutors | null;
 }
 export interface EntityDraftServicePreviewDocumentsParams {
   /**
@@ -10257,6 +10285,10 @@ export interface EntityDraftServiceUpdateDraftParams {
    * New signature deadline; must be in the future.
    */
   signature_deadline?: string;
+  /**
+   * Cooperatives only (designed, issue 30): replaces the stored discipline executors; null clears them (deployment defaults). Counts as an edit: the version increments. Given for a company: InvalidInput.
+   */
+  due_process_executors?: CoopDueProcessExecutors | null;
 }
 export interface EntityDraftServiceCreateEventParams {
   /**

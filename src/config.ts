@@ -444,22 +444,48 @@ export interface ProposalConfig {
   sweepIntervalS: number;
 }
 
-function wholePercent(env: Env, name: string, fallback: number): number {
+/**
+ * A whole percentage from `floor` to 100. A floor is the seed's own rule for the setting (seed 001 Limits: an
+ * ordinary resolution passes with more than 50 percent, a special one needs at least 75): configuration may make
+ * such a rule stricter, never weaker (docs/decisions.md "Small companies and smaller slips (issue 30)").
+ */
+function wholePercent(env: Env, name: string, fallback: number, floor?: { min: number; rule: string }): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
   if (!/^\d{1,3}$/.test(raw) || value > 100)
     throw new ConfigError(name, `must be an integer from 0 to 100, got "${raw}"`);
+  if (floor && value < floor.min) {
+    throw new ConfigError(
+      name,
+      `must be at least ${floor.min} (${floor.rule}; configuration may make it stricter, never weaker), got "${raw}"`,
+    );
+  }
   return value;
 }
 
+/** The seed's floors of the passing thresholds (seed 001 Limits); quorum and board thresholds have none. */
+export const SEED_PASSING_FLOORS = {
+  ordinary: { min: 50, rule: "the seed's ordinary resolution passes with more than 50 percent" },
+  special: { min: 75, rule: "the seed's special resolution needs at least 75 percent" },
+} as const;
+
 function proposalConfig(env: Env): ProposalConfig {
-  const kind = (name: string, quorum: number, passing: number): ProposalThresholds => ({
+  const kind = (
+    name: string,
+    quorum: number,
+    passing: number,
+    floor?: { min: number; rule: string },
+  ): ProposalThresholds => ({
     quorum: wholePercent(env, `PROPOSAL_${name}_QUORUM`, quorum),
-    passing: wholePercent(env, `PROPOSAL_${name}_PASSING`, passing),
+    passing: wholePercent(env, `PROPOSAL_${name}_PASSING`, passing, floor),
   });
   return {
-    thresholds: { ordinary: kind("ORDINARY", 50, 50), special: kind("SPECIAL", 50, 75), board: kind("BOARD", 50, 50) },
+    thresholds: {
+      ordinary: kind("ORDINARY", 50, 50, SEED_PASSING_FLOORS.ordinary),
+      special: kind("SPECIAL", 50, 75, SEED_PASSING_FLOORS.special),
+      board: kind("BOARD", 50, 50),
+    },
     expiryHours: int(env, "PROPOSAL_EXPIRY_HOURS", 168, 1),
     sweepIntervalS: int(env, "PROPOSAL_SWEEP_INTERVAL_S", 300),
   };

@@ -1,4 +1,4 @@
-import type { Address, CryptoWallet } from "../../generated/types.ts";
+import type { Address, CoopDueProcessExecutors, CryptoWallet } from "../../generated/types.ts";
 import { isValidEmail, normalizeEmail } from "./email.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 import { residentPhone } from "./resident-profile.ts";
@@ -98,4 +98,16 @@ export function profileChanges(input: ProfileInput): Profile | Bad {
     out.crypto_wallets = w;
   }
   return out;
+}
+
+/**
+ * due_process_executors is a cooperative's (seed 000 ZoneCompany: "cooperatives only"): given (a set, or null to
+ * clear it) for a company, it is refused, whether at registration, in a draft or in an update.
+ */
+export function executorsRefusal(
+  coop: boolean,
+  executors: CoopDueProcessExecutors | null | undefined,
+): Refusal<"InvalidInput"> | null {
+  if (executors === undefined || coop) return null;
+  return bad("due_process_executors", "due_process_executors is for cooperatives only");
 }

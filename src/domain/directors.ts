@@ -5,11 +5,21 @@ import { type Refusal, refuse } from "./refusal.ts";
  * invitations (issue 17)"): pure rules over facts the handlers load.
  */
 
-/** The roles that keep a company governed: removing a director must leave at least one of them in effect. */
-export const LEADING_ROLES = ["director", "founder"] as const;
+/**
+ * The board of a company: the residents holding a current `director` or `founder` role (a founder sits on the board
+ * as a director does, as the `company:director` rule lets a founder act). One definition for board proposals, the
+ * executor of a resolution, the last-director guard and the expense four-eyes rule (docs/decisions.md "Small
+ * companies and smaller slips (issue 30)").
+ */
+export const BOARD_ROLES = ["director", "founder"] as const;
 
-/** Whether `role` keeps a company governed. */
-export const isLeadingRole = (role: string): boolean => (LEADING_ROLES as readonly string[]).includes(role);
+/** Whether `role` seats its holder on the board. */
+export const isBoardRole = (role: string): boolean => (BOARD_ROLES as readonly string[]).includes(role);
+
+/** The board's members among current role rows: each subject holding a board role, once. */
+export function boardMembers(roles: readonly { role: string; subject_id: string }[]): string[] {
+  return [...new Set(roles.filter((r) => isBoardRole(r.role)).map((r) => r.subject_id))];
+}
 
 /**
  * Removing a director: refused when the company would be left with neither a current director nor a current

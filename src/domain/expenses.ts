@@ -137,16 +137,29 @@ export function rejectionReason(raw: string): string | Refusal<"InvalidInput"> {
 
 /**
  * Four eyes: the user who submitted an expense decides nothing about it, neither as the caller nor through a
- * resident they own that someone else (a proxy) acts for.
+ * resident they own that someone else (a proxy) acts for; except when that user is the company's whole board
+ * (`boardOwnerUserIds`: the owning user of each current director or founder resident, null when it has none), since
+ * then nobody else could ever decide: the decision is taken and recorded as `self_decided` (docs/decisions.md
+ * "Small companies and smaller slips (issue 30)"). Answers whether the decision is the submitter's own.
  */
-export function selfDecisionRefusal(
+export function fourEyes(
   submittedBy: string | null,
   callerUserId: string,
   deciderOwnerUserId: string | null,
-): Refusal<"SelfApproval"> | null {
-  if (submittedBy === null) return null;
-  if (submittedBy !== callerUserId && submittedBy !== deciderOwnerUserId) return null;
-  return refuse("SelfApproval", "the submitter of an expense may not approve or reject it");
+  boardOwnerUserIds: readonly (string | null)[],
+): { selfDecided: boolean } | Refusal<"SelfApproval"> {
+  if (submittedBy === null) return { selfDecided: false };
+  if (submittedBy !== callerUserId && submittedBy !== deciderOwnerUserId) return { selfDecided: false };
+  if (isWholeBoard(submittedBy, boardOwnerUserIds)) return { selfDecided: true };
+  return refuse(
+    "SelfApproval",
+    "the submitter of an expense may not approve or reject it while another director or founder can",
+  );
+}
+
+/** Whether `userId` owns every current board seat (and there is at least one). */
+export function isWholeBoard(userId: string, boardOwnerUserIds: readonly (string | null)[]): boolean {
+  return boardOwnerUserIds.length > 0 && boardOwnerUserIds.every((owner) => owner === userId);
 }
 
 /** The audience tiers an expense is classified for: every member tier (any current member may read it). */

@@ -1,4 +1,5 @@
 import type { ProposalStatus, ResolutionKind, VoteValue, VotingModel } from "../../generated/types.ts";
+import { boardMembers } from "./directors.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 import { fromMicro, toMicro } from "./units.ts";
 
@@ -63,7 +64,8 @@ export interface PowerSnapshot {
 const MEMBER_ROLES = new Set(["founding_member", "platinum_member"]);
 
 /**
- * The power at an instant: `board` proposals count current directors (one each, per subject); otherwise
+ * The power at an instant: `board` proposals count the board (directors and founders, one each, per subject:
+ * `boardMembers`); otherwise
  * `cooperative` voting counts open founding_member and platinum_member roles (one unit per role row), and
  * `standard` voting sums the cap table's shareholder units (rows whose role is null or `shareholder`); units on a
  * row without a resident id count in the total (they are issued) but nobody can vote them. Units are summed in
@@ -78,7 +80,7 @@ export function powerSnapshot(
   const powers = new Map<string, number>();
   const add = (subject: string, n: number) => powers.set(subject, (powers.get(subject) ?? 0) + n);
   if (kind === "board") {
-    for (const subject of new Set(roles.filter((r) => r.role === "director").map((r) => r.subject_id))) add(subject, 1);
+    for (const subject of boardMembers(roles)) add(subject, 1);
     return { powers, total: powers.size };
   }
   if (model === "cooperative") {

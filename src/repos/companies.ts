@@ -173,6 +173,7 @@ export type ProfileChanges = Partial<
     | "tax_id"
     | "crypto_wallets"
     | "auto_renewal"
+    | "due_process_executors"
   >
 >;
 

@@ -46,7 +46,10 @@ export async function deleteDraft(em: EntityManager, expenseId: string): Promise
 }
 
 export type ExpenseMoveFields = Partial<
-  Pick<ZoneExpenseRow, "submitted_by" | "approved_by" | "rejected_by" | "rejection_reason" | "decided_at">
+  Pick<
+    ZoneExpenseRow,
+    "submitted_by" | "approved_by" | "rejected_by" | "rejection_reason" | "decided_at" | "self_decided"
+  >
 >;
 
 /** The conditional move `from -> to`: true when this call made it, false when the expense was not in `from`. */

@@ -1,6 +1,7 @@
 import type { ZoneExpenseRow } from "../../generated/entities.ts";
 import type { ExpenseServiceHandlers } from "../../generated/handlers/index.ts";
 import type { ExpenseResult } from "../../generated/types.ts";
+import { boardMembers } from "../domain/directors.ts";
 import {
   draftOnlyRefusal,
   EXPENSE_AUDIENCE_RULE,
@@ -9,13 +10,14 @@ import {
   type ExpenseFields,
   type ExpenseMove,
   expenseChanges,
+  fourEyes,
   moveRefusal,
   rejectionReason,
-  selfDecisionRefusal,
 } from "../domain/expenses.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { isRefusal, type Refusal } from "../domain/refusal.ts";
-import { findResident } from "../repos/digital-residents.ts";
+import { rolesOfCompanyAt } from "../repos/company-roles.ts";
+import { findResident, residentStandings } from "../repos/digital-residents.ts";
 import { closeAudience, writeAudience } from "../repos/document-audiences.ts";
 import * as expenses from "../repos/expenses.ts";
 import { recordAdminAction } from "../rpc/admin-actions.ts";
@@ -57,6 +59,7 @@ function toExpenseResult(row: ZoneExpenseRow): ExpenseResult {
     rejected_by: row.rejected_by,
     rejection_reason: row.rejection_reason,
     decided_at: row.decided_at?.toISOString() ?? null,
+    self_decided: row.self_decided,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -83,12 +86,21 @@ function recordIfAdmin(ctx: RpcContext, action: string, row: ZoneExpenseRow, det
 /**
  * approve / reject: the dispatcher checked the deciding resident (the caller owns it or holds its proxy; its status;
  * `x-acts-as` role: a current director or founder of the expense's company). Four eyes stay here, a rule on the
- * record: the submitter decides nothing of its own submission.
+ * record: the submitter decides nothing of its own submission, unless it is the company's whole board (the owners
+ * of the current director and founder residents); answers whether the decision is the submitter's own.
  */
-async function checkNotSubmitter(ctx: RpcContext, row: ZoneExpenseRow, residentId: string): Promise<void> {
+async function fourEyesCheck(ctx: RpcContext, row: ZoneExpenseRow, residentId: string): Promise<boolean> {
   const resident = await findResident(ctx.em, residentId);
-  const self = selfDecisionRefusal(row.submitted_by, requireCaller(ctx).userId, resident?.user_id ?? null);
-  if (self) throw refused(self);
+  const board = boardMembers(await rolesOfCompanyAt(ctx.em, row.fzc_id, ctx.now()));
+  const owners = new Map((await residentStandings(ctx.em, board)).map((r) => [r.resident_id, r.user_id]));
+  const verdict = fourEyes(
+    row.submitted_by,
+    requireCaller(ctx).userId,
+    resident?.user_id ?? null,
+    board.map((subject) => owners.get(subject) ?? null),
+  );
+  if (isRefusal(verdict)) throw refused(verdict);
+  return verdict.selfDecided;
 }
 
 /** The conditional move; a lost race (the expense left `from` meanwhile) is InvalidState, nothing written. */
@@ -129,6 +141,7 @@ export const expenseService: ExpenseServiceHandlers<RpcContext> = {
       rejected_by: null,
       rejection_reason: null,
       decided_at: null,
+      self_decided: false,
       created_at: now,
       updated_at: now,
     });
@@ -189,15 +202,15 @@ export const expenseService: ExpenseServiceHandlers<RpcContext> = {
 
   async approve(ctx, { approved_by }) {
     const row = ctx.target.row;
-    await checkNotSubmitter(ctx, row, approved_by);
-    return move(ctx, row, "approve", { approved_by, decided_at: ctx.now() });
+    const self_decided = await fourEyesCheck(ctx, row, approved_by);
+    return move(ctx, row, "approve", { approved_by, decided_at: ctx.now(), self_decided });
   },
 
   async reject(ctx, { rejected_by, reason }) {
     const row = ctx.target.row;
-    await checkNotSubmitter(ctx, row, rejected_by);
+    const self_decided = await fourEyesCheck(ctx, row, rejected_by);
     const clean = rejectionReason(reason);
     if (isRefusal(clean)) throw refused(clean);
-    return move(ctx, row, "reject", { rejected_by, rejection_reason: clean, decided_at: ctx.now() });
+    return move(ctx, row, "reject", { rejected_by, rejection_reason: clean, decided_at: ctx.now(), self_decided });
   },
 };

@@ -32,6 +32,7 @@ interface SeedService {
 const ISSUE_ADDED_PARAMS: Record<string, readonly string[]> = {
   "taxservice.create_filing": ["amends_filing_id"],
   "entitydraftservice.accept_invitation": ["signature"],
+  "entitydraftservice.create_draft": ["due_process_executors"],
 };
 
 /** Seed records without generic CRUD and a seed enumeration that no method reaches, served all the same. */

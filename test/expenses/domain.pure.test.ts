@@ -5,10 +5,10 @@ import {
   expenseAmount,
   expenseChanges,
   expenseCurrency,
+  fourEyes,
   MAX_REJECTION_REASON,
   moveRefusal,
   rejectionReason,
-  selfDecisionRefusal,
 } from "../../src/domain/expenses.ts";
 import { MAX_MONEY } from "../../src/domain/money.ts";
 
@@ -77,9 +77,19 @@ describe("expense amounts and fields", () => {
 
 describe("who decides", () => {
   test("the submitter decides nothing, as caller or as the owner of the deciding resident", () => {
-    expect(selfDecisionRefusal("u1", "u2", "u2")).toBeNull();
-    expect(selfDecisionRefusal(null, "u1", "u1")).toBeNull();
-    expect(selfDecisionRefusal("u1", "u1", "u2")).toMatchObject({ refusal: "SelfApproval" });
-    expect(selfDecisionRefusal("u1", "u2", "u1")).toMatchObject({ refusal: "SelfApproval" });
+    const board = ["u1", "u2"];
+    expect(fourEyes("u1", "u2", "u2", board)).toEqual({ selfDecided: false });
+    expect(fourEyes(null, "u1", "u1", board)).toEqual({ selfDecided: false });
+    expect(fourEyes("u1", "u1", "u2", board)).toMatchObject({ refusal: "SelfApproval" });
+    expect(fourEyes("u1", "u2", "u1", board)).toMatchObject({ refusal: "SelfApproval" });
+  });
+
+  test("four eyes: the submitter decides its own submission only as the company's whole board", () => {
+    expect(fourEyes("u1", "u1", "u1", ["u1"])).toEqual({ selfDecided: true });
+    expect(fourEyes("u1", "u1", "u1", ["u1", "u1"])).toEqual({ selfDecided: true });
+    // a seat whose resident has no owning user (partner-onboarded) is another person
+    expect(fourEyes("u1", "u1", "u1", ["u1", null])).toMatchObject({ refusal: "SelfApproval" });
+    // no board at all (the owner counts as founder without a resident): nobody to call the whole board
+    expect(fourEyes("u1", "u1", "u1", [])).toMatchObject({ refusal: "SelfApproval" });
   });
 });

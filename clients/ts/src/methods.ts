@@ -4520,7 +4520,7 @@ export const SERVICES = {
     /**
      * Update a company's editable profile fields
      *
-     * Changes the profile fields given in data (description, address, contact fields, tax id, wallets, auto renewal); absent fields stay, null clears a clearable one. Needs the founder role (company:founder; the owner's resident holds it from registration). Refuses voided companies (InvalidState), other callers (Forbidden, or NotFound without any role) and invalid data (InvalidInput).
+     * Changes the profile fields given in data (description, address, contact fields, tax id, wallets, auto renewal; for a cooperative also due_process_executors, which a company's update refuses with InvalidInput); absent fields stay, null clears a clearable one. Needs the founder role (company:founder; the owner's resident holds it from registration). Refuses voided companies (InvalidState), other callers (Forbidden, or NotFound without any role) and invalid data (InvalidInput).
      *
      * Wire name: `companyservice.update`.
      */
@@ -4884,7 +4884,7 @@ export const SERVICES = {
     /**
      * Start a formation draft
      *
-     * Creates a draft in status `draft` with document_version 1, the caller as creator (creator_dr_id is the caller's resident) and signature_deadline 30 days ahead; renders the formation documents. entity_type is company or cooperative and must agree with company_type; template_data is JSON text validated against the form; shareholders is the cap table (founding members for cooperatives). Refuses a user_id naming another user (-32002), a caller without a resident (Forbidden) and invalid data (InvalidInput).
+     * Creates a draft in status `draft` with document_version 1, the caller as creator (creator_dr_id is the caller's resident) and signature_deadline 30 days ahead; renders the formation documents. entity_type is company or cooperative and must agree with company_type; template_data is JSON text validated against the form; shareholders is the cap table (founding members for cooperatives). due_process_executors (cooperatives only) is stored with the draft and becomes the cooperative's at activation. Refuses a user_id naming another user (-32002), a caller without a resident (Forbidden) and invalid data, due_process_executors for a company included (InvalidInput).
      *
      * Wire name: `entitydraftservice.create_draft`.
      */
@@ -4998,7 +4998,7 @@ export const SERVICES = {
     /**
      * Edit a draft
      *
-     * Edits a draft still in `draft`: the fields given replace the stored ones (at least one), the documents are re-rendered, document_version increments and signatures of earlier versions no longer count. signature_deadline may be set by the founder to a future instant. Creator only (others: NotOwner, or NotFound). Refuses other states (InvalidState), an empty edit, a past deadline or template data that fails the form (InvalidInput).
+     * Edits a draft still in `draft`: the fields given replace the stored ones (at least one), the documents are re-rendered, document_version increments and signatures of earlier versions no longer count. due_process_executors (cooperatives only) may be replaced or cleared (null). signature_deadline may be set by the founder to a future instant. Creator only (others: NotOwner, or NotFound). Refuses other states (InvalidState), an empty edit, a past deadline template data that fails the form, or due_process_executors for a company (InvalidInput).
      *
      * Wire name: `entitydraftservice.update_draft`.
      */
@@ -5086,7 +5086,7 @@ export const SERVICES = {
     /**
      * Approve a submitted expense
      *
-     * Moves a `submitted` expense to `approved` and records approved_by and decided_at. approved_by must be a resident the caller owns (or acts for through an effective proxy) that is a current director of the expense's company (-32002 otherwise; NotFound for a caller with no role there). The submitter may not decide their own submission: a caller who submitted it, or an approving resident owned by the submitting user, is SelfApproval. Refuses any other state (InvalidState). Checked first (x-target): a company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Moves a `submitted` expense to `approved` and records approved_by and decided_at. approved_by must be a resident the caller owns (or acts for through an effective proxy) that is a current director of the expense's company (-32002 otherwise; NotFound for a caller with no role there). The submitter may not decide their own submission: a caller who submitted it, or an approving resident owned by the submitting user, is SelfApproval, unless the submitter is the company's whole board (every current director and founder is a resident of the submitting user): then the decision is taken and recorded with self_decided true. Refuses any other state (InvalidState). Checked first (x-target): a company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `expenseservice.approve`.
      */
@@ -5094,7 +5094,7 @@ export const SERVICES = {
     /**
      * Reject a submitted expense
      *
-     * Moves a `submitted` expense to `rejected` with the reason, recording rejected_by, rejection_reason and decided_at. rejected_by must be a resident the caller owns (or acts for through an effective proxy) that is a current director of the expense's company (-32002 otherwise; NotFound for a caller with no role there). The submitter may not decide their own submission (SelfApproval). Refuses any other state (InvalidState) and a blank reason or one over 1,000 characters (InvalidInput). Checked first (x-target): a company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Moves a `submitted` expense to `rejected` with the reason, recording rejected_by, rejection_reason and decided_at. rejected_by must be a resident the caller owns (or acts for through an effective proxy) that is a current director of the expense's company (-32002 otherwise; NotFound for a caller with no role there). The submitter may not decide their own submission (SelfApproval), unless the submitter is the company's whole board (every current director and founder is a resident of the submitting user): then the decision is taken and recorded with self_decided true. Refuses any other state (InvalidState) and a blank reason or one over 1,000 characters (InvalidInput). Checked first (x-target): a company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `expenseservice.reject`.
      */
@@ -5114,7 +5114,7 @@ export const SERVICES = {
     /**
      * Open a proposal for a vote
      *
-     * Creates a proposal, `active` at once, voting from now for voting_days days (votes are taken while voting_starts_at <= now < voting_ends_at). Quorum and passing percentages (integers 0 to 100) are read from deployment configuration per kind (PROPOSAL_<KIND>_QUORUM / _PASSING; defaults ordinary 50 / 50, special 50 / 75, board 50 / 50) and stamped immutably; `ordinary` and `board` pass with a for-share strictly more than the threshold, `special` with at least it. total_issued_power_snapshot is stamped the same way (standard: sum of shareholder units on the cap table; cooperative: count of open founding_member and platinum_member roles; board: count of current directors), and each holder's power at that instant is recorded with it: votes carry that power. The proposer is the caller's resident holding a role in the company (Forbidden when the caller has none). Needs a current role (company:member); a `board` proposal needs the director role (Forbidden otherwise). Refuses voting_days outside 1 to 90 and empty titles (InvalidInput), companies that are not active and companies without voting power for the kind (InvalidState). An `active` proposal nobody tallies within PROPOSAL_EXPIRY_HOURS after voting_ends_at becomes `expired` (a sweep).
+     * Creates a proposal, `active` at once, voting from now for voting_days days (votes are taken while voting_starts_at <= now < voting_ends_at). Quorum and passing percentages (integers 0 to 100) are read from deployment configuration per kind (PROPOSAL_<KIND>_QUORUM / _PASSING; defaults ordinary 50 / 50, special 50 / 75, board 50 / 50) and stamped immutably; `ordinary` and `board` pass with a for-share strictly more than the threshold, `special` with at least it. total_issued_power_snapshot is stamped the same way (standard: sum of shareholder units on the cap table; cooperative: count of open founding_member and platinum_member roles; board: count of the board, the current directors and founders, one each), and each holder's power at that instant is recorded with it: votes carry that power. The proposer is the caller's resident holding a role in the company (Forbidden when the caller has none). Needs a current role (company:member); a `board` proposal needs a resident of the caller on the board, holding the director or founder role (Forbidden otherwise). Refuses voting_days outside 1 to 90 and empty titles (InvalidInput), companies that are not active and companies without voting power for the kind (InvalidState). An `active` proposal nobody tallies within PROPOSAL_EXPIRY_HOURS after voting_ends_at becomes `expired` (a sweep).
      *
      * Wire name: `governanceservice.create_proposal`.
      */
@@ -5142,7 +5142,7 @@ export const SERVICES = {
     /**
      * Cast a vote on a proposal
      *
-     * Records one vote per voter on an `active` proposal while voting_starts_at <= now < voting_ends_at, weighted by the voter's power recorded at the proposal's creation (units for standard voting, 1 per open founding_member or platinum_member role for cooperatives, 1 per director on board proposals), never its power now: units moved during the vote are not counted twice and total_voted never exceeds total_issued_power_snapshot. Needs password re-entry and a current role in the proposal's company (company:member, company read from the proposal); voter_id must be a resident the caller owns or acts for through an effective Proxy. Refuses a voter without voting power at the snapshot (Forbidden), a second vote, also when two arrive at once (AlreadyExists, a unique index), a closed window (at voting_ends_at itself), a proposal not `active` or a company that is not active (InvalidState), abstain when abstention is not allowed (InvalidInput) and a wrong password (WrongPassword).
+     * Records one vote per voter on an `active` proposal while voting_starts_at <= now < voting_ends_at, weighted by the voter's power recorded at the proposal's creation (units for standard voting, 1 per open founding_member or platinum_member role for cooperatives, 1 per board member (director or founder) on board proposals), never its power now: units moved during the vote are not counted twice and total_voted never exceeds total_issued_power_snapshot. Needs password re-entry and a current role in the proposal's company (company:member, company read from the proposal); voter_id must be a resident the caller owns or acts for through an effective Proxy. Refuses a voter without voting power at the snapshot (Forbidden), a second vote, also when two arrive at once (AlreadyExists, a unique index), a closed window (at voting_ends_at itself), a proposal not `active` or a company that is not active (InvalidState), abstain when abstention is not allowed (InvalidInput) and a wrong password (WrongPassword).
      *
      * Wire name: `governanceservice.cast_vote`.
      */

@@ -2932,6 +2932,10 @@ export interface DraftResult {
    * Share allocation, or founding members for cooperatives.
    */
   shareholders: ShareholderData[];
+  /**
+   * Cooperatives only: the discipline executors the cooperative will be registered with; null = deployment defaults.
+   */
+  due_process_executors: CoopDueProcessExecutors | null;
   status: EntityDraftStatus;
   /**
    * Increments on every edit; signatures of older versions no longer count.
@@ -3083,6 +3087,10 @@ export interface EntityDraft {
    * Share allocation, or founding members for cooperatives.
    */
   shareholders: ShareholderData[];
+  /**
+   * Cooperatives only (designed, issue 30): the discipline executors the cooperative is registered with, copied to ZoneCompany.due_process_executors at activation; null falls back to deployment defaults.
+   */
+  due_process_executors: CoopDueProcessExecutors | null;
   status: EntityDraftStatus;
   /**
    * Increments on edit and invalidates signatures.
@@ -3120,6 +3128,10 @@ export interface EntityDraftNewTemplate {
    * Share allocation, or founding members for cooperatives.
    */
   shareholders: ShareholderData[] | null;
+  /**
+   * Cooperatives only (designed, issue 30): the discipline executors the cooperative is registered with, copied to ZoneCompany.due_process_executors at activation; null falls back to deployment defaults.
+   */
+  due_process_executors: CoopDueProcessExecutors | null;
   /**
    * Set by the founder; default 30 days.
    */
@@ -3328,6 +3340,10 @@ export interface ExpenseResult {
    * When it was approved or rejected.
    */
   decided_at: string | null;
+  /**
+   * True when the decision was taken by its own submitter because that person was the company's whole board (the only current director or founder); false otherwise.
+   */
+  self_decided: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -8012,7 +8028,7 @@ export interface UnreadCountResult {
   unread_count: number;
 }
 /**
- * Input of companyservice.update: only the fields to change. Name, type, voting model, cap table, keys, anonymity, subscription and licence change through their own operations, never here.
+ * Input of companyservice.update: only the fields to change. Cooperatives may also replace due_process_executors. Name, type, voting model, cap table, keys, anonymity, subscription and licence change through their own operations, never here.
  */
 export interface UpdateCompanyData {
   description?: string;
@@ -8046,6 +8062,10 @@ export interface UpdateCompanyData {
    */
   crypto_wallets?: CryptoWallet[];
   auto_renewal?: boolean;
+  /**
+   * Cooperatives only (issue 30): replaces the whole executor set of the member discipline steps; null clears it (every step then takes the deployment default). Applies to decisions taken from then on; recorded decisions keep their decided_by_role. Given for a company: InvalidInput.
+   */
+  due_process_executors?: CoopDueProcessExecutors | null;
 }
 /**
  * Input of update_company_contract: only the fields to change. status may only move forward draft -> pending_signature -> active; archiving has its own operation and expiry is set by the server when end_date passes.
@@ -8712,6 +8732,10 @@ export interface ZoneExpense {
    * User id of the caller who submitted it (designed; the submitter may not approve or reject it).
    */
   submitted_by: string | null;
+  /**
+   * True when the submitter approved or rejected its own submission because it was the company's whole board, the only person holding a current director or founder role (designed, issue 30: four eyes cannot apply to one person).
+   */
+  self_decided: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -9848,6 +9872,10 @@ export interface EntityDraftServiceCreateDraftParams {
    * Cap table: share allocation, or founding members for cooperatives.
    */
   shareholders: ShareholderData[];
+  /**
+   * Cooperatives only (designed, issue 30): who executes each member discipline step once the cooperative is registered (copied to the cooperative at pay_and_activate); absent or null = deployment defaults. Given for a company: InvalidInput.
+   */
+  due_process_executors?: CoopDueProcessExecutors | null;
 }
 export interface EntityDraftServicePreviewDocumentsParams {
   /**
@@ -9966,6 +9994,10 @@ export interface EntityDraftServiceUpdateDraftParams {
    * New signature deadline; must be in the future.
    */
   signature_deadline?: string;
+  /**
+   * Cooperatives only (designed, issue 30): replaces the stored discipline executors; null clears them (deployment defaults). Counts as an edit: the version increments. Given for a company: InvalidInput.
+   */
+  due_process_executors?: CoopDueProcessExecutors | null;
 }
 export interface EntityDraftServiceCreateEventParams {
   /**

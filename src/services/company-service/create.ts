@@ -1,6 +1,6 @@
 import type { CompanyServiceHandlers } from "../../../generated/handlers/index.ts";
 import type { Address, CreateCompanyData } from "../../../generated/types.ts";
-import { profileChanges } from "../../domain/company-profile.ts";
+import { executorsRefusal, profileChanges } from "../../domain/company-profile.ts";
 import { isCoopType, resellerCreationRefusal } from "../../domain/company-registration.ts";
 import { isRefusal } from "../../domain/refusal.ts";
 import { findKeyCompanyCreation } from "../../repos/api-keys.ts";
@@ -85,11 +85,8 @@ async function checkHolders(ctx: RpcContext, data: CreateCompanyData, owned: str
 export const create: Handlers["create"] = async (ctx, { user_id, data }) => {
   const caller = requireCaller(ctx);
   await checkReseller(ctx, caller);
-  if (data.due_process_executors !== undefined && !isCoopType(data.company_type)) {
-    throw companyError("InvalidInput", "due_process_executors is for cooperatives only", {
-      field: "due_process_executors",
-    });
-  }
+  const notCoop = executorsRefusal(isCoopType(data.company_type), data.due_process_executors);
+  if (notCoop) throw refused(notCoop);
   const { profile, address } = profileOf(data);
   const owned = await ownedResidentIdsOf(ctx.em, caller);
   const { founder, ownerResidentId } = await founderOf(ctx, caller, data, owned);

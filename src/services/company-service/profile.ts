@@ -1,5 +1,6 @@
 import type { CompanyServiceHandlers } from "../../../generated/handlers/index.ts";
-import { profileChanges } from "../../domain/company-profile.ts";
+import { executorsRefusal, profileChanges } from "../../domain/company-profile.ts";
+import { isCoopType } from "../../domain/company-registration.ts";
 import { isRefusal, refuse } from "../../domain/refusal.ts";
 import { deleteUnstartedCompany, updateCompanyProfile } from "../../repos/companies.ts";
 import type { RpcContext } from "../../rpc/context.ts";
@@ -9,12 +10,17 @@ type Handlers = CompanyServiceHandlers<RpcContext>;
 
 /**
  * x-target founder with `operable: "update_profile"` (the dispatcher: the owner counts as founder; not suspended,
- * not voided). Profile fields only; the write is conditional on the status the dispatcher read.
+ * not voided). Profile fields only (a cooperative's due_process_executors among them); the write is conditional on
+ * the status the dispatcher read.
  */
 export const update: Handlers["update"] = async (ctx, { company_id, data }) => {
   const row = ctx.target.row;
-  const changes = profileChanges(data);
-  if (isRefusal(changes)) throw refused(changes);
+  const { due_process_executors: executors, ...profile } = data;
+  const notCoop = executorsRefusal(isCoopType(row.company_type), executors);
+  if (notCoop) throw refused(notCoop);
+  const checked = profileChanges(profile);
+  if (isRefusal(checked)) throw refused(checked);
+  const changes = executors === undefined ? checked : { ...checked, due_process_executors: executors };
   const now = ctx.now();
   if (!(await updateCompanyProfile(ctx.em, company_id, row.status, changes, now))) {
     throw companyError("InvalidState", "the company changed meanwhile; read it again");

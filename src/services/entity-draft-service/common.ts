@@ -113,6 +113,7 @@ export function toDraftResult(row: EntityDraftRow, companyId: string | null): Dr
     creator_dr_id: row.creator_dr_id,
     template_data: row.template_data,
     shareholders: row.shareholders,
+    due_process_executors: row.due_process_executors,
     status: row.status,
     document_version: row.document_version,
     signature_deadline: row.signature_deadline.toISOString(),

@@ -1,6 +1,7 @@
 import type { EntityDraftRow } from "../../../generated/entities.ts";
 import type { EntityDraftServiceHandlers } from "../../../generated/handlers/index.ts";
 import type { CompanyType, ShareholderData } from "../../../generated/types.ts";
+import { executorsRefusal } from "../../domain/company-profile.ts";
 import { capTable, defaultDeadline, editRefusal, moveRefusal } from "../../domain/entity-drafts.ts";
 import { keepDocuments, parseStoredDocuments, signingHash } from "../../domain/formation-documents.ts";
 import { entityTypeRefusal, formFor, formSchemaId, templateDataRefusal } from "../../domain/formation-forms.ts";
@@ -52,6 +53,8 @@ export const createDraft: H["createDraft"] = async (ctx, params) => {
     params.template_data,
     params.shareholders,
   );
+  const notCoop = executorsRefusal(params.entity_type === "cooperative", params.due_process_executors);
+  if (notCoop) throw refused(notCoop);
   const entityName = params.entity_name.trim();
   if (entityName === "" || entityName.length > 200)
     throw draftError("InvalidInput", "entity_name must be 1 to 200 characters", { field: "entity_name" });
@@ -66,6 +69,7 @@ export const createDraft: H["createDraft"] = async (ctx, params) => {
   };
   const row: EntityDraftRow = {
     ...fields,
+    due_process_executors: params.due_process_executors ?? null,
     sid: uuidv7(now),
     creator_user_id: caller.userId,
     rendered_documents: JSON.stringify(render(fields, 1, now)),
@@ -91,9 +95,17 @@ export const updateDraft: H["updateDraft"] = async (ctx, params) => {
   if (state) throw refused(state);
   const now = ctx.now();
   const deadline = params.signature_deadline === undefined ? null : new Date(params.signature_deadline);
-  const given = [params.entity_name, params.template_data, params.shareholders, params.signature_deadline];
+  const given = [
+    params.entity_name,
+    params.template_data,
+    params.shareholders,
+    params.signature_deadline,
+    params.due_process_executors,
+  ];
   const edit = editRefusal({ fields: given.filter((v) => v !== undefined).length, deadline }, now);
   if (edit) throw refused(edit);
+  const notCoop = executorsRefusal(row.entity_type === "cooperative", params.due_process_executors);
+  if (notCoop) throw refused(notCoop);
   const entityName = params.entity_name?.trim() ?? row.entity_name;
   if (entityName === "" || entityName.length > 200)
     throw draftError("InvalidInput", "entity_name must be 1 to 200 characters", { field: "entity_name" });
@@ -116,6 +128,7 @@ export const updateDraft: H["updateDraft"] = async (ctx, params) => {
       entity_name: entityName,
       template_data: templateData,
       shareholders,
+      ...(params.due_process_executors !== undefined ? { due_process_executors: params.due_process_executors } : {}),
       rendered_documents: JSON.stringify(documents),
       document_version: version,
       completed_signatures: 0,

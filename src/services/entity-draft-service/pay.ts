@@ -88,7 +88,7 @@ export const payAndActivate: H["payAndActivate"] = async (ctx, { draft_id, subsc
       name: draft.entity_name,
       company_type: draft.company_type,
       address: addressOf(draft.template_data),
-      profile: profileOf(draft.template_data),
+      profile: { ...profileOf(draft.template_data), due_process_executors: draft.due_process_executors },
     },
     plan: subscription_plan,
     founder_resident_id: draft.creator_dr_id,

@@ -76,7 +76,7 @@ export function toResolutionResult(row: ResolutionRow): ResolutionResult {
 }
 
 /**
- * The company's voting power now for `kind` (a board proposal counts directors; ordinary and special count by the
+ * The company's voting power now for `kind` (a board proposal counts the board, directors and founders; ordinary and special count by the
  * company's voting model). Null for an unknown company.
  */
 export async function currentPower(ctx: RpcContext, companyId: string, kind: ResolutionKind) {

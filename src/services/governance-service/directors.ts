@@ -1,7 +1,7 @@
 import type { CompanyRoleRow, SigningAuthorityRow } from "../../../generated/entities.ts";
 import type { GovernanceServiceHandlers } from "../../../generated/handlers/index.ts";
 import type { CompanyRoleResult, SigningAuthorityResult } from "../../../generated/types.ts";
-import { appointmentRefusal, directorRemovalRefusal, grantRefusal, isLeadingRole } from "../../domain/directors.ts";
+import { appointmentRefusal, directorRemovalRefusal, grantRefusal, isBoardRole } from "../../domain/directors.ts";
 import type { Refusal } from "../../domain/refusal.ts";
 import { lockCompanyStatus } from "../../repos/companies.ts";
 import { currentCompanyRoles } from "../../repos/company-access.ts";
@@ -79,7 +79,7 @@ export const removeDirector: Handlers["removeDirector"] = async (ctx, p) => {
   const current = await rolesOfCompanyAt(ctx.em, p.company_id, now);
   const seat = current.find((r) => r.role === "director" && r.subject_id === p.resident_id);
   if (!seat) throw governanceError.notFound("director");
-  const empty = directorRemovalRefusal(current.filter((r) => r.sid !== seat.sid && isLeadingRole(r.role)).length);
+  const empty = directorRemovalRefusal(current.filter((r) => r.sid !== seat.sid && isBoardRole(r.role)).length);
   if (empty) throw refused(empty);
   const closed = await closeRole(ctx.em, seat.sid, now);
   if (!closed) throw governanceError.notFound("director");

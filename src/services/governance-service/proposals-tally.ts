@@ -1,5 +1,6 @@
 import type { ResolutionRow } from "../../../generated/entities.ts";
 import type { GovernanceServiceHandlers } from "../../../generated/handlers/index.ts";
+import { boardMembers } from "../../domain/directors.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { executeRefusal, formatResolutionNumber, tally, tallyRefusal } from "../../domain/proposals.ts";
 import { sumUnits } from "../../domain/units.ts";
@@ -90,8 +91,8 @@ export const executeProposal: Handlers["executeProposal"] = async (ctx, params) 
   const proposal = ctx.target.row;
   const now = ctx.now();
   const roles = await rolesOfCompanyAt(ctx.em, proposal.company_id, now);
-  if (!roles.some((r) => r.subject_id === params.executor_id && (r.role === "director" || r.role === "founder")))
-    throw governanceError("Forbidden", "executor_id must hold the director role in the company");
+  if (!boardMembers(roles).includes(params.executor_id))
+    throw governanceError("Forbidden", "executor_id must hold the director (or founder) role in the company");
   const bad = executeRefusal(proposal.status);
   if (bad) throw refused(bad);
   const resolutionSid = uuidv7(now);

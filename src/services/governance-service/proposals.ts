@@ -2,6 +2,7 @@ import type { ProposalRow } from "../../../generated/entities.ts";
 import type { GovernanceServiceHandlers } from "../../../generated/handlers/index.ts";
 import type { ProposalCategory, ResolutionKind } from "../../../generated/types.ts";
 import { ownedResidentIds } from "../../auth/access.ts";
+import { isBoardRole } from "../../domain/directors.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { creationRefusal, votingEndsAt } from "../../domain/proposals.ts";
 import { type Refusal, refuse } from "../../domain/refusal.ts";
@@ -49,7 +50,7 @@ export async function openProposal(
   if (!(power.snapshot.total > 0))
     return refuse(
       "InvalidState",
-      `the company has no ${input.kind === "board" ? "directors" : "voting power"} to vote`,
+      `the company has no ${input.kind === "board" ? "directors or founders" : "voting power"} to vote`,
     );
   const now = ctx.now();
   const t = ctx.config.proposals.thresholds[input.kind];
@@ -87,13 +88,13 @@ export async function openProposal(
 async function proposerOf(ctx: RpcContext, companyId: string, kind: ResolutionKind): Promise<string> {
   const owned = new Set(await ownedResidentIds(ctx.em, requireCaller(ctx)));
   const roles = (await rolesOfCompanyAt(ctx.em, companyId, ctx.now())).filter((r) => owned.has(r.subject_id));
-  const fit = kind === "board" ? roles.filter((r) => r.role === "director" || r.role === "founder") : roles;
+  const fit = kind === "board" ? roles.filter((r) => isBoardRole(r.role)) : roles;
   const chosen = fit[0];
   if (!chosen) {
     throw governanceError(
       "Forbidden",
       kind === "board"
-        ? "a board proposal needs a resident of yours holding the director role"
+        ? "a board proposal needs a resident of yours holding the director or founder role"
         : "the proposer must be a resident of yours holding a role in the company",
     );
   }
