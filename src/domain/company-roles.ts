@@ -28,6 +28,23 @@ export function isCorporateSubject(subjectId: string): boolean {
   return CORPORATE_ID.test(subjectId);
 }
 
+const FORMATTED_ID = /^[A-Z]+-\d{4}-(RA|Y|P)\d{6}$/;
+
+/** Whether `id` is a formatted resident, company or cooperative id (API.md "Values"). */
+export function isFormattedId(id: string): boolean {
+  return FORMATTED_ID.test(id);
+}
+
+/**
+ * CompanyRole.created_by, "the formatted id of the writer" (seed 000): the resident who acted; where no resident
+ * acts (an administrator's session, a partner's or a registration request's company), the company's own formatted
+ * id, since the registry wrote the row for the company (the AdminAction or the owner pair says who asked).
+ * docs/decisions.md "Small companies and smaller slips (issue 30)".
+ */
+export function roleWriter(actingResidentId: string | null, companyId: string): string {
+  return actingResidentId ?? companyId;
+}
+
 /** Whether a window [from, to) contains the instant. */
 export function inEffect(window: { valid_from: Date; valid_to: Date | null }, at: Date): boolean {
   return window.valid_from.getTime() <= at.getTime() && (window.valid_to === null || window.valid_to > at);

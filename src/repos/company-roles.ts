@@ -5,6 +5,7 @@ import {
   DigitalResidentEntity,
   ZoneCompanyEntity,
 } from "../../generated/entities.ts";
+import { isFormattedId } from "../domain/company-roles.ts";
 import { uuidv7 } from "../domain/ids.ts";
 
 /**
@@ -22,12 +23,16 @@ export interface RoleGrant {
   holderExternalId?: string | null;
 }
 
-/** Writes a new open role row (valid_to null). */
+/**
+ * Writes a new open role row (valid_to null). `createdBy` must be a formatted id (`roleWriter`): anything else is a
+ * programming error (RangeError), so no user id or other name reaches the column.
+ */
 export async function openRole(
   em: EntityManager,
   grant: RoleGrant,
   now: Date = grant.validFrom,
 ): Promise<CompanyRoleRow> {
+  if (!isFormattedId(grant.createdBy)) throw new RangeError(`created_by must be a formatted id: ${grant.createdBy}`);
   const row: CompanyRoleRow = {
     sid: uuidv7(now),
     company_id: grant.companyId,

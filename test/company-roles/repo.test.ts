@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { instantOf, isCorporateSubject, MAX_AS_OF_EPOCH } from "../../src/domain/company-roles.ts";
+import { instantOf, isCorporateSubject, MAX_AS_OF_EPOCH, roleWriter } from "../../src/domain/company-roles.ts";
 import { changeRole, closeRole, findRole, openRole } from "../../src/repos/company-roles.ts";
 import type { TestApp } from "../support/app.ts";
 import { startFinanceApp } from "../support/entities.ts";
@@ -78,6 +78,19 @@ describe("openRole / closeRole", () => {
     expect(await closeRole(em(), a.sid, START)).toMatchObject({ valid_to: START });
   });
 
+  test("created_by is one formatted id: a user id or another name throws and writes nothing (issue 30)", async () => {
+    for (const createdBy of ["admin", "0190f3a0-0000-7000-8000-000000000000", "FZX-ABCDEFGHJK", ""]) {
+      const g = { ...grant(), createdBy };
+      await expect(openRole(em(), g)).rejects.toThrow(RangeError);
+      expect(await rows(g.companyId)).toBe(0);
+    }
+    for (const createdBy of ["FZ-2026-RA000001", "FZ-2026-Y000001", "FZ-2026-P000001"]) {
+      expect((await openRole(em(), { ...grant(), createdBy })).created_by).toBe(createdBy);
+    }
+    expect(roleWriter(null, "FZ-2026-Y000007")).toBe("FZ-2026-Y000007");
+    expect(roleWriter("FZ-2026-RA000009", "FZ-2026-Y000007")).toBe("FZ-2026-RA000009");
+  });
+
   test("an unknown role closes to null", async () => {
     expect(await closeRole(em(), "00000000-0000-7000-8000-000000000000", LATER)).toBeNull();
   });
@@ -88,7 +101,7 @@ describe("changeRole", () => {
     const g = grant();
     const before = await openRole(em(), g);
     const stored = await findRole(em(), before.sid);
-    const change = await changeRole(em(), before.sid, LATER, { role: "director", createdBy: "admin" });
+    const change = await changeRole(em(), before.sid, LATER, { role: "director", createdBy: "FZ-2026-Y900000" });
     expect(change).not.toBeNull();
     const after = await findRole(em(), before.sid);
     expect(after).toEqual({ ...stored, valid_to: LATER, updated_at: LATER });
@@ -100,7 +113,7 @@ describe("changeRole", () => {
       classification_scope: ["shareholder"],
       valid_from: LATER,
       valid_to: null,
-      created_by: "admin",
+      created_by: "FZ-2026-Y900000",
       holder_external_id: "FZX-ABCDEFGHJK",
     });
     expect(await rows(g.companyId)).toBe(2);
@@ -108,26 +121,33 @@ describe("changeRole", () => {
 
   test("the scope alone may change; the role stays", async () => {
     const before = await openRole(em(), grant());
-    const change = await changeRole(em(), before.sid, LATER, { classificationScope: ["founder"], createdBy: "x" });
+    const change = await changeRole(em(), before.sid, LATER, {
+      classificationScope: ["founder"],
+      createdBy: "FZ-2026-RA100003",
+    });
     expect(change?.opened).toMatchObject({ role: "shareholder", classification_scope: ["founder"] });
   });
 
   test("a closed or unknown role does not change: null, nothing written", async () => {
     const g = grant();
     const before = await openRole(em(), g);
-    await changeRole(em(), before.sid, LATER, { role: "director", createdBy: "x" });
+    await changeRole(em(), before.sid, LATER, { role: "director", createdBy: "FZ-2026-RA100003" });
     const closed = await findRole(em(), before.sid);
-    expect(await changeRole(em(), before.sid, LATEST, { role: "founder", createdBy: "x" })).toBeNull();
+    expect(await changeRole(em(), before.sid, LATEST, { role: "founder", createdBy: "FZ-2026-RA100003" })).toBeNull();
     expect(await findRole(em(), before.sid)).toEqual(closed);
     expect(await rows(g.companyId)).toBe(2);
-    expect(await changeRole(em(), "00000000-0000-7000-8000-000000000000", LATER, { createdBy: "x" })).toBeNull();
+    expect(
+      await changeRole(em(), "00000000-0000-7000-8000-000000000000", LATER, { createdBy: "FZ-2026-RA100003" }),
+    ).toBeNull();
   });
 
   test("a change before the role's start throws and writes nothing", async () => {
     const g = grant();
     const before = await openRole(em(), g);
     const early = new Date(START.getTime() - 1000);
-    await expect(changeRole(em(), before.sid, early, { role: "director", createdBy: "x" })).rejects.toThrow(RangeError);
+    await expect(
+      changeRole(em(), before.sid, early, { role: "director", createdBy: "FZ-2026-RA100003" }),
+    ).rejects.toThrow(RangeError);
     expect((await findRole(em(), before.sid))?.valid_to).toBeNull();
     expect(await rows(g.companyId)).toBe(1);
   });
@@ -137,7 +157,7 @@ test("concurrent changes of one role: one wins, the other writes nothing", async
   const g = grant();
   const before = await openRole(em(), g);
   const change = (role: "director" | "founder") =>
-    em().transactional((tx) => changeRole(tx, before.sid, LATER, { role, createdBy: "x" }));
+    em().transactional((tx) => changeRole(tx, before.sid, LATER, { role, createdBy: "FZ-2026-RA100003" }));
   const results = await Promise.all([change("director"), change("founder"), change("director")]);
   expect(results.filter((r) => r !== null)).toHaveLength(1);
   expect(await rows(g.companyId)).toBe(2);

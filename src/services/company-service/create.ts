@@ -98,7 +98,7 @@ export const create: Handlers["create"] = async (ctx, { user_id, data }) => {
     plan: data.subscription_plan,
     founder_resident_id: founder,
     holders: data.shareholders,
-    created_by: founder ?? user_id,
+    created_by: founder,
   });
   if (isRefusal(registered)) throw refused(registered);
   return toCompanyResult(registered.company, ctx.now());

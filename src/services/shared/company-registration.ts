@@ -12,6 +12,7 @@ import {
   registrationRoles,
   votingModelOf,
 } from "../../domain/company-registration.ts";
+import { roleWriter } from "../../domain/company-roles.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { toCents } from "../../domain/money.ts";
 import { isRefusal, type Refusal, refuse } from "../../domain/refusal.ts";
@@ -69,8 +70,8 @@ export interface CompanyRegistration {
   director_resident_ids?: readonly string[];
   /** The formation draft the company is activated from. */
   draft_id?: string | null;
-  /** Formatted id (or user id) recorded as the roles' `created_by`. */
-  created_by: string;
+  /** The acting resident recorded as the roles' `created_by`; null: none acts, the company's own id (`roleWriter`). */
+  created_by: string | null;
 }
 
 export type RegistrationRefusal = Refusal<"InsufficientFunds" | "AlreadyExists" | "InvalidInput">;
@@ -158,7 +159,7 @@ export async function registerCompany(
         role: role.role,
         classificationScope: [role.role],
         validFrom: now,
-        createdBy: reg.created_by,
+        createdBy: roleWriter(reg.created_by, company.company_id),
       },
       now,
     );

@@ -1,5 +1,6 @@
 import type { ShareTransferRow } from "../../../generated/entities.ts";
 import type { ShareholderServiceHandlers } from "../../../generated/handlers/index.ts";
+import { roleWriter } from "../../domain/company-roles.ts";
 import { parseSignature, verifyEd25519 } from "../../domain/ed25519.ts";
 import { uuidv7 } from "../../domain/ids.ts";
 import { isRefusal } from "../../domain/refusal.ts";
@@ -141,7 +142,7 @@ export const completeTransfer: Handlers["completeTransfer"] = async (ctx) => {
   );
   if (isRefusal(move)) throw refused(move);
   await repo.writeCapTable(ctx.em, row.company_id, move.table, now);
-  const createdBy = isAdminSession(requireCaller(ctx)) ? "admin" : row.from_resident_id;
+  const createdBy = roleWriter(isAdminSession(requireCaller(ctx)) ? null : row.from_resident_id, row.company_id);
   if (!(await repo.openRoleOf(ctx.em, row.company_id, row.to_resident_id, "shareholder", now))) {
     await openRole(ctx.em, {
       companyId: row.company_id,

@@ -52,7 +52,7 @@ export async function createPartnerCompany(
         role: "shareholder",
       },
     ],
-    created_by: partner.wallet_user_id,
+    created_by: null,
   });
   if (isRefusal(registered)) {
     throw adminRegistrationError("InvalidState", `the company cannot be registered: ${registered.message}`, {
