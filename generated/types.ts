@@ -7078,6 +7078,10 @@ export interface RegistrationStatusResult {
    */
   resident_id: string | null;
   /**
+   * The status the server last recorded (the RegistrationFlow row); null before the first record.
+   */
+  recorded_status: RegistrationFlowStatus | null;
+  /**
    * Null before the flow started.
    */
   updated_at: string | null;

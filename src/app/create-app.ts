@@ -17,6 +17,7 @@ import { type AppMetrics, startMetrics } from "../metrics/metrics.ts";
 import type { Runtime } from "../rpc/runtime.ts";
 import { honoClientAddress } from "./client-address.ts";
 import { mountConsole } from "./console.ts";
+import { INVITATION_PAGE, SHAREHOLDER_INVITE_PAGE } from "./invitation-pages.ts";
 import { createLogger } from "./logging.ts";
 import { publicMetrics } from "./metrics-http.ts";
 import { openrpcDocuments, openrpcText } from "./openrpc.ts";
@@ -95,6 +96,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Where email links point (src/integrations/email/templates.ts): the page completes the action through /rpc.
   app.get("/verify-email", () => pageResponse(VERIFY_EMAIL_PAGE));
   app.get("/reset-password", () => pageResponse(RESET_PASSWORD_PAGE));
+  // The invitation emails' links (issue 30): the page signs the invitee in and answers through /rpc.
+  app.get("/invitations/:id", () => pageResponse(INVITATION_PAGE));
+  app.get("/shareholder-invite", () => pageResponse(SHAREHOLDER_INVITE_PAGE));
   // Where verificationservice.public_verify_url points: the signed URL's page (the public verdict, tier 1).
   mountPublicVerify(app, runtime);
   mountConsole(app);

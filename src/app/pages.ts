@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 
 /**
- * The two pages email links open (`/verify-email?token=`, `/reset-password?token=`): small, self-contained HTML
+ * The pages email links open (`/verify-email?token=`, `/reset-password?token=`; the invitation links' pages are in
+ * invitation-pages.ts, built with `page` below): small, self-contained HTML
  * whose inline script completes the action through the JSON-RPC API (`POST rpc`, relative to the page, so a
  * PUBLIC_BASE_URL with a path prefix works). The server never reads the token: the page is the same text for
  * every link, the script takes the token from the address and removes it from the address bar and history before
@@ -17,7 +18,10 @@ body { font: 16px/1.5 system-ui, sans-serif; margin: 0; background: #f4f5f7; col
 main { max-width: 28rem; margin: 4rem auto; padding: 2rem; background: #fff; border-radius: 8px; }
 h1 { font-size: 1.4rem; margin-top: 0; }
 label { display: block; margin: 1rem 0 0.25rem; }
-input { box-sizing: border-box; width: 100%; padding: 0.5rem; font: inherit; }
+input, textarea, select { box-sizing: border-box; width: 100%; padding: 0.5rem; font: inherit; }
+h2 { font-size: 1.1rem; }
+pre { white-space: pre-wrap; max-height: 24rem; overflow: auto; background: #f4f5f7; padding: 0.75rem; }
+code { overflow-wrap: anywhere; }
 button { margin-top: 1.25rem; padding: 0.5rem 1.25rem; font: inherit; cursor: pointer; }
 #status.error { color: #a11; }
 #status.done { color: #175; }
@@ -124,7 +128,8 @@ const sha256 = (text: string): string => `'sha256-${createHash("sha256").update(
 /** The page's script: strict, in a function of its own, so nothing it declares lands on `window`. */
 const scoped = (code: string): string => `(() => {\n"use strict";\n${code}})();\n`;
 
-function page(title: string, body: string, code: string): Page {
+/** A self-contained page: its title, body and inline script, with the CSP that allows exactly those. */
+export function page(title: string, body: string, code: string): Page {
   const script = scoped(code);
   const html = `<!doctype html>
 <html lang="en">

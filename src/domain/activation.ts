@@ -140,7 +140,32 @@ export function flowStatusOf(f: FlowFacts): RegistrationFlowStatus {
   return "kyc_complete";
 }
 
-/** The later of two flow statuses: a status the server recorded never reads behind what the facts show. */
+/** The step flags a reported flow status stands for. */
+export interface FlowSteps {
+  identity: boolean;
+  personalInfo: boolean;
+  payment: boolean;
+  kyc: boolean;
+  registration: boolean;
+}
+
+/**
+ * The steps done at `status`: each step before it, none after, so the flags are monotone (a later step never reads
+ * done while an earlier one does not) and always agree with the status (docs/decisions.md "Email links,
+ * registration steps and deletion (issue 30)").
+ */
+export function flowStepsOf(status: RegistrationFlowStatus): FlowSteps {
+  const at = FLOW_ORDER.indexOf(status);
+  return {
+    identity: at >= FLOW_ORDER.indexOf("identity_complete"),
+    personalInfo: at >= FLOW_ORDER.indexOf("personal_info_complete"),
+    payment: at >= FLOW_ORDER.indexOf("payment_complete"),
+    kyc: at >= FLOW_ORDER.indexOf("kyc_complete"),
+    registration: at >= FLOW_ORDER.indexOf("registration_complete"),
+  };
+}
+
+/** The later of two flow statuses: what the server records never goes back (src/services/registration-service). */
 export function laterFlowStatus(a: RegistrationFlowStatus, b: RegistrationFlowStatus | null): RegistrationFlowStatus {
   if (b === null) return a;
   return FLOW_ORDER.indexOf(b) > FLOW_ORDER.indexOf(a) ? b : a;

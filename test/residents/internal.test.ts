@@ -104,7 +104,7 @@ describe("confirm_kyc run by the server", () => {
     expect(audit).toEqual([{ subject_id: ada.userId, target_ref: session, allowed: true }]);
   });
 
-  test("without the payment the resident stays pending and the flow reads kyc_complete", async () => {
+  test("without the payment the resident stays pending; the flow records kyc_complete and reads payment missing", async () => {
     await verifyEmail(t, ada.userId);
     const resident = await createResident(ada);
     const session = await insertKycSession(t, ada.userId, resident.resident_id, {
@@ -115,10 +115,12 @@ describe("confirm_kyc run by the server", () => {
     expect(r).toMatchObject({
       result: { activated: false, resident_status: "pending", registration_status: "kyc_complete" },
     });
+    // Issue 30: a later step never reads done before an earlier one; the record stands beside the flow.
     expect(await ada.callOk("registrationservice.get_status", { entity_type: "resident" })).toMatchObject({
-      status: "kyc_complete",
-      kyc_complete: true,
+      status: "personal_info_complete",
+      kyc_complete: false,
       payment_complete: false,
+      recorded_status: "kyc_complete",
     });
   });
 
@@ -176,22 +178,30 @@ describe("update_status", () => {
     expect(await count(t, "registration_flow")).toBe(0);
   });
 
-  test("the server's record is never read behind; an unknown user is NotFound", async () => {
+  test("the server's record is read back beside the computed flow, never mixed in; an unknown user is NotFound", async () => {
     const recorded = await serverCall(t, "registrationservice.update_status", {
       user_id: ada.userId,
       entity_type: "resident",
       status: "payment_pending",
     });
+    // Issue 30: the status and the steps come from the records (nothing done yet), the record stands beside them.
     expect(recorded).toMatchObject({
-      result: { status: "payment_pending", identity_complete: false, updated_at: "2026-11-23T10:00:00.000Z" },
+      result: {
+        status: "identity_pending",
+        identity_complete: false,
+        recorded_status: "payment_pending",
+        updated_at: "2026-11-23T10:00:00.000Z",
+      },
     });
-    expect((await ada.callOk("registrationservice.get_status", { entity_type: "resident" })).status).toBe(
-      "payment_pending",
-    );
+    expect(await ada.callOk("registrationservice.get_status", { entity_type: "resident" })).toMatchObject({
+      status: "identity_pending",
+      recorded_status: "payment_pending",
+    });
     // The company flow is its own row.
-    expect((await ada.callOk("registrationservice.get_status", { entity_type: "company" })).status).toBe(
-      "identity_pending",
-    );
+    expect(await ada.callOk("registrationservice.get_status", { entity_type: "company" })).toMatchObject({
+      status: "identity_pending",
+      recorded_status: null,
+    });
     const unknown = await serverCall(t, "registrationservice.update_status", {
       user_id: "nobody",
       entity_type: "resident",

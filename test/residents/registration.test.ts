@@ -223,6 +223,7 @@ describe("registrationservice.get_status", () => {
       kyc_complete: false,
       registration_complete: false,
       resident_id: null,
+      recorded_status: null,
       updated_at: null,
     });
     await verifyEmail(t, ada.userId);

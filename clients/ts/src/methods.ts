@@ -6116,7 +6116,7 @@ export const SERVICES = {
     /**
      * Get the caller's registration progress
      *
-     * Returns the caller's registration flow for residency or company formation with each step's completion, computed from the records at read time (resident flow: identity = the account's email is verified; personal info = the caller's resident has name, email and phone; payment = a confirmed resident_subscription payment for it, or the resident was activated; KYC = a completed KYC session of the resident; registration = the resident was activated). status is the first step not done in the RegistrationFlowStatus order (payment_pending / kyc_pending while a payment or KYC session is open), never behind the status the server last recorded; a user who has not started answers identity_pending and updated_at null. The company flow reads the company_registration payment and an active company of the caller. Any signed-in caller for itself; user_id is caller-bound.
+     * Returns the caller's registration flow for residency or company formation, computed from the records at read time (resident flow: identity = the account's email is verified; personal info = the caller's resident has name, email and phone; payment = a confirmed resident_subscription payment for it, or the resident was activated; KYC = a completed KYC session of the resident; registration = the resident was activated). status is the first step not done in the RegistrationFlowStatus order (payment_pending / kyc_pending while a payment or KYC session is open), and the step flags follow it, so they are monotone: a step reads complete only when every earlier step does (a KYC finished before the payment reads kyc_complete false until the payment is confirmed), and a completed registration reads every step complete. recorded_status is the status the server last recorded (activation, KYC confirmation), for history only; a user who has not started answers identity_pending, recorded_status and updated_at null. The company flow reads the company_registration payment and an active company of the caller. Any signed-in caller for itself; user_id is caller-bound.
      *
      * Read-only: retried on transient failures.
      *
@@ -6126,7 +6126,7 @@ export const SERVICES = {
     /**
      * Set a user's registration flow status (internal)
      *
-     * Records a user's registration flow status (the RegistrationFlow row; get_status never reads behind it). Set by the server as steps complete (activation records registration_complete, confirm_kyc kyc_complete); the RPC operation is internal: listed, but every outside call is refused (-32002 Internal), administrators included. Refuses an unknown user (NotFound).
+     * Records a user's registration flow status (the RegistrationFlow row, read back as recorded_status; get_status computes status and steps from the records). Set by the server as steps complete (activation records registration_complete, confirm_kyc kyc_complete); the RPC operation is internal: listed, but every outside call is refused (-32002 Internal), administrators included. Refuses an unknown user (NotFound).
      *
      * Wire name: `registrationservice.update_status`.
      */

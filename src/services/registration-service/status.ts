@@ -1,6 +1,6 @@
 import type { RegistrationServiceHandlers } from "../../../generated/handlers/index.ts";
 import type { EntityType, RegistrationStatusResult } from "../../../generated/types.ts";
-import { flowStatusOf, kycStatusAsOf, laterFlowStatus } from "../../domain/activation.ts";
+import { flowStatusOf, flowStepsOf, kycStatusAsOf } from "../../domain/activation.ts";
 import { isRefusal } from "../../domain/refusal.ts";
 import { effectiveStatus } from "../../domain/resident-status.ts";
 import { findOwnResident, type OwnerCaller } from "../../repos/digital-residents.ts";
@@ -21,7 +21,11 @@ const callerPair = (ctx: RpcContext, userId: string): OwnerCaller => ({
   partnerId: requireCaller(ctx).partnerId,
 });
 
-/** The flow of a user: step flags from the records, status never behind the recorded one. */
+/**
+ * The flow of a user, from the records alone: the status is the first step not done and the flags follow it
+ * (flowStepsOf: monotone). The recorded RegistrationFlow row is reported beside it, never mixed in: the server
+ * records kyc_complete when a KYC session completes, which may come before the payment.
+ */
 export async function registrationStatus(
   ctx: RpcContext,
   owner: OwnerCaller,
@@ -29,16 +33,19 @@ export async function registrationStatus(
 ): Promise<RegistrationStatusResult> {
   const { facts, resident } = await flowFacts(ctx, owner, entityType);
   const stored = await findFlow(ctx.em, owner.userId, entityType);
+  const status = flowStatusOf(facts);
+  const steps = flowStepsOf(status);
   return {
     user_id: owner.userId,
     entity_type: entityType,
-    status: laterFlowStatus(flowStatusOf(facts), stored?.status ?? null),
-    identity_complete: facts.identity,
-    personal_info_complete: facts.personalInfo,
-    payment_complete: facts.payment,
-    kyc_complete: facts.kyc,
-    registration_complete: facts.registered,
+    status,
+    identity_complete: steps.identity,
+    personal_info_complete: steps.personalInfo,
+    payment_complete: steps.payment,
+    kyc_complete: steps.kyc,
+    registration_complete: steps.registration,
     resident_id: resident?.resident_id ?? null,
+    recorded_status: stored?.status ?? null,
     updated_at: stored?.updated_at.toISOString() ?? null,
   };
 }
