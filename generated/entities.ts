@@ -2284,6 +2284,7 @@ export interface ProposalRow {
   votes_abstain: number;
   total_voted: number;
   resolution_id: string | null;
+  platinum_candidate_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -2311,6 +2312,7 @@ export const ProposalEntity = new EntitySchema<ProposalRow>({
     votes_abstain: { type: "double", columnType: "double precision", default: 0 },
     total_voted: { type: "double", columnType: "double precision", default: 0 },
     resolution_id: { type: "string", columnType: "text", nullable: true },
+    platinum_candidate_id: { type: "string", columnType: "text", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
     updated_at: {
       type: "datetime",

@@ -267,12 +267,14 @@ import type {
   GovernanceServiceFileAppealParams,
   GovernanceServiceGetProposalParams,
   GovernanceServiceGetVotingPowerParams,
+  GovernanceServiceGrantPlatinumMembershipParams,
   GovernanceServiceGrantSigningAuthorityParams,
   GovernanceServiceIssueDecisionParams,
   GovernanceServiceIssueNoticeParams,
   GovernanceServiceListActionsParams,
   GovernanceServiceListProposalsParams,
   GovernanceServiceListResolutionsParams,
+  GovernanceServiceProposePlatinumUpgradeParams,
   GovernanceServiceRemoveDirectorParams,
   GovernanceServiceRevokeSigningAuthorityParams,
   GovernanceServiceSubmitResponseParams,
@@ -424,6 +426,7 @@ import type {
   PaymentServiceInitiateMobilepayParams,
   PaymentServiceInitiateRenewalParams,
   PaymentWalletResult,
+  PlatinumGrantResult,
   Poll2FaRecoveryResult,
   PrerequisiteCheckResult,
   PreviewDocumentsResult,
@@ -1154,6 +1157,16 @@ export interface MethodMap {
     params: GovernanceServiceListResolutionsParams;
     result: ResolutionListResult;
     callerBound: never;
+  };
+  "governanceservice.propose_platinum_upgrade": {
+    params: GovernanceServiceProposePlatinumUpgradeParams;
+    result: ProposalResult;
+    callerBound: never;
+  };
+  "governanceservice.grant_platinum_membership": {
+    params: GovernanceServiceGrantPlatinumMembershipParams;
+    result: PlatinumGrantResult;
+    callerBound: "granted_by";
   };
   "governanceservice.issue_notice": {
     params: GovernanceServiceIssueNoticeParams;

@@ -2241,6 +2241,10 @@ export interface Proposal {
   votes_abstain: number;
   total_voted: number;
   resolution_id: string | null;
+  /**
+   * Formatted resident id of the member a platinum upgrade proposal would make a platinum member (governanceservice.propose_platinum_upgrade); null on other proposals.
+   */
+  platinum_candidate_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -5352,6 +5356,10 @@ export interface ProposalResult {
    * Resolution created on execution.
    */
   resolution_id: string | null;
+  /**
+   * Set on a platinum upgrade proposal (propose_platinum_upgrade): the formatted resident id of the member it would make a platinum member; null on every other proposal.
+   */
+  platinum_candidate_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -5405,6 +5413,10 @@ export interface ProposalDetailResult {
    * Resolution created on execution.
    */
   resolution_id: string | null;
+  /**
+   * Set on a platinum upgrade proposal (propose_platinum_upgrade): the formatted resident id of the member it would make a platinum member; null on every other proposal.
+   */
+  platinum_candidate_id: string | null;
   created_at: string;
   updated_at: string;
   /**
@@ -5620,6 +5632,37 @@ export interface SigningAuthorityResult {
    * Set on revocation.
    */
   valid_to: string | null;
+}
+/**
+ * A platinum membership granted by an executed upgrade resolution.
+ */
+export interface PlatinumGrantResult {
+  /**
+   * The upgrade proposal, now `executed`.
+   */
+  proposal_id: string;
+  /**
+   * The resolution the execution created.
+   */
+  resolution_id: string;
+  /**
+   * RES-<year>-<4 digits>, numbered per company and year.
+   */
+  resolution_number: string;
+  company_id: string;
+  /**
+   * Formatted resident id of the new platinum member.
+   */
+  resident_id: string;
+  /**
+   * sid of the `platinum_member` CompanyRole row opened from granted_at.
+   */
+  role_id: string;
+  granted_at: string;
+  /**
+   * The member's cooperative voting power from granted_at: one unit per open founding_member and platinum_member role.
+   */
+  voting_power: number;
 }
 /**
  * One invoice, flat. Any security answer inside is encrypted on save and redacted on every read: security_answer is always null here.
@@ -10519,6 +10562,42 @@ export interface GovernanceServiceListResolutionsParams {
    */
   company_id: string;
 }
+export interface GovernanceServiceProposePlatinumUpgradeParams {
+  /**
+   * Formatted company id of the cooperative.
+   */
+  company_id: string;
+  /**
+   * Formatted resident id of the member to upgrade.
+   */
+  resident_id: string;
+  /**
+   * Length of the voting window in days, 1 to 90.
+   */
+  voting_days: number;
+  /**
+   * Markdown text put to the vote; a standard text naming the member when omitted.
+   */
+  description?: string;
+  /**
+   * Whether abstain votes are accepted (default true).
+   */
+  allow_abstention?: boolean;
+}
+export interface GovernanceServiceGrantPlatinumMembershipParams {
+  /**
+   * The passed upgrade proposal.
+   */
+  proposal_id: string;
+  /**
+   * Formatted resident id of the granting director.
+   */
+  granted_by: string;
+  /**
+   * Optional notes kept with the resolution.
+   */
+  notes?: string;
+}
 export interface GovernanceServiceIssueNoticeParams {
   /**
    * Formatted cooperative id.
@@ -11947,7 +12026,7 @@ export interface ShareholderServiceInviteShareholderParams {
    */
   invitee_email: string;
   /**
-   * New units offered: above 0, at most 1,000,000,000 units with at most 6 decimals; accepting is refused while the company's cap table would pass 1,000,000,000 units.
+   * New units offered: above 0, at most 1,000,000,000 units with at most 6 decimals; 0 in a cooperative (a member holds no units). Accepting is refused while the company's cap table would pass 1,000,000,000 units.
    */
   proposed_units: number;
   /**

@@ -124,6 +124,8 @@ export declare const validateGovernanceServiceGetVotingPowerParams: ValidateFunc
 export declare const validateGovernanceServiceTallyVotesParams: ValidateFunction;
 export declare const validateGovernanceServiceExecuteProposalParams: ValidateFunction;
 export declare const validateGovernanceServiceListResolutionsParams: ValidateFunction;
+export declare const validateGovernanceServiceProposePlatinumUpgradeParams: ValidateFunction;
+export declare const validateGovernanceServiceGrantPlatinumMembershipParams: ValidateFunction;
 export declare const validateGovernanceServiceIssueNoticeParams: ValidateFunction;
 export declare const validateGovernanceServiceSubmitResponseParams: ValidateFunction;
 export declare const validateGovernanceServiceConductReviewParams: ValidateFunction;
@@ -565,6 +567,7 @@ export declare const validatePaymentFindResult: ValidateFunction;
 export declare const validatePaymentNewTemplate: ValidateFunction;
 export declare const validatePaymentReceivingResult: ValidateFunction;
 export declare const validatePaymentWalletResult: ValidateFunction;
+export declare const validatePlatinumGrantResult: ValidateFunction;
 export declare const validatePoll2faRecoveryResult: ValidateFunction;
 export declare const validatePrerequisiteCheckResult: ValidateFunction;
 export declare const validatePreviewDocumentsResult: ValidateFunction;

@@ -15,16 +15,19 @@ import type {
   GovernanceServiceFileAppealParams,
   GovernanceServiceGetProposalParams,
   GovernanceServiceGetVotingPowerParams,
+  GovernanceServiceGrantPlatinumMembershipParams,
   GovernanceServiceGrantSigningAuthorityParams,
   GovernanceServiceIssueDecisionParams,
   GovernanceServiceIssueNoticeParams,
   GovernanceServiceListActionsParams,
   GovernanceServiceListProposalsParams,
   GovernanceServiceListResolutionsParams,
+  GovernanceServiceProposePlatinumUpgradeParams,
   GovernanceServiceRemoveDirectorParams,
   GovernanceServiceRevokeSigningAuthorityParams,
   GovernanceServiceSubmitResponseParams,
   GovernanceServiceTallyVotesParams,
+  PlatinumGrantResult,
   ProposalDetailResult,
   ProposalListResult,
   ProposalResult,
@@ -78,6 +81,16 @@ export interface GovernanceServiceHandlers<Ctx> {
     ctx: Targeted<Ctx, RowOf["ZoneCompany"]>,
     params: GovernanceServiceListResolutionsParams,
   ): ResolutionListResult | Promise<ResolutionListResult>;
+  /** `governanceservice.propose_platinum_upgrade`: Propose a member's upgrade to platinum membership — x-auth: user, target ZoneCompany */
+  proposePlatinumUpgrade(
+    ctx: Targeted<Ctx, RowOf["ZoneCompany"]>,
+    params: GovernanceServiceProposePlatinumUpgradeParams,
+  ): ProposalResult | Promise<ProposalResult>;
+  /** `governanceservice.grant_platinum_membership`: Grant the platinum membership a passed upgrade resolution decided — x-auth: user, target Proposal */
+  grantPlatinumMembership(
+    ctx: Targeted<Ctx, RowOf["Proposal"]>,
+    params: GovernanceServiceGrantPlatinumMembershipParams,
+  ): PlatinumGrantResult | Promise<PlatinumGrantResult>;
   /** `governanceservice.issue_notice`: Discipline step 1: issue a notice to a member — x-auth: user, target ZoneCompany */
   issueNotice(
     ctx: Targeted<Ctx, RowOf["ZoneCompany"]>,

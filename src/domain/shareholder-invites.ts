@@ -33,15 +33,22 @@ export interface InviteInput {
 }
 
 /** The invitation's fields as stored (email trimmed and lower-cased, blank message null), or InvalidInput. */
-export function inviteInput(raw: {
-  invitee_email: string;
-  proposed_units: number;
-  message?: string | undefined;
-}): InviteInput | Refusal<"InvalidInput"> {
+export function inviteInput(
+  raw: {
+    invitee_email: string;
+    proposed_units: number;
+    message?: string | undefined;
+  },
+  cooperative = false,
+): InviteInput | Refusal<"InvalidInput"> {
   const email = normalizeEmail(raw.invitee_email);
   if (!isValidEmail(email))
     return refuse("InvalidInput", "invitee_email is not a valid address", { field: "invitee_email" });
-  if (!(raw.proposed_units > 0) || !isUnitAmount(raw.proposed_units))
+  if (cooperative && raw.proposed_units !== 0)
+    return refuse("InvalidInput", "a cooperative member holds no units: proposed_units must be 0", {
+      field: "proposed_units",
+    });
+  if (!cooperative && (!(raw.proposed_units > 0) || !isUnitAmount(raw.proposed_units)))
     return refuse("InvalidInput", `proposed_units must be above 0; ${UNITS_RULE}`, { field: "proposed_units" });
   const message = raw.message?.trim() ? raw.message.trim() : null;
   if (message !== null && message.length > MAX_INVITE_MESSAGE_CHARS)
@@ -89,19 +96,30 @@ export interface Holder {
 }
 
 /**
- * The cap table after an accepted invitation issues `units` to the holder: added to its `shareholder` row, or a new
- * row. Issued units are new units, so the company's total grows; InvalidState when it would pass MAX_UNITS.
+ * The role an accepted invitation opens: `shareholder` in a company; in a cooperative `founding_member`, the
+ * cooperative's membership role (seed 000 counts it, with platinum_member, in cooperative voting power; a
+ * `shareholder` role there would be a member nobody counts). A cap-table row carries the same role.
+ */
+export function invitedRole(cooperative: boolean): "shareholder" | "founding_member" {
+  return cooperative ? "founding_member" : "shareholder";
+}
+
+/**
+ * The cap table after an accepted invitation issues `units` to the holder: added to its row of `role` (shareholder
+ * in a company, founding_member with 0 units in a cooperative), or a new row. Issued units are new units, so the
+ * company's total grows; InvalidState when it would pass MAX_UNITS.
  */
 export function issueUnits(
   table: readonly ShareholderData[],
   holder: Holder,
   units: number,
+  role: "shareholder" | "founding_member" = "shareholder",
 ): ShareholderData[] | Refusal<"InvalidState"> {
   const out = [...table];
-  const at = out.findIndex((s) => s.resident_id === holder.residentId && (s.role ?? "shareholder") === "shareholder");
+  const at = out.findIndex((s) => s.resident_id === holder.residentId && (s.role ?? "shareholder") === role);
   const held = at >= 0 ? out[at] : undefined;
   if (held) out[at] = { ...held, units: fromMicro(toMicro(held.units) + toMicro(units)) };
-  else out.push({ name: holder.name, email: holder.email, resident_id: holder.residentId, units, role: "shareholder" });
+  else out.push({ name: holder.name, email: holder.email, resident_id: holder.residentId, units, role });
   if (!withinUnitMaximum(out)) return refuse("InvalidState", CAP_TABLE_UNITS_RULE, { max_units: MAX_UNITS });
   return out;
 }

@@ -8,14 +8,14 @@ import type { Refusal } from "../domain/refusal.ts";
 
 /** ZoneCompany reads and the administrator writes (void, licence) as conditional updates. */
 
-export type CompanyHead = Pick<ZoneCompanyRow, "company_id" | "name" | "status" | "license">;
+export type CompanyHead = Pick<ZoneCompanyRow, "company_id" | "name" | "status" | "license" | "company_type">;
 
-/** The company's id, name, status and licence, read fresh (not from the identity map). */
+/** The company's id, name, status, licence and type, read fresh (not from the identity map). */
 export function findCompanyHead(em: EntityManager, companyId: string): Promise<CompanyHead | null> {
   return em.findOne(
     ZoneCompanyEntity,
     { company_id: companyId },
-    { fields: ["company_id", "name", "status", "license"], disableIdentityMap: true },
+    { fields: ["company_id", "name", "status", "license", "company_type"], disableIdentityMap: true },
   );
 }
 

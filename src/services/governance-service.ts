@@ -15,6 +15,7 @@ import {
   listActions,
   submitResponse,
 } from "./governance-service/discipline.ts";
+import { grantPlatinumMembership, proposePlatinumUpgrade } from "./governance-service/platinum.ts";
 import {
   castVote,
   createProposal,
@@ -50,4 +51,6 @@ export const governanceService: GovernanceServiceHandlers<RpcContext> = {
   removeDirector,
   grantSigningAuthority,
   revokeSigningAuthority,
+  proposePlatinumUpgrade,
+  grantPlatinumMembership,
 };

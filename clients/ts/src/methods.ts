@@ -393,12 +393,14 @@ import type {
   GovernanceServiceFileAppealParams,
   GovernanceServiceGetProposalParams,
   GovernanceServiceGetVotingPowerParams,
+  GovernanceServiceGrantPlatinumMembershipParams,
   GovernanceServiceGrantSigningAuthorityParams,
   GovernanceServiceIssueDecisionParams,
   GovernanceServiceIssueNoticeParams,
   GovernanceServiceListActionsParams,
   GovernanceServiceListProposalsParams,
   GovernanceServiceListResolutionsParams,
+  GovernanceServiceProposePlatinumUpgradeParams,
   GovernanceServiceRemoveDirectorParams,
   GovernanceServiceRevokeSigningAuthorityParams,
   GovernanceServiceSubmitResponseParams,
@@ -602,6 +604,7 @@ import type {
   PaymentServiceInitiateRenewalParams,
   PaymentSetParams,
   PaymentWalletResult,
+  PlatinumGrantResult,
   Poll2FaRecoveryResult,
   PrerequisiteCheckResult,
   PreviewDocumentsResult,
@@ -1582,6 +1585,16 @@ export interface MethodMap {
     args: [params: GovernanceServiceListResolutionsParams, options?: CallOptions];
     result: ResolutionListResult;
     variant: "NotFound";
+  };
+  "governanceservice.propose_platinum_upgrade": {
+    args: [params: GovernanceServiceProposePlatinumUpgradeParams, options?: CallOptions];
+    result: ProposalResult;
+    variant: "AlreadyExists" | "Forbidden" | "InvalidInput" | "InvalidState" | "NotFound";
+  };
+  "governanceservice.grant_platinum_membership": {
+    args: [params: GovernanceServiceGrantPlatinumMembershipParams, options?: CallOptions];
+    result: PlatinumGrantResult;
+    variant: "AlreadyExists" | "Forbidden" | "InvalidState" | "NotFound";
   };
   "governanceservice.issue_notice": {
     args: [params: GovernanceServiceIssueNoticeParams, options?: CallOptions];
@@ -5168,7 +5181,7 @@ export const SERVICES = {
     /**
      * Execute a passed proposal as a resolution
      *
-     * Passed proposals only, once: creates a resolution numbered per company and year (RES-<year>-<4 digits>) with a DocumentAudience row for every member tier, sets resolution_id and moves the proposal to `executed`. Needs the director role (company:director, company read from the proposal); executor_id must be a resident the caller owns or acts for and must hold the director (or founder) role (Forbidden otherwise). Refuses proposals not `passed` (rejected, active, expired or already executed) and companies that are not active (InvalidState).
+     * Passed proposals only, once: creates a resolution numbered per company and year (RES-<year>-<4 digits>) with a DocumentAudience row for every member tier, sets resolution_id and moves the proposal to `executed`. Needs the director role (company:director, company read from the proposal); executor_id must be a resident the caller owns or acts for and must hold the director (or founder) role (Forbidden otherwise). Refuses a platinum upgrade proposal (it is executed by grant_platinum_membership, which also grants the membership: InvalidState with details.reason `platinum_upgrade`), proposals not `passed` (rejected, active, expired or already executed) and companies that are not active (InvalidState).
      *
      * Wire name: `governanceservice.execute_proposal`.
      */
@@ -5183,6 +5196,22 @@ export const SERVICES = {
      * Wire name: `governanceservice.list_resolutions`.
      */
     list_resolutions: "governanceservice.list_resolutions",
+    /**
+     * Propose a member's upgrade to platinum membership
+     *
+     * Opens a `special` proposal (category governance; quorum and passing percentages stamped from PROPOSAL_SPECIAL_* as for create_proposal, so it passes with at least the special threshold) to make the member resident_id a platinum member of the cooperative; its platinum_candidate_id names the member. Once the proposal has passed, a director grants the membership with grant_platinum_membership. The proposer is the caller's resident holding a role in the cooperative, as for create_proposal. Needs a current role (company:member). Refuses companies that are not cooperatives, a resident that holds no open founding_member role in the cooperative (InvalidState with details.reason `not_a_cooperative` or `not_a_member`), a member already holding an open platinum_member role (AlreadyExists), voting_days outside 1 to 90 (-32602) and companies that are not active (InvalidState).
+     *
+     * Wire name: `governanceservice.propose_platinum_upgrade`.
+     */
+    propose_platinum_upgrade: "governanceservice.propose_platinum_upgrade",
+    /**
+     * Grant the platinum membership a passed upgrade resolution decided
+     *
+     * Executes a `passed` platinum upgrade proposal (propose_platinum_upgrade) and grants what it decided, in one transaction: the proposal becomes `executed` with a resolution numbered as execute_proposal numbers it, and a `platinum_member` CompanyRole row (classification_scope [platinum_member]) is opened for its candidate from now, next to the member's founding_member role, so the member's cooperative voting power counts both (one unit per open founding_member and platinum_member role, seed 000). Needs the director role (company:director, company read from the proposal); granted_by must be a resident the caller owns or acts for and must hold the director (or founder) role (Forbidden otherwise). Refuses a proposal that is not a platinum upgrade (InvalidState, details.reason `not_an_upgrade`), one not `passed` (active, rejected, expired or already executed: InvalidState with details.status), a candidate no longer holding an open founding_member role (InvalidState, details.reason `not_a_member`), a candidate already holding an open platinum_member role (AlreadyExists) and companies that are not active (InvalidState). Nothing is written on a refusal.
+     *
+     * Wire name: `governanceservice.grant_platinum_membership`.
+     */
+    grant_platinum_membership: "governanceservice.grant_platinum_membership",
     /**
      * Discipline step 1: issue a notice to a member
      *
@@ -6334,7 +6363,7 @@ export const SERVICES = {
     /**
      * Invite someone to take up new shares
      *
-     * Creates a `pending` invitation to take up proposed_units new units and emails the invitee (through the email outbox) a one-time token, stored only as its SHA-256 hash, that expires 14 days after the invitation. The invitee email is stored trimmed and lower-cased. Needs the director role (company:director); inviter_id must be a resident the caller owns or acts for. Refuses companies whose status does not allow operations (InvalidState), a live pending invite for the same company and email (AlreadyExists; a pending invite past its expiry is first marked `expired`), units that are not a finite number > 0, a malformed email or a message over 2000 characters (InvalidInput), and an email that cannot be sent (ProviderUnavailable; nothing kept).
+     * Creates a `pending` invitation to take up proposed_units new units (in a cooperative: to join as a member, proposed_units 0, members hold no units) and emails the invitee (through the email outbox) a one-time token, stored only as its SHA-256 hash, that expires 14 days after the invitation. The invitee email is stored trimmed and lower-cased. Needs the director role (company:director); inviter_id must be a resident the caller owns or acts for. Refuses companies whose status does not allow operations (InvalidState), a live pending invite for the same company and email (AlreadyExists; a pending invite past its expiry is first marked `expired`), units that are not a finite number > 0 in a company or not 0 in a cooperative, a malformed email or a message over 2000 characters (InvalidInput), and an email that cannot be sent (ProviderUnavailable; nothing kept).
      *
      * Wire name: `shareholderservice.invite_shareholder`.
      */
@@ -6342,7 +6371,7 @@ export const SERVICES = {
     /**
      * Accept a shareholder invitation
      *
-     * Accepts the invitation named by the token: the units are issued to resident_id (added to the resident's row of the company's shareholder data, or a new row) and a shareholder CompanyRole row is written if the resident holds no current one. The caller's verified email must equal the invitee email and resident_id must be a resident the caller owns, not one it acts for (Forbidden otherwise). Refuses unknown tokens (NotFound), accepted or rejected ones (AlreadyUsed), ones past expires_at (Expired; the invitation is then `expired` whatever its stored status says) and companies whose status does not allow operations (InvalidState). Nothing is written on a refusal.
+     * Accepts the invitation named by the token: the units are issued to resident_id (added to the resident's row of the company's shareholder data, or a new row) and a shareholder CompanyRole row is written if the resident holds no current one. In a cooperative the invitee joins as a member: a cap-table row with role founding_member and 0 units, and a `founding_member` CompanyRole row (the role cooperative voting counts, one unit each) unless the resident holds a current one. The caller's verified email must equal the invitee email and resident_id must be a resident the caller owns, not one it acts for (Forbidden otherwise). Refuses unknown tokens (NotFound), accepted or rejected ones (AlreadyUsed), ones past expires_at (Expired; the invitation is then `expired` whatever its stored status says) and companies whose status does not allow operations (InvalidState). Nothing is written on a refusal.
      *
      * Wire name: `shareholderservice.accept_invite`.
      */

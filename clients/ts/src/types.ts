@@ -5659,6 +5659,37 @@ export interface PaymentWalletResult {
   created_at: string;
 }
 /**
+ * A platinum membership granted by an executed upgrade resolution.
+ */
+export interface PlatinumGrantResult {
+  /**
+   * The upgrade proposal, now `executed`.
+   */
+  proposal_id: string;
+  /**
+   * The resolution the execution created.
+   */
+  resolution_id: string;
+  /**
+   * RES-<year>-<4 digits>, numbered per company and year.
+   */
+  resolution_number: string;
+  company_id: string;
+  /**
+   * Formatted resident id of the new platinum member.
+   */
+  resident_id: string;
+  /**
+   * sid of the `platinum_member` CompanyRole row opened from granted_at.
+   */
+  role_id: string;
+  granted_at: string;
+  /**
+   * The member's cooperative voting power from granted_at: one unit per open founding_member and platinum_member role.
+   */
+  voting_power: number;
+}
+/**
  * Opaque status of a 2FA recovery; the same shape for an unknown id.
  */
 export interface Poll2FaRecoveryResult {
@@ -5855,6 +5886,10 @@ export interface Proposal {
   votes_abstain: number;
   total_voted: number;
   resolution_id: string | null;
+  /**
+   * Formatted resident id of the member a platinum upgrade proposal would make a platinum member (governanceservice.propose_platinum_upgrade); null on other proposals.
+   */
+  platinum_candidate_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -5908,6 +5943,10 @@ export interface ProposalDetailResult {
    * Resolution created on execution.
    */
   resolution_id: string | null;
+  /**
+   * Set on a platinum upgrade proposal (propose_platinum_upgrade): the formatted resident id of the member it would make a platinum member; null on every other proposal.
+   */
+  platinum_candidate_id: string | null;
   created_at: string;
   updated_at: string;
   /**
@@ -5997,6 +6036,10 @@ export interface ProposalResult {
    * Resolution created on execution.
    */
   resolution_id: string | null;
+  /**
+   * Set on a platinum upgrade proposal (propose_platinum_upgrade): the formatted resident id of the member it would make a platinum member; null on every other proposal.
+   */
+  platinum_candidate_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -10228,6 +10271,42 @@ export interface GovernanceServiceListResolutionsParams {
    */
   company_id: string;
 }
+export interface GovernanceServiceProposePlatinumUpgradeParams {
+  /**
+   * Formatted company id of the cooperative.
+   */
+  company_id: string;
+  /**
+   * Formatted resident id of the member to upgrade.
+   */
+  resident_id: string;
+  /**
+   * Length of the voting window in days, 1 to 90.
+   */
+  voting_days: number;
+  /**
+   * Markdown text put to the vote; a standard text naming the member when omitted.
+   */
+  description?: string;
+  /**
+   * Whether abstain votes are accepted (default true).
+   */
+  allow_abstention?: boolean;
+}
+export interface GovernanceServiceGrantPlatinumMembershipParams {
+  /**
+   * The passed upgrade proposal.
+   */
+  proposal_id: string;
+  /**
+   * Formatted resident id of the granting director.
+   */
+  granted_by: string;
+  /**
+   * Optional notes kept with the resolution.
+   */
+  notes?: string;
+}
 export interface GovernanceServiceIssueNoticeParams {
   /**
    * Formatted cooperative id.
@@ -11656,7 +11735,7 @@ export interface ShareholderServiceInviteShareholderParams {
    */
   invitee_email: string;
   /**
-   * New units offered: above 0, at most 1,000,000,000 units with at most 6 decimals; accepting is refused while the company's cap table would pass 1,000,000,000 units.
+   * New units offered: above 0, at most 1,000,000,000 units with at most 6 decimals; 0 in a cooperative (a member holds no units). Accepting is refused while the company's cap table would pass 1,000,000,000 units.
    */
   proposed_units: number;
   /**

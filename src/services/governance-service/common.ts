@@ -39,6 +39,7 @@ export function toProposalResult(row: ProposalRow): ProposalResult {
     votes_abstain: row.votes_abstain,
     total_voted: row.total_voted,
     resolution_id: row.resolution_id,
+    platinum_candidate_id: row.platinum_candidate_id,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

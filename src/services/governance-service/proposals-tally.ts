@@ -1,4 +1,4 @@
-import type { ResolutionRow } from "../../../generated/entities.ts";
+import type { ProposalRow, ResolutionRow } from "../../../generated/entities.ts";
 import type { GovernanceServiceHandlers } from "../../../generated/handlers/index.ts";
 import { boardMembers } from "../../domain/directors.ts";
 import { uuidv7 } from "../../domain/ids.ts";
@@ -81,20 +81,25 @@ export const tallyVotes: Handlers["tallyVotes"] = async (ctx) => {
   };
 };
 
+/** Whether the resident holds the director (or founder) role in the company now (an executor of a resolution). */
+export async function holdsDirectorRole(ctx: RpcContext, companyId: string, residentId: string): Promise<boolean> {
+  return boardMembers(await rolesOfCompanyAt(ctx.em, companyId, ctx.now())).includes(residentId);
+}
+
 /**
- * execute_proposal: a `passed` proposal becomes `executed` once (conditional update), with a Resolution numbered
- * per company and year (counter `RES-<company>-<year>`) and its DocumentAudience row. The dispatcher checked the
- * caller's director role, the company's status, that the caller may act as executor_id (caller binding) and its
- * status (`x-acts-as`); the recorded executor must itself hold the director (or founder) role now.
+ * A `passed` proposal becomes `executed` once (conditional update), with a Resolution numbered per company and year
+ * (counter `RES-<company>-<year>`) and its DocumentAudience row; InvalidState when it is not (or no longer) passed.
+ * Shared by execute_proposal and grant_platinum_membership.
  */
-export const executeProposal: Handlers["executeProposal"] = async (ctx, params) => {
-  const proposal = ctx.target.row;
-  const now = ctx.now();
-  const roles = await rolesOfCompanyAt(ctx.em, proposal.company_id, now);
-  if (!boardMembers(roles).includes(params.executor_id))
-    throw governanceError("Forbidden", "executor_id must hold the director (or founder) role in the company");
+export async function executeAsResolution(
+  ctx: RpcContext,
+  proposal: ProposalRow,
+  executorId: string,
+  notes: string | null,
+): Promise<ResolutionRow> {
   const bad = executeRefusal(proposal.status);
   if (bad) throw refused(bad);
+  const now = ctx.now();
   const resolutionSid = uuidv7(now);
   const moved = await moveProposal(ctx.em, proposal.sid, "passed", {
     status: "executed",
@@ -115,9 +120,9 @@ export const executeProposal: Handlers["executeProposal"] = async (ctx, params) 
     votes_for: proposal.votes_for,
     votes_against: proposal.votes_against,
     votes_abstain: proposal.votes_abstain,
-    executed_by: params.executor_id,
+    executed_by: executorId,
     executed_at: now,
-    notes: params.notes ?? null,
+    notes,
     created_at: now,
     updated_at: now,
   };
@@ -131,11 +136,28 @@ export const executeProposal: Handlers["executeProposal"] = async (ctx, params) 
       classification: RESOLUTION_CLASSIFICATION,
       rule: RESOLUTION_AUDIENCE_RULE,
       relevantFrom: now,
-      createdBy: params.executor_id,
+      createdBy: executorId,
     },
     now,
   );
-  return toResolutionResult(row);
+  return row;
+}
+
+/**
+ * execute_proposal: the dispatcher checked the caller's director role, the company's status, that the caller may
+ * act as executor_id (caller binding) and its status (`x-acts-as`); the recorded executor must itself hold the
+ * director (or founder) role now. A platinum upgrade is executed by grant_platinum_membership, which grants what it
+ * decided in the same step (so no upgrade is ever executed without its grant).
+ */
+export const executeProposal: Handlers["executeProposal"] = async (ctx, params) => {
+  const proposal = ctx.target.row;
+  if (!(await holdsDirectorRole(ctx, proposal.company_id, params.executor_id)))
+    throw governanceError("Forbidden", "executor_id must hold the director (or founder) role in the company");
+  if (proposal.platinum_candidate_id !== null)
+    throw governanceError("InvalidState", "a platinum upgrade is executed by grant_platinum_membership", {
+      reason: "platinum_upgrade",
+    });
+  return toResolutionResult(await executeAsResolution(ctx, proposal, params.executor_id, params.notes ?? null));
 };
 
 export const listResolutions: Handlers["listResolutions"] = async (ctx, { company_id }) => {

@@ -27,6 +27,8 @@ export interface OpenProposalInput {
   kind: ResolutionKind;
   votingDays: number;
   allowAbstention: boolean;
+  /** A platinum upgrade proposal's candidate (propose_platinum_upgrade); absent on every other proposal. */
+  platinumCandidateId?: string;
 }
 
 export type OpenProposalRefusal = Refusal<"NotFound" | "InvalidInput" | "InvalidState">;
@@ -74,6 +76,7 @@ export async function openProposal(
     votes_abstain: 0,
     total_voted: 0,
     resolution_id: null,
+    platinum_candidate_id: input.platinumCandidateId ?? null,
     created_at: now,
     updated_at: now,
   };
@@ -85,7 +88,7 @@ export async function openProposal(
  * The proposing resident: one the caller owns holding a current role in the company (for a board proposal a
  * director or founder role); Forbidden when there is none.
  */
-async function proposerOf(ctx: RpcContext, companyId: string, kind: ResolutionKind): Promise<string> {
+export async function proposerOf(ctx: RpcContext, companyId: string, kind: ResolutionKind): Promise<string> {
   const owned = new Set(await ownedResidentIds(ctx.em, requireCaller(ctx)));
   const roles = (await rolesOfCompanyAt(ctx.em, companyId, ctx.now())).filter((r) => owned.has(r.subject_id));
   const fit = kind === "board" ? roles.filter((r) => isBoardRole(r.role)) : roles;

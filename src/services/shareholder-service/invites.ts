@@ -2,11 +2,12 @@ import type { ShareholderInviteRow } from "../../../generated/entities.ts";
 import type { ShareholderServiceHandlers } from "../../../generated/handlers/index.ts";
 import type { InviteResult } from "../../../generated/types.ts";
 import { newToken, sha256Hex } from "../../auth/tokens.ts";
+import { isCoopType } from "../../domain/company-registration.ts";
 import { companyStatusRefusal } from "../../domain/company-status.ts";
 import { isRefusal } from "../../domain/refusal.ts";
-import { answerRefusal, inviteExpiry, inviteInput, issueUnits } from "../../domain/shareholder-invites.ts";
+import { answerRefusal, invitedRole, inviteExpiry, inviteInput, issueUnits } from "../../domain/shareholder-invites.ts";
 import { sendEmail } from "../../integrations/email/index.ts";
-import { findCompanyHead } from "../../repos/companies.ts";
+import { type CompanyHead, findCompanyHead } from "../../repos/companies.ts";
 import { openRole, rolesOfSubjectAt } from "../../repos/company-roles.ts";
 import { findResident, ownedResidentIdsOf } from "../../repos/digital-residents.ts";
 import { lockCapTable, writeCapTable } from "../../repos/share-transfers.ts";
@@ -40,11 +41,12 @@ const LIST_LIMIT = 500;
  * `x-target` matches a param to a field as given: it cannot load a ShareholderInvite by sha256(invite_token), so
  * this one status check stays here (invite_shareholder's is the dispatcher's, x-target operable).
  */
-async function requireInviteCompanyOperable(ctx: RpcContext, companyId: string): Promise<void> {
+async function requireInviteCompanyOperable(ctx: RpcContext, companyId: string): Promise<CompanyHead> {
   const company = await findCompanyHead(ctx.em, companyId);
   if (!company) throw shareholderError.notFound("company");
   const refusal = companyStatusRefusal(company.status, "operate");
   if (refusal) throw shareholderError(refusal.refusal, refusal.message, refusal.details);
+  return company;
 }
 
 function toInviteResult(row: ShareholderInviteRow): InviteResult {
@@ -80,7 +82,7 @@ async function loadAnswerable(ctx: RpcContext, token: string): Promise<Sharehold
 
 export const inviteShareholder: Handlers["inviteShareholder"] = async (ctx, p) => {
   const company = ctx.target.row;
-  const input = inviteInput(p);
+  const input = inviteInput(p, isCoopType(company.company_type));
   if (isRefusal(input)) throw shareholderError(input.refusal, input.message, input.details);
   const now = ctx.now();
   await invites.expireStaleInvites(ctx.em, p.company_id, input.email, now);
@@ -120,7 +122,8 @@ export const acceptInvite: Handlers["acceptInvite"] = async (ctx, p) => {
   const row = await loadAnswerable(ctx, p.invite_token);
   if (!(await ownedResidentIdsOf(ctx.em, caller)).includes(p.resident_id))
     throw shareholderError("Forbidden", "resident_id must be a resident the caller owns");
-  await requireInviteCompanyOperable(ctx, row.company_id);
+  const company = await requireInviteCompanyOperable(ctx, row.company_id);
+  const role = invitedRole(isCoopType(company.company_type));
   const resident = await findResident(ctx.em, p.resident_id);
   if (!resident) throw shareholderError.notFound("resident");
   const now = ctx.now();
@@ -133,19 +136,19 @@ export const acceptInvite: Handlers["acceptInvite"] = async (ctx, p) => {
     name: `${resident.first_name} ${resident.last_name}`.trim(),
     email: row.invitee_email,
   };
-  const issued = issueUnits(table, holder, row.proposed_units);
+  const issued = issueUnits(table, holder, row.proposed_units, role);
   if (isRefusal(issued)) throw shareholderError(issued.refusal, issued.message, issued.details);
   await writeCapTable(ctx.em, row.company_id, issued, now);
   const held = (await rolesOfSubjectAt(ctx.em, p.resident_id, now)).find(
-    (r) => r.company_id === row.company_id && r.role === "shareholder",
+    (r) => r.company_id === row.company_id && r.role === role,
   );
-  const role =
+  const opened =
     held ??
     (await openRole(ctx.em, {
       companyId: row.company_id,
       subjectId: p.resident_id,
-      role: "shareholder",
-      classificationScope: ["shareholder"],
+      role,
+      classificationScope: [role],
       validFrom: now,
       createdBy: p.resident_id,
     }));
@@ -155,7 +158,7 @@ export const acceptInvite: Handlers["acceptInvite"] = async (ctx, p) => {
     resident_id: p.resident_id,
     units: row.proposed_units,
     status: "accepted",
-    role_id: role.sid,
+    role_id: opened.sid,
     accepted_at: now.toISOString(),
   };
 };
