@@ -5,6 +5,7 @@ import { refName } from "./naming.ts";
 import { nonNull } from "./records.ts";
 import { forEachRef } from "./schema-walk.ts";
 import { checkTargets } from "./targets.ts";
+import { checkVisibility } from "./visibility.ts";
 
 const MAX_TOOL_NAME = 64;
 
@@ -159,6 +160,7 @@ export function checkModel(model: SpecModel, diags: Diagnostics): void {
     }
   }
   checkTargets(model, diags);
+  checkVisibility(model, diags);
   for (const [name, schema] of Object.entries(model.schemas)) {
     checkRefs(schema, model.schemaFiles[name] ?? "spec", "", model, diags);
     // Derived schemas (a record's public view) have no file of their own: their source is checked.

@@ -163,6 +163,7 @@ export const EXTENSIONS: Record<ExtensionPlace, Record<string, Extension>> = {
       "targets.ts parseTarget (invalid-target)",
     ),
     "x-acts-as": parsed("a param or { param | caller, action, role }", "targets.ts parseActsAs (invalid-acts-as)"),
+    "x-visibility": parsed("{ kind, param } or { kind, items }", "visibility.ts parseVisibility (invalid-visibility)"),
     // Added in parallel (issue 27's other parts): only the outer shape here, its parser validates it fully.
     "x-spends": { shape: "true or false", check: boolean },
   },

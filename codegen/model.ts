@@ -34,6 +34,13 @@ export interface CompanyLink {
  * the role), the company's status when `operable`; a resident instead of a company (`company.resident`) must be the
  * caller's own, else `foreignResident`.
  */
+/** `x-visibility`: the document kind, and the param naming one document or the result field listing many. */
+export interface Visibility {
+  kind: string;
+  param: string | null;
+  items: string | null;
+}
+
 export interface TargetParty {
   field: string;
   kind: "resident" | "user";
@@ -133,6 +140,8 @@ export interface MethodModel {
   target: Target | null;
   /** `x-acts-as`, or null. */
   actsAs: ActsAs | null;
+  /** `x-visibility`: the DocumentAudience rule decides what the read answers (codegen/visibility.ts), or null. */
+  visibility: Visibility | null;
   internal: boolean;
   /** `x-spends`: the method may move money out of a credit wallet or treasury account during the call. */
   spends: boolean;

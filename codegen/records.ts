@@ -436,6 +436,7 @@ export function buildCrudMethods(
         actsAs: null,
         internal: false,
         spends: false,
+        visibility: null,
         callerBinding: null,
         password: null,
         audit: null,

@@ -12,6 +12,7 @@ import type {
 } from "./model.ts";
 import { camelCase, refName } from "./naming.ts";
 import { parseActsAs, parseTarget } from "./targets.ts";
+import { parseVisibility } from "./visibility.ts";
 
 const AUTH_MODES = ["anonymous", "user", "session", "admin", "partner", "webhook"];
 
@@ -211,6 +212,7 @@ function buildMethod(
     auth: parseAuth(m["x-auth"], file, `${ptr}/x-auth`, diags),
     target: parseTarget(m["x-target"], file, `${ptr}/x-target`, diags),
     actsAs: parseActsAs(m["x-acts-as"], file, `${ptr}/x-acts-as`, diags),
+    visibility: parseVisibility(m["x-visibility"], file, `${ptr}/x-visibility`, diags),
     internal: m["x-internal"] === true,
     spends: parseSpends(m["x-spends"]),
     callerBinding: parseBinding(m["x-caller-binding"]),

@@ -127,6 +127,34 @@ function companySection(model: SpecModel): string[] {
   ];
 }
 
+/** The reads the DocumentAudience rule decides (`x-visibility`): what each answers a past or present member. */
+function visibilitySection(model: SpecModel): string[] {
+  const rows = model.methods
+    .filter((m) => m.visibility !== null)
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((m) => {
+      const v = m.visibility as NonNullable<MethodModel["visibility"]>;
+      const what = v.param
+        ? `the ${code(v.kind)} ${code(v.param)} names: \`-32003 NotFound\` unless the rule grants view`
+        : `the ${code(v.kind)} records in ${code(v.items ?? "")}: only those the rule grants view of`;
+      return [code(m.name), code(v.kind), what];
+    });
+  if (rows.length === 0) return [];
+  return [
+    "## Reads decided by the visibility rule",
+    "",
+    "`x-visibility` (issue 30): for these reads the `member` of the company table means a member of any period, a",
+    "past holder included (anyone else gets `-32003 NotFound`), and what the read answers is the DocumentAudience",
+    "rule's decision, the one `documentaudienceservice.can_view` answers (src/domain/document-visibility.ts): some",
+    "role of one of the caller's subjects (its residents, those it holds an effective proxy for, the companies it",
+    "owns) overlaps the record's relevant window with a classification tier in common. Each kind's window is listed",
+    'in docs/decisions.md "Visibility of company records (issue 30)". An administrator\'s session reads every record.',
+    "",
+    table(["Operation", "Kind", "Decides"], rows),
+    "",
+  ];
+}
+
 function serviceSection(service: ServiceModel): string[] {
   const rows = service.methods
     .filter((m) => companyRule(m) === null)
@@ -179,6 +207,7 @@ export function emitAuthorization(model: SpecModel): GeneratedFile[] {
     "someone else; a password param is re-entry of the account password, checked before the handler.",
     "",
     ...companySection(model),
+    ...visibilitySection(model),
     "## Other operations",
     "",
     "Who passes the dispatcher. `Target` is the record the dispatcher loads first (`-32003 NotFound` when absent);",

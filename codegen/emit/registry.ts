@@ -15,6 +15,8 @@ function policy(m: MethodModel, schemas: SpecModel["schemas"]): string {
     auth: m.auth,
     target: m.target,
     actsAs: m.actsAs,
+    // Only where the spec declares it.
+    visibility: m.visibility ?? undefined,
     internal: m.internal,
     // Likewise only where the spec declares it.
     spends: m.spends || undefined,
@@ -86,7 +88,7 @@ export function emitRegistry(model: SpecModel): GeneratedFile[] {
   ].join("\n");
   const policyTypes = [
     HEADER,
-    'import type { AuditAction, AuditTargetType } from "./types.ts";',
+    'import type { AuditAction, AuditTargetType, DocumentKind } from "./types.ts";',
     "",
     'export type CallerBindingKind = "user" | "resident" | "partner";',
     "export type ResidentActionName =",
@@ -148,6 +150,13 @@ export function emitRegistry(model: SpecModel): GeneratedFile[] {
     "  role: string | null;",
     "}",
     "",
+    "/** `x-visibility`: a DocumentKind and the param naming one document, or the result field listing many. */",
+    "export interface VisibilityPolicy {",
+    "  kind: DocumentKind;",
+    "  param: string | null;",
+    "  items: string | null;",
+    "}",
+    "",
     "/** What the spec's `x-` extensions say about one method; enforced by the dispatcher. */",
     "export interface MethodPolicy {",
     "  name: string;",
@@ -160,6 +169,11 @@ export function emitRegistry(model: SpecModel): GeneratedFile[] {
     "  target: TargetPolicy | null;",
     "  /** `x-acts-as`: the resident whose status must allow the call. */",
     "  actsAs: ActsAsPolicy | null;",
+    "  /**",
+    "   * `x-visibility`: the DocumentAudience rule decides the read (src/rpc/visibility.ts): the document `param` names,",
+    "   * or the records in the result's `items` field. Absent on every other method.",
+    "   */",
+    "  visibility?: VisibilityPolicy;",
     "  internal: boolean;",
     "  /**",
     "   * `x-spends`: the method may move money out of a credit wallet or treasury account during the call; the ledger",

@@ -8,6 +8,38 @@
  * new row naming the row it `supersedes`, and the rule reads the newest row no other row supersedes.
  */
 
+import type { DocumentKind } from "../../generated/types.ts";
+
+/**
+ * Each kind's relevant window from the instant its record is made (docs/decisions.md "Visibility of company records
+ * (issue 30)"): `issue` is the instant itself, [made, made + 1 ms), so the roles held when the record was made see it
+ * (past holders keep it, later joiners never gain it); `live` is open from that instant until something closes it
+ * (a deletion), so every holder from then on sees it. Only business documents, the company's standing registry
+ * record, are live.
+ */
+export const RELEVANT_WINDOW: Record<DocumentKind, "issue" | "live"> = {
+  business_document: "live",
+  contract: "issue",
+  invoice: "issue",
+  inbox_message: "issue",
+  proposal: "issue",
+  resolution: "issue",
+  tax_filing: "issue",
+  tax_document: "issue",
+  financial_report: "issue",
+  expense: "issue",
+  share_transfer: "issue",
+  dividend: "issue",
+};
+
+/** The smallest non-empty half-open window: one millisecond, the clock's resolution. */
+const INSTANT_MS = 1;
+
+/** The relevant window of a record of `kind` made at `at`: its exclusive end, null for an open (live) window. */
+export function relevantWindowEnd(kind: DocumentKind, at: Date): Date | null {
+  return RELEVANT_WINDOW[kind] === "issue" ? new Date(at.getTime() + INSTANT_MS) : null;
+}
+
 /** What the rule reads of a DocumentAudience row. */
 export interface AudienceWindow {
   sid: string;

@@ -6,7 +6,12 @@ import {
   ProxyEntity,
   ZoneCompanyEntity,
 } from "../../generated/entities.ts";
-import { currentAudience, decideVisibility, type VisibilityDecision } from "../domain/document-visibility.ts";
+import {
+  currentAudience,
+  decideVisibility,
+  relevantWindowEnd,
+  type VisibilityDecision,
+} from "../domain/document-visibility.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { isProxyEffective } from "../domain/proxies.ts";
 import { ownedResidentIds } from "./digital-residents.ts";
@@ -27,7 +32,10 @@ export interface AudienceEntry {
   createdBy: string;
 }
 
-/** The live audience of a new document (relevant from `relevantFrom`, open-ended). */
+/**
+ * The audience of a new document: relevant from `relevantFrom` for its kind's window (`relevantWindowEnd`: the
+ * instant it is made, or open-ended for a live kind).
+ */
 export function writeAudience(em: EntityManager, entry: AudienceEntry, now: Date): DocumentAudienceRow {
   return em.create(DocumentAudienceEntity, {
     sid: uuidv7(now),
@@ -37,7 +45,7 @@ export function writeAudience(em: EntityManager, entry: AudienceEntry, now: Date
     classification: [...entry.classification],
     audience_computation: entry.rule,
     document_relevant_from: entry.relevantFrom,
-    document_relevant_to: null,
+    document_relevant_to: relevantWindowEnd(entry.documentType, entry.relevantFrom),
     as_of_epoch: now,
     supersedes: null,
     created_by: entry.createdBy,
@@ -60,8 +68,10 @@ export function liveAudience(
 }
 
 /**
- * Ends a document's view at `end` (a deleted document): a new row superseding the live one, same audience,
- * window closed. Nothing when the document has no live row.
+ * Ends a document's view at `end` (a deleted document): a new row superseding the one in force, same audience. A
+ * live row's window closes at `end` (past holders keep theirs); a row whose window already closed when the record
+ * was made (an `issue` kind, RELEVANT_WINDOW) is superseded by an empty window, which grants nobody view: the record
+ * is gone, so can_view answers as the reads do (issue 30). Nothing when the document has no row.
  */
 export async function closeAudience(
   em: EntityManager,
@@ -71,19 +81,20 @@ export async function closeAudience(
   rule: string,
   createdBy: string,
 ): Promise<DocumentAudienceRow | null> {
-  const live = await liveAudience(em, documentType, documentRef);
-  if (!live) return null;
+  const current = currentAudience(await audienceRowsOf(em, { documentType, documentRef }));
+  if (!current) return null;
+  const from = current.document_relevant_from;
   return em.create(DocumentAudienceEntity, {
     sid: uuidv7(end),
-    document_ref: live.document_ref,
-    document_type: live.document_type,
-    company_id: live.company_id,
-    classification: [...live.classification],
+    document_ref: current.document_ref,
+    document_type: current.document_type,
+    company_id: current.company_id,
+    classification: [...current.classification],
     audience_computation: rule,
-    document_relevant_from: live.document_relevant_from,
-    document_relevant_to: end,
+    document_relevant_from: from,
+    document_relevant_to: current.document_relevant_to === null ? end : from,
     as_of_epoch: end,
-    supersedes: live.sid,
+    supersedes: current.sid,
     created_by: createdBy,
     created_at: end,
     updated_at: end,
@@ -131,6 +142,21 @@ function rolesOfSubjectsIn(em: EntityManager, companyIds: string[], subjectIds: 
     { company_id: { $in: companyIds }, subject_id: { $in: [...subjectIds] } },
     { disableIdentityMap: true },
   );
+}
+
+/** Whether any of the subjects holds or held a role in the company, whatever the window (a member of any period). */
+export async function heldAnyRole(
+  em: EntityManager,
+  companyId: string,
+  subjectIds: readonly string[],
+): Promise<boolean> {
+  if (subjectIds.length === 0) return false;
+  const row = await em.findOne(
+    CompanyRoleEntity,
+    { company_id: companyId, subject_id: { $in: [...subjectIds] } },
+    { fields: ["sid"], disableIdentityMap: true },
+  );
+  return row !== null;
 }
 
 /** The visibility decision for a document and any of the subjects (one caller's subjects, or one subject). */

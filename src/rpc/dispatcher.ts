@@ -14,6 +14,7 @@ import { isPromiseLike, type MaybePromise } from "./maybe-async.ts";
 import { checkAccountPassword } from "./password-check.ts";
 import { redactResultSecrets } from "./result-secrets.ts";
 import { checkActsAs, checkTarget } from "./target.ts";
+import { checkVisibility, visibleItems, withVisibilityDetails } from "./visibility.ts";
 
 export type Entry = MethodEntry<RpcContext>;
 
@@ -183,6 +184,12 @@ function handled(entry: Entry, ctx: RpcContext, params: Record<string, unknown>)
   } catch (err) {
     throw declaredError(entry, ctx, err);
   }
+  // x-visibility: a list keeps the records the caller may view; a read carries the decision to its audit row.
+  if (entry.visibility) {
+    value = Promise.resolve(value)
+      .then((answer) => visibleItems(entry, ctx, answer))
+      .then((answer) => withVisibilityDetails(ctx, answer));
+  }
   if (!isPromiseLike(value)) return finish(value);
   return value.then(finish, (err: unknown) => {
     throw declaredError(entry, ctx, err);
@@ -201,7 +208,7 @@ type Check = (entry: Entry, ctx: RpcContext, params: Record<string, unknown>) =>
  * The spec's policy for a call from outside, in order: x-auth, x-internal and the caller-bound params filled in;
  * a missing password (`PasswordRequired` before the schema would say the param is missing); NUL characters; the
  * params schema; the caller binding checked; the target (x-target: load, company role, company status;
- * src/rpc/target.ts); the acting resident (x-acts-as); password re-entry. A check that needs nothing from the
+ * src/rpc/target.ts); the document a read names (x-visibility, src/rpc/visibility.ts); the acting resident (x-acts-as); password re-entry. A check that needs nothing from the
  * database answers at once, so a call that reads nothing before its handler runs without a promise of its own
  * (on Node 20 every promise pays the AsyncLocalStorage hooks MikroORM installs; src/rpc/maybe-async.ts).
  */
@@ -215,6 +222,7 @@ const OUTSIDE_CALL: readonly Check[] = [
   (entry, _ctx, params) => checkParams(entry, params),
   checkCallerBinding,
   (entry, ctx, params) => (entry.target ? checkTarget(entry, ctx, params) : undefined),
+  (entry, ctx, params) => (entry.visibility?.param ? checkVisibility(entry, ctx, params) : undefined),
   (entry, ctx, params) => (entry.actsAs ? checkActsAs(entry, ctx, params) : undefined),
   (entry, ctx, params) => (entry.password && ctx.caller ? checkPassword(entry, ctx, params) : undefined),
 ];

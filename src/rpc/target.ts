@@ -6,6 +6,7 @@ import {
   type CompanyLinkPolicy,
   type TargetOf,
   type TargetPolicy,
+  type VisibilityPolicy,
 } from "../../generated/policy.ts";
 import { mayActAsResident } from "../auth/access.ts";
 import { companyStatusRefusal } from "../domain/company-status.ts";
@@ -23,6 +24,7 @@ import { companyOwnership, currentCompanyRoles, currentRoleHolders } from "../re
 import { ownedResidentIds, residentStandings } from "../repos/digital-residents.ts";
 import { type Caller, isAdminSession, type RpcContext } from "./context.ts";
 import { RpcError } from "./errors.ts";
+import { memberOfAnyPeriod } from "./visibility.ts";
 
 /**
  * Target-first dispatch (`x-target`, `x-acts-as`; docs/authorization.md): after the params are validated and the
@@ -37,6 +39,7 @@ export interface TargetEntry {
   target: TargetPolicy | null;
   actsAs: ActsAsPolicy | null;
   mcp: { readOnly: boolean };
+  visibility?: VisibilityPolicy;
 }
 
 type Type = Parameters<typeof RpcError.app>[0];
@@ -152,7 +155,10 @@ async function checkCompany(
 ): Promise<void> {
   const t = entry.target as TargetPolicy;
   const type = errorType(entry);
-  if (t.role && !bypasses(t, caller)) {
+  // x-visibility: `member` is a member of any period; which records it reads is the visibility rule's decision.
+  if (t.role === "member" && entry.visibility && !bypasses(t, caller)) {
+    if (!(await memberOfAnyPeriod(ctx, caller, companyId))) throw RpcError.notFound(type, label(t.record));
+  } else if (t.role && !bypasses(t, caller)) {
     const held = await heldRoles(ctx.em, caller, companyId, ctx.now());
     const standing = await standingFor(entry, ctx, caller, held ?? [], row);
     if (standing.kind === "none") throw RpcError.notFound(type, label(t.record));

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { type CompanyRule, companyRoleKinds, companyRule } from "../../codegen/authorization.ts";
 import type { MethodEntry } from "../../generated/registry.ts";
 import { createRegistry } from "../../src/app/runtime.ts";
+import { REPORT_CLASSIFICATION } from "../../src/domain/reports.ts";
 import type { RpcContext } from "../../src/rpc/context.ts";
 import { sample, sampleParams } from "../identity/sample-params.ts";
 import { PASSWORD, type RpcReply, type TestApp } from "../support/app.ts";
@@ -218,8 +219,10 @@ export const RECORD_FIXTURES: Record<string, (t: TestApp, company: string, by: s
         uploaded_by: by,
       }),
     ),
-  FinancialReport: async (t, company, by) =>
-    sid(
+  // get_report reads through the visibility rule (x-visibility): the report's audience row, as the service writes
+  // one, open from before any fixture role so every holder of one overlaps it.
+  FinancialReport: async (t, company, by) => {
+    const report = sid(
       await insertRow(t.app.runtime.orm, "FinancialReport", {
         company_id: company,
         report_type: "balance_sheet",
@@ -230,7 +233,21 @@ export const RECORD_FIXTURES: Record<string, (t: TestApp, company: string, by: s
         content: JSON.stringify({ assets: [] }),
         generated_by: by,
       }),
-    ),
+    );
+    await insertRow(t.app.runtime.orm, "DocumentAudience", {
+      document_ref: report,
+      document_type: "financial_report",
+      company_id: company,
+      classification: [...REPORT_CLASSIFICATION],
+      audience_computation: "fixture",
+      document_relevant_from: new Date("2026-01-01T00:00:00.000Z"),
+      document_relevant_to: null,
+      as_of_epoch: new Date("2026-01-01T00:00:00.000Z"),
+      supersedes: null,
+      created_by: by,
+    });
+    return report;
+  },
   // One live filing per company and period: each fixture takes the month before the last one's.
   TaxFiling: async (t, company) => {
     filingMonths += 1;

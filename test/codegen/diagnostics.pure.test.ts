@@ -337,6 +337,30 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
     [["spends-read-only", WALLETS, "/methods/0/x-spends"]],
   ],
   [
+    "an x-visibility that is neither { kind, param } nor { kind, items }",
+    json(NOTES, (d) => (d.methods[1]["x-visibility"] = { kind: "note" })),
+    [["invalid-visibility", NOTES, "/methods/1/x-visibility"]],
+  ],
+  [
+    "an x-visibility on a write whose target has no company, with an unknown kind, param and items field",
+    (root) => {
+      editJson(root, NOTES, (d) => {
+        d.methods[1]["x-visibility"] = { kind: "note", items: "notes" };
+        d.methods[2]["x-visibility"] = { kind: "note", param: "note_sid" };
+      });
+    },
+    [
+      ["invalid-visibility", NOTES, "/methods/1/x-visibility/kind"],
+      ["invalid-visibility", NOTES, "/methods/1/x-visibility/items"],
+      ["invalid-visibility", NOTES, "/methods/1/x-visibility"],
+      ["target-variant", NOTES, "/methods/1/x-errors"],
+      ["invalid-visibility", NOTES, "/methods/2/x-visibility/kind"],
+      ["unknown-param", NOTES, "/methods/2/x-visibility/param"],
+      ["invalid-visibility", NOTES, "/methods/2/x-visibility"],
+      ["invalid-visibility", NOTES, "/methods/2/x-visibility"],
+    ],
+  ],
+  [
     "an audit action that is not an AuditAction",
     json(NOTES, (d) => (d.methods[2]["x-audit"].action = "note_burn")),
     [["unknown-audit-action", NOTES, "/methods/2/x-audit"]],
@@ -434,7 +458,7 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
 
 const AUTH_MODES = "anonymous, user, session, admin, partner, webhook";
 const METHOD_KEYS =
-  "x-auth, x-mcp, x-errors, x-audit, x-password, x-caller-binding, x-internal, x-target, x-acts-as, x-spends";
+  "x-auth, x-mcp, x-errors, x-audit, x-password, x-caller-binding, x-internal, x-target, x-acts-as, x-visibility, x-spends";
 const at = (code: string, file: string, pointer: string, message: string): Diagnostic => ({
   code,
   file,

@@ -37,12 +37,13 @@ describe("create_company_contract", () => {
       document_type: "contract",
       company_id: s.company,
       audience_computation: "company_contract_members",
-      document_relevant_to: null,
       supersedes: null,
       created_by: s.director.client.userId,
     });
     expect([...row.classification].sort()).toEqual(COMPANY_MEMBERS);
+    // Relevant at the instant it was made (docs/decisions.md "Visibility of company records (issue 30)").
     expect(new Date(row.document_relevant_from).toISOString()).toBe(t.clock.now().toISOString());
+    expect(new Date(row.document_relevant_to).getTime()).toBe(t.clock.now().getTime() + 1);
   });
 
   test("the owner (a founder) may create", async () => {

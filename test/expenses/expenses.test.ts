@@ -60,11 +60,12 @@ describe("expenseservice.create", () => {
       document_type: "expense",
       company_id: company,
       audience_computation: "expense_company_members",
-      document_relevant_to: null,
       supersedes: null,
       created_by: dirA.client.userId,
     });
+    // Relevant at the instant it was made (docs/decisions.md "Visibility of company records (issue 30)").
     expect(new Date(aud.document_relevant_from).toISOString()).toBe(t.clock.now().toISOString());
+    expect(new Date(aud.document_relevant_to).getTime()).toBe(t.clock.now().getTime() + 1);
     expect([...aud.classification].sort()).toEqual(COMPANY_MEMBERS);
     expect(await count(t, "admin_action")).toBe(0);
   });
@@ -235,7 +236,7 @@ describe("expenseservice.update", () => {
 });
 
 describe("expenseservice.delete", () => {
-  test("a draft is deleted and its audience window closed by a superseding row", async () => {
+  test("a draft is deleted and its audience superseded by an empty window: nobody may view it any more", async () => {
     const e = await draft(dirA.client, company);
     t.clock.advance(30);
     expect(await dirB.client.callOk("expenseservice.delete", { fzc_id: company, expense_id: e.sid })).toEqual({
@@ -246,7 +247,12 @@ describe("expenseservice.delete", () => {
     const aud = await sql(t, `select * from "document_audience" where document_ref = ? order by sid`, [e.sid]);
     expect(aud).toHaveLength(2);
     expect(aud[1]).toMatchObject({ supersedes: aud[0].sid, company_id: company });
-    expect(new Date(aud[1].document_relevant_to).toISOString()).toBe(t.clock.now().toISOString());
+    expect(new Date(aud[1].document_relevant_to).getTime()).toBe(new Date(aud[1].document_relevant_from).getTime());
+    const verdict = await dirA.client.callOk("documentaudienceservice.can_view", {
+      subject_id: dirA.resident,
+      document_ref: e.sid,
+    });
+    expect(verdict).toMatchObject({ can_view: false, reason: "no_matching_role", audience_sid: aud[1].sid });
   });
 
   test("refusals: another company's expense NotFound, member Forbidden, submitted/approved/rejected kept", async () => {

@@ -61,10 +61,11 @@ describe("messageservice.create_company_message", () => {
       document_type: "inbox_message",
       company_id: company,
       audience_computation: "company_message_members",
-      document_relevant_to: null,
       supersedes: null,
       created_by: director.userId,
     });
+    // Relevant at the instant it was sent (docs/decisions.md "Visibility of company records (issue 30)").
+    expect(new Date(aud.document_relevant_to).getTime()).toBe(new Date(aud.document_relevant_from).getTime() + 1);
     expect([...aud.classification].sort()).toEqual(COMPANY_MEMBERS);
   });
 

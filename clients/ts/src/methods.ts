@@ -4597,7 +4597,7 @@ export const SERVICES = {
     /**
      * List a company's contracts
      *
-     * Lists the company's contracts, newest first (at most 1,000). Status: `draft` at creation; `pending_signature` and `active` by update_company_contract; `expired` once end_date has passed for a pending or active contract (reads show it at once, a sweep stores it); `archived` by archive_company_contract. Needs a current role in the company (company:member); others get NotFound.
+     * Lists the company's contracts, newest first (at most 1,000). Status: `draft` at creation; `pending_signature` and `active` by update_company_contract; `expired` once end_date has passed for a pending or active contract (reads show it at once, a sweep stores it); `archived` by archive_company_contract. Needs a role in the company, current or past; only the contracts the visibility rule lets the caller view (x-visibility); others get NotFound.
      *
      * Read-only: retried on transient failures.
      *
@@ -4607,7 +4607,7 @@ export const SERVICES = {
     /**
      * Get a company contract
      *
-     * Returns one contract of the company, its status as of now (a pending or active contract whose end_date has passed reads `expired`). Needs a current role in the company (company:member); a contract of another company or any other caller gets NotFound. Audited as view_document (allowed true, or false on a denial or an unknown id), as business document reads are.
+     * Returns one contract of the company, its status as of now (a pending or active contract whose end_date has passed reads `expired`). Needs a role in the company, current or past, and view of the contract by the visibility rule (x-visibility, the answer documentaudienceservice.can_view gives); a contract of another company or any other caller gets NotFound. Audited as view_document (allowed true, or false on a denial or an unknown id), as business document reads are.
      *
      * Read-only: retried on transient failures.
      *
@@ -5047,7 +5047,7 @@ export const SERVICES = {
     /**
      * List a company's expenses
      *
-     * Returns the company's expenses, newest expense_date first (at most the newest 1,000). Any current member (x-auth company:member).
+     * Returns the company's expenses, newest expense_date first (at most the newest 1,000). A member of any period of the company; only the expenses the visibility rule lets the caller view (x-visibility); anyone else gets NotFound.
      *
      * Read-only: retried on transient failures.
      *
@@ -5065,7 +5065,7 @@ export const SERVICES = {
     /**
      * Read one expense
      *
-     * Returns the expense. Any current member of the expense's company may read it; anyone else gets NotFound.
+     * Returns the expense. Read through the visibility rule (x-visibility): a member of any period of the expense's company whose role overlapped the expense's window reads it; anyone else gets NotFound.
      *
      * Read-only: retried on transient failures.
      *
@@ -5189,7 +5189,7 @@ export const SERVICES = {
     /**
      * List a company's resolutions
      *
-     * Lists the company's resolutions, newest first. Needs a current role (company:member); others get NotFound.
+     * Lists the company's resolutions, newest first. Needs a role in the company, current or past; only the resolutions the visibility rule lets the caller view (x-visibility); others get NotFound.
      *
      * Read-only: retried on transient failures.
      *
@@ -5307,7 +5307,7 @@ export const SERVICES = {
     /**
      * List a company's invoices
      *
-     * Returns the invoices issued by fzc_id, newest first, at most 1000, with issuer_name, issuer_registration_number and recipient_name resolved at read time and security answers redacted. A company or cooperative: any current member (checked by the handler as x-auth company:member would: no role NotFound). A resident (person-to-person invoices): its owner only, else NotFound.
+     * Returns the invoices issued by fzc_id, newest first, at most 1000, with issuer_name, issuer_registration_number and recipient_name resolved at read time and security answers redacted. A company or cooperative: a member of any period, who sees only the invoices the visibility rule lets the caller view (x-visibility); no role ever, NotFound. A resident (person-to-person invoices): its owner only, else NotFound.
      *
      * Read-only: retried on transient failures.
      *
@@ -5325,7 +5325,7 @@ export const SERVICES = {
     /**
      * Read one invoice
      *
-     * Returns the invoice with its derived names; security answers redacted. Visible to current members of the issuing company, to the sender user, to the owner of the issuing resident (person-to-person invoices), and to the recipient side (recipient user, owner of the recipient resident, current members of the recipient company); anyone else gets NotFound.
+     * Returns the invoice with its derived names; security answers redacted. Visible to the members of the issuing company the visibility rule lets view it (the answer documentaudienceservice.can_view gives: past holders for their period), to the sender user, to the owner of the issuing resident (person-to-person invoices), and to the recipient side (recipient user, owner of the recipient resident, current members of the recipient company); anyone else gets NotFound.
      *
      * Read-only: retried on transient failures.
      *
@@ -5785,7 +5785,7 @@ export const SERVICES = {
     /**
      * List a company's messages
      *
-     * Lists the company's inbox messages, newest first. Needs a current role in the company (company:member); others get NotFound.
+     * Lists the company's inbox messages, newest first. Needs a role in the company, current or past; only the messages the visibility rule lets the caller view (x-visibility); others get NotFound.
      *
      * Read-only: retried on transient failures.
      *
@@ -6233,7 +6233,7 @@ export const SERVICES = {
     /**
      * Read one financial report
      *
-     * Returns the report with its body and display names. Any current member of the report's company; anyone else gets NotFound.
+     * Returns the report with its body and display names. Read through the visibility rule (x-visibility): a member of any period of the report's company whose role overlapped the report's window reads it (the answer documentaudienceservice.can_view gives); anyone else gets NotFound.
      *
      * Read-only: retried on transient failures.
      *
@@ -6243,7 +6243,7 @@ export const SERVICES = {
     /**
      * List a company's financial reports
      *
-     * Returns the company's reports without their bodies, newest first, optionally of one type. Any current member (x-auth company:member).
+     * Returns the company's reports without their bodies, newest first, optionally of one type. A member of any period of the company; only the reports the visibility rule lets the caller view (x-visibility); anyone else gets NotFound.
      *
      * Read-only: retried on transient failures.
      *
@@ -6483,7 +6483,7 @@ export const SERVICES = {
     /**
      * Read one tax filing
      *
-     * Returns the filing with its figures and documents. Any current member of the filing's company; anyone else gets NotFound.
+     * Returns the filing with its figures and documents. Read through the visibility rule (x-visibility): a member of any period of the filing's company whose role overlapped the filing's window reads it; anyone else gets NotFound.
      *
      * Read-only: retried on transient failures.
      *
@@ -6525,7 +6525,7 @@ export const SERVICES = {
     /**
      * List a company's tax filings
      *
-     * Returns the company's filings, newest period first, optionally in one status. Any current member (x-auth company:member).
+     * Returns the company's filings, newest period first, optionally in one status. A member of any period of the company; only the filings the visibility rule lets the caller view (x-visibility); anyone else gets NotFound.
      *
      * Read-only: retried on transient failures.
      *
@@ -6553,7 +6553,7 @@ export const SERVICES = {
     /**
      * List a filing's documents
      *
-     * Returns the filing's documents with their content, newest first. Any current member of the filing's company; anyone else gets NotFound.
+     * Returns the filing's documents with their content, newest first. A member of any period of the filing's company; only the documents the visibility rule lets the caller view (x-visibility); anyone else gets NotFound.
      *
      * Read-only: retried on transient failures.
      *

@@ -2,6 +2,7 @@ import type { ZoneCompanyRow, ZoneInvoiceRow } from "../../../generated/entities
 import type { Targeted } from "../../../generated/policy.ts";
 import { companyRoles } from "../../auth/access.ts";
 import type { Refusal } from "../../domain/refusal.ts";
+import { callerMayView } from "../../repos/document-audiences.ts";
 import * as invoices from "../../repos/invoices.ts";
 import { recordAdminAction } from "../../rpc/admin-actions.ts";
 import { requireCaller } from "../../rpc/caller.ts";
@@ -61,7 +62,8 @@ export async function loadInvoice(ctx: RpcContext, invoiceId: string): Promise<Z
 
 /**
  * Who sees an invoice (get, preview_invoice_email; the dispatcher loaded it, `x-target` ZoneInvoice without a role):
- * the issuer side (members of the issuing company, the owner of the issuing resident, the sender user) and the
+ * the issuer side (the issuing company's members the visibility rule lets view it, the owner of the issuing
+ * resident, the sender user) and the
  * recipient side (the recipient user, the owner of the recipient resident, members of the recipient company);
  * administrators too. Visibility reaching people outside the issuing company, so not x-target's role rule. The
  * writes (update, send_draft, mark_paid) are the dispatcher's: director of the issuing company or owner of the
@@ -73,7 +75,12 @@ export async function maySee(ctx: RpcContext, row: ZoneInvoiceRow): Promise<bool
   if (row.sender_user_id === caller.userId || row.recipient_user_id === caller.userId) return true;
   if (row.sender_entity_type === null) {
     if (row.sender_entity_id !== null && (await ownsResident(ctx, row.sender_entity_id))) return true;
-  } else if (await isMember(ctx, row.fzc_id)) return true;
+  } else if (
+    (await callerMayView(ctx.em, caller, { documentType: "invoice", documentRef: row.sid }, ctx.now())).canView
+  ) {
+    // The issuing company's side reads through the visibility rule (issue 30), as invoiceservice.list does.
+    return true;
+  }
   const type = row.recipient_entity_type;
   const id = row.recipient_entity_id;
   if (type === null || id === null) return false;
