@@ -12066,7 +12066,7 @@ export interface ShareholderServiceInitiateTransferParams {
    */
   from_resident_id: string;
   /**
-   * Formatted resident id receiving them.
+   * Formatted resident id receiving them, or a formatted company id (a corporate holder).
    */
   to_resident_id: string;
   /**

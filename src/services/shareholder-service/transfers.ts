@@ -16,12 +16,12 @@ import {
   unitsHeld,
 } from "../../domain/share-transfers.ts";
 import { closeRole, openRole } from "../../repos/company-roles.ts";
-import { findResident } from "../../repos/digital-residents.ts";
 import { findEntityKeys } from "../../repos/entity-keys.ts";
 import * as repo from "../../repos/share-transfers.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import { isAdminSession, type RpcContext } from "../../rpc/context.ts";
 import { actsAs, isMemberOf, recordIfAdmin, refused, shareholderError, toTransferResult } from "./common.ts";
+import { actsForHolder, findHolder, requireRecipientHolder } from "./holders.ts";
 
 type Handlers = ShareholderServiceHandlers<RpcContext>;
 
@@ -36,8 +36,7 @@ type Handlers = ShareholderServiceHandlers<RpcContext>;
 export const initiateTransfer: Handlers["initiateTransfer"] = async (ctx, p) => {
   const input = transferInput({ from: p.from_resident_id, to: p.to_resident_id, units: p.units, reason: p.reason });
   if (isRefusal(input)) throw refused(input);
-  const recipient = await findResident(ctx.em, p.to_resident_id);
-  if (!recipient) throw shareholderError.notFound("recipient resident");
+  await requireRecipientHolder(ctx, p.to_resident_id, p.company_id);
   const table = await repo.lockCapTable(ctx.em, p.company_id);
   if (!table) throw shareholderError.notFound("company");
   const held = unitsHeld(table, p.from_resident_id);
@@ -84,11 +83,12 @@ async function moveBy(
 }
 
 /**
- * Only the recipient's owner countersigns or declines. Visibility, not a role rule: the recipient is usually
- * outside the company. Members and the giver see the transfer (NotOwner); anyone else does not (NotFound).
+ * Only the recipient's owner (for a corporate recipient: its directors) countersigns or declines. Visibility, not a
+ * role rule: the recipient is usually outside the company. Members and the giver see the transfer (NotOwner);
+ * anyone else does not (NotFound).
  */
 async function requireRecipient(ctx: RpcContext, row: ShareTransferRow): Promise<void> {
-  if (await actsAs(ctx, row.to_resident_id, false)) return;
+  if (await actsForHolder(ctx, row.to_resident_id)) return;
   const sees = (await isMemberOf(ctx, row.company_id)) || (await actsAs(ctx, row.from_resident_id));
   if (!sees) throw shareholderError.notFound("transfer");
   throw shareholderError("NotOwner", "only the owner of the recipient resident countersigns or declines");
@@ -101,7 +101,8 @@ export const approveTransfer: Handlers["approveTransfer"] = async (ctx, p) => {
   if (bad) throw refused(bad);
   const signature = parseSignature(p.to_signature, "to_signature");
   if (isRefusal(signature)) throw shareholderError("InvalidSignature", signature.message, signature.details);
-  const keys = await findEntityKeys(ctx.em, "resident", row.to_resident_id);
+  const recipient = await findHolder(ctx, row.to_resident_id);
+  const keys = recipient ? await findEntityKeys(ctx.em, recipient.keyType, row.to_resident_id) : null;
   if (!keys?.public_key) {
     throw shareholderError("InvalidSignature", "the recipient has no public key to verify with", {
       reason: "no_public_key",
@@ -132,8 +133,8 @@ export const completeTransfer: Handlers["completeTransfer"] = async (ctx) => {
   const now = ctx.now();
   // Under the company's lock: of concurrent completions each sees the units the previous one left.
   const moved = await moveBy(ctx, row.sid, "complete", { completed_at: now }, now);
-  const recipient = await findResident(ctx.em, row.to_resident_id);
-  const name = recipient ? `${recipient.first_name} ${recipient.last_name}`.trim() : row.to_resident_id;
+  const recipient = await findHolder(ctx, row.to_resident_id);
+  const name = recipient?.name ?? row.to_resident_id;
   const move = moveUnits(
     table,
     row.from_resident_id,
