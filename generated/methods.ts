@@ -11,6 +11,7 @@ import type {
   AdminRegistrationServiceListRegistrationRequestsParams,
   AdminRegistrationServiceRejectRegistrationParams,
   AdminRegistrationServiceRequestAdditionalInfoParams,
+  AdminRegistrationServiceStartReviewParams,
   AdminRegistrationServiceVerifyRegistrationPrerequisitesParams,
   AdminRoleResult,
   AdminServiceGrantLicenseParams,
@@ -539,6 +540,7 @@ import type {
   SignResult,
   SignaturesListResult,
   SigningAuthorityResult,
+  StartReviewResult,
   SubscriptionInfo,
   SubscriptionResult,
   TallyResult,
@@ -663,6 +665,11 @@ export interface MethodMap {
   "adminregistrationservice.verify_registration_prerequisites": {
     params: AdminRegistrationServiceVerifyRegistrationPrerequisitesParams;
     result: PrerequisiteCheckResult;
+    callerBound: never;
+  };
+  "adminregistrationservice.start_review": {
+    params: AdminRegistrationServiceStartReviewParams;
+    result: StartReviewResult;
     callerBound: never;
   };
   "adminregistrationservice.approve_registration": {

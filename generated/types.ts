@@ -3351,6 +3351,18 @@ export interface RequestInfoResult {
   requested_at: string;
 }
 /**
+ * A request moved to under_review.
+ */
+export interface StartReviewResult {
+  request_id: string;
+  status: RegistrationRequestStatus;
+  /**
+   * Administrator email.
+   */
+  reviewed_by: string;
+  reviewed_at: string;
+}
+/**
  * A user's suspension state after an administrator's change.
  */
 export interface AdminUserStatusResult {
@@ -9224,6 +9236,16 @@ export interface AdminRegistrationServiceVerifyRegistrationPrerequisitesParams {
    * Registration request id.
    */
   request_id: string;
+}
+export interface AdminRegistrationServiceStartReviewParams {
+  /**
+   * Registration request id.
+   */
+  request_id: string;
+  /**
+   * The signed-in administrator's email; refused (Forbidden) when it is not the caller's.
+   */
+  admin_email: string;
 }
 export interface AdminRegistrationServiceApproveRegistrationParams {
   /**

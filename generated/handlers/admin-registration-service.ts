@@ -5,6 +5,7 @@ import type {
   AdminRegistrationServiceListRegistrationRequestsParams,
   AdminRegistrationServiceRejectRegistrationParams,
   AdminRegistrationServiceRequestAdditionalInfoParams,
+  AdminRegistrationServiceStartReviewParams,
   AdminRegistrationServiceVerifyRegistrationPrerequisitesParams,
   ApproveRegistrationResult,
   PrerequisiteCheckResult,
@@ -12,6 +13,7 @@ import type {
   RegistrationRequestPageResult,
   RejectRegistrationResult,
   RequestInfoResult,
+  StartReviewResult,
 } from "../types.ts";
 
 /** AdminRegistrationService 1.0.0: one method per operation; `Ctx` is the runtime's request context. */
@@ -31,6 +33,11 @@ export interface AdminRegistrationServiceHandlers<Ctx> {
     ctx: Ctx,
     params: AdminRegistrationServiceVerifyRegistrationPrerequisitesParams,
   ): PrerequisiteCheckResult | Promise<PrerequisiteCheckResult>;
+  /** `adminregistrationservice.start_review`: Start the review of a pending registration request — x-auth: admin */
+  startReview(
+    ctx: Ctx,
+    params: AdminRegistrationServiceStartReviewParams,
+  ): StartReviewResult | Promise<StartReviewResult>;
   /** `adminregistrationservice.approve_registration`: Approve a registration request — x-auth: admin */
   approveRegistration(
     ctx: Ctx,

@@ -99,8 +99,8 @@ const MOVE_TEXT: Record<RequestMove, string> = {
 };
 
 /**
- * The status a move leads to from `from`, or a refusal. `start_review` (the prerequisite check) moves only a
- * pending request and leaves every other status as it is; the others refuse statuses they cannot leave.
+ * The status a move leads to from `from`, or a refusal of a status the move cannot leave (`start_review` moves only
+ * a pending request).
  */
 export function nextStatus(
   from: RegistrationRequestStatus,
@@ -110,7 +110,7 @@ export function nextStatus(
     refuse("InvalidState", `a request in status ${from} cannot be ${MOVE_TEXT[move]}`, { status: from });
   switch (move) {
     case "start_review":
-      return from === "pending" ? "under_review" : from;
+      return from === "pending" ? "under_review" : refused();
     case "ask_info":
       return OPEN.includes(from) ? "needs_info" : refused();
     case "partner_update":

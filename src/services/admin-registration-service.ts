@@ -4,6 +4,7 @@ import {
   approveRegistration,
   rejectRegistration,
   requestAdditionalInfo,
+  startReview,
 } from "./shared/registration-requests/decisions.ts";
 import {
   getRegistrationDetails,
@@ -13,7 +14,7 @@ import {
 
 /**
  * AdminRegistrationService: administrators review reseller registration requests (queue, details with linked KYC,
- * payment, contracts and artifacts, prerequisite check) and decide them. Use cases under
+ * payment, contracts and artifacts, prerequisite check), start the review and decide them. Use cases under
  * src/services/shared/registration-requests/.
  */
 export const adminRegistrationService: AdminRegistrationServiceHandlers<RpcContext> = {
@@ -23,4 +24,5 @@ export const adminRegistrationService: AdminRegistrationServiceHandlers<RpcConte
   approveRegistration,
   rejectRegistration,
   requestAdditionalInfo,
+  startReview,
 };

@@ -153,6 +153,13 @@ describe("partner onboarding through the public API", () => {
     });
     expect(checked.checks.filter((c) => !c.passed)).toEqual([]);
     expect(checked.checks.map((c) => c.name)).toContain("kyc_complete");
+    // The check writes nothing; the administrator starts the review explicitly (issue 30).
+    expect(checked.status).toBe("pending");
+    const started = await admin.callOk("adminregistrationservice.start_review", {
+      request_id: requestId,
+      admin_email: admin.email,
+    });
+    expect(started.status).toBe("under_review");
     // The partner follows the review with its key.
     const status = await partner.callOk("registrationrequestservice.get_registration_request_status", {
       request_id: requestId,

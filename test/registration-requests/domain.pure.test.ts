@@ -106,10 +106,10 @@ describe("registration request rules", () => {
     const moves = ["start_review", "ask_info", "partner_update", "approve", "reject"] as const;
     const expected = {
       pending: ["under_review", "needs_info", "pending", "approved", "rejected"],
-      under_review: ["under_review", "needs_info", null, "approved", "rejected"],
-      needs_info: ["needs_info", "needs_info", "pending", "approved", "rejected"],
-      approved: ["approved", null, null, null, null],
-      rejected: ["rejected", null, null, null, null],
+      under_review: [null, "needs_info", null, "approved", "rejected"],
+      needs_info: [null, "needs_info", "pending", "approved", "rejected"],
+      approved: [null, null, null, null, null],
+      rejected: [null, null, null, null, null],
     } as const;
     for (const [from, row] of Object.entries(expected)) {
       moves.forEach((move, i) => {

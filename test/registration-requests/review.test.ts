@@ -161,9 +161,10 @@ describe("prerequisite check", () => {
     admin.callOk("adminregistrationservice.verify_registration_prerequisites", { request_id: requestId });
   const failing = async () => (await check()).checks.filter((c) => !c.passed).map((c) => c.name);
 
-  test("a complete request passes every check, and the check starts the review (an AdminAction)", async () => {
+  test("a complete request passes every check; the check writes nothing (issue 30)", async () => {
+    const actions = (await adminActions()).length;
     const r = await check();
-    expect(r).toMatchObject({ request_id: requestId, all_passed: true, status: "under_review" });
+    expect(r).toMatchObject({ request_id: requestId, all_passed: true, status: "pending" });
     expect(r.checks.map((c) => c.name)).toEqual([
       "kyc_complete",
       "payment_confirmed",
@@ -172,15 +173,38 @@ describe("prerequisite check", () => {
       "partner_active",
       "reseller_signature_present",
     ]);
+    expect(await status()).toBe("pending");
+    expect((await check()).status).toBe("pending");
+    expect(await adminActions()).toHaveLength(actions);
+    expect(await count(t, "admin_action", "action = 'start_registration_review'")).toBe(0);
+  });
+
+  test("start_review moves a pending request to under_review (an AdminAction); a second start is InvalidState", async () => {
+    const start = () =>
+      admin.rpc("adminregistrationservice.start_review", { request_id: requestId, admin_email: admin.email });
+    const forged = await admin.rpc("adminregistrationservice.start_review", {
+      request_id: requestId,
+      admin_email: "someone-else@example.org",
+    });
+    expect(forged.error).toMatchObject({ code: -32002, data: { variant: "Forbidden" } });
+    const unknown = await admin.rpc("adminregistrationservice.start_review", {
+      request_id: "nope",
+      admin_email: admin.email,
+    });
+    expect(unknown.error).toMatchObject({ code: -32003, data: { variant: "NotFound" } });
+    expect(await status()).toBe("pending");
+    const r = await start();
+    expect(r.result).toMatchObject({ request_id: requestId, status: "under_review", reviewed_by: admin.email });
     expect(await status()).toBe("under_review");
     expect((await adminActions()).at(-1)).toMatchObject({
       action: "start_registration_review",
       target_type: "registration_request",
       target_id: requestId,
     });
-    // A second check leaves it under review and records nothing more.
-    expect((await check()).status).toBe("under_review");
+    const again = await start();
+    expect(again.error).toMatchObject({ code: -32005, data: { variant: "InvalidState", status: "under_review" } });
     expect(await count(t, "admin_action", "action = 'start_registration_review'")).toBe(1);
+    expect((await check()).status).toBe("under_review");
   });
 
   test("each unmet prerequisite fails its own check", async () => {

@@ -20,12 +20,13 @@ import {
  * refused. A refused move answers InvalidState naming the status it found, and leaves the request as it was.
  */
 
-type Move = "verify" | "ask_info" | "partner_update" | "approve" | "reject";
+type Move = "verify" | "start_review" | "ask_info" | "partner_update" | "approve" | "reject";
 const REFUSED = "InvalidState";
 
 const TABLE: Record<RegistrationRequestStatus, Record<Move, RegistrationRequestStatus | typeof REFUSED>> = {
   pending: {
-    verify: "under_review",
+    verify: "pending",
+    start_review: "under_review",
     ask_info: "needs_info",
     partner_update: "pending",
     approve: "approved",
@@ -33,6 +34,7 @@ const TABLE: Record<RegistrationRequestStatus, Record<Move, RegistrationRequestS
   },
   under_review: {
     verify: "under_review",
+    start_review: REFUSED,
     ask_info: "needs_info",
     partner_update: REFUSED,
     approve: "approved",
@@ -40,13 +42,28 @@ const TABLE: Record<RegistrationRequestStatus, Record<Move, RegistrationRequestS
   },
   needs_info: {
     verify: "needs_info",
+    start_review: REFUSED,
     ask_info: "needs_info",
     partner_update: "pending",
     approve: "approved",
     reject: "rejected",
   },
-  approved: { verify: "approved", ask_info: REFUSED, partner_update: REFUSED, approve: REFUSED, reject: REFUSED },
-  rejected: { verify: "rejected", ask_info: REFUSED, partner_update: REFUSED, approve: REFUSED, reject: REFUSED },
+  approved: {
+    verify: "approved",
+    start_review: REFUSED,
+    ask_info: REFUSED,
+    partner_update: REFUSED,
+    approve: REFUSED,
+    reject: REFUSED,
+  },
+  rejected: {
+    verify: "rejected",
+    start_review: REFUSED,
+    ask_info: REFUSED,
+    partner_update: REFUSED,
+    approve: REFUSED,
+    reject: REFUSED,
+  },
 };
 
 let t: TestApp;
@@ -78,7 +95,10 @@ async function run(move: Move, id: string): Promise<RpcReply> {
   const base = { request_id: id, admin_email: admin.email };
   switch (move) {
     case "verify":
+      // A check (issue 30): answers the status as it stands and moves nothing.
       return admin.rpc("adminregistrationservice.verify_registration_prerequisites", { request_id: id });
+    case "start_review":
+      return admin.rpc("adminregistrationservice.start_review", base);
     case "ask_info":
       return admin.rpc("adminregistrationservice.request_additional_info", { ...base, message: "more" });
     case "partner_update":

@@ -17,6 +17,7 @@ import type {
   AdminRegistrationServiceListRegistrationRequestsParams,
   AdminRegistrationServiceRejectRegistrationParams,
   AdminRegistrationServiceRequestAdditionalInfoParams,
+  AdminRegistrationServiceStartReviewParams,
   AdminRegistrationServiceVerifyRegistrationPrerequisitesParams,
   AdminRoleResult,
   AdminServiceGrantLicenseParams,
@@ -770,6 +771,7 @@ import type {
   SignResult,
   SignaturesListResult,
   SigningAuthorityResult,
+  StartReviewResult,
   SubscriptionInfo,
   SubscriptionResult,
   TallyResult,
@@ -966,6 +968,11 @@ export interface MethodMap {
     args: [params: AdminRegistrationServiceVerifyRegistrationPrerequisitesParams, options?: CallOptions];
     result: PrerequisiteCheckResult;
     variant: "AdminOnly" | "NotFound";
+  };
+  "adminregistrationservice.start_review": {
+    args: [params: AdminRegistrationServiceStartReviewParams, options?: CallOptions];
+    result: StartReviewResult;
+    variant: "AdminOnly" | "Forbidden" | "InvalidState" | "NotFound";
   };
   "adminregistrationservice.approve_registration": {
     args: [params: AdminRegistrationServiceApproveRegistrationParams, options?: CallOptions];
@@ -4107,11 +4114,21 @@ export const SERVICES = {
     /**
      * Run the automated prerequisite check
      *
-     * Automated prerequisite check of a request: KYC complete (the linked KYC session completed or, with no session linked, at least one KYC artifact of the partner not erased), payment confirmed, every required registration contract signed (the active contracts required for the request's entity type), client email free (no resident, or for a company request no company, with it), partner active (and allowed to create companies for a company request), reseller signature present (it was verified against the partner's signing key at submission). Running it starts the review: a pending request moves to under_review (the partner can no longer change it until more information is asked); other statuses stay as they are. Administrators only, in a session. Refuses an unknown request (NotFound).
+     * Automated prerequisite check of a request: KYC complete (the linked KYC session completed or, with no session linked, at least one KYC artifact of the partner not erased), payment confirmed, every required registration contract signed (the active contracts required for the request's entity type), client email free (no resident, or for a company request no company, with it), partner active (and allowed to create companies for a company request), reseller signature present (it was verified against the partner's signing key at submission). A check: it writes nothing and moves nothing (status is the request's status as it stands); the review starts with start_review. Administrators only, in a session. Refuses an unknown request (NotFound).
+     *
+     * Read-only: retried on transient failures.
      *
      * Wire name: `adminregistrationservice.verify_registration_prerequisites`.
      */
     verify_registration_prerequisites: "adminregistrationservice.verify_registration_prerequisites",
+    /**
+     * Start the review of a pending registration request
+     *
+     * Moves a pending request to under_review, setting reviewed_by and reviewed_at: from then on the partner cannot change it until more information is asked (request_additional_info). Written as the AdminAction start_registration_review. Administrators only, in a session. Refuses a request that is not pending (InvalidState, data.status), an admin_email that is not the caller's (Forbidden) and an unknown request (NotFound); a refusal writes nothing.
+     *
+     * Wire name: `adminregistrationservice.start_review`.
+     */
+    start_review: "adminregistrationservice.start_review",
     /**
      * Approve a registration request
      *
@@ -4541,7 +4558,7 @@ export const SERVICES = {
     /**
      * Delete a company that never became active
      *
-     * Deletes a company still in `draft` or `pending_signatures` together with its unstarted roles. A company that was ever active is never deleted: an administrator voids it instead, keeping the record. Needs the founder role (company:founder). Refuses other states (InvalidState) and other callers (Forbidden, or NotFound without any role).
+     * Deletes a company still in `draft` or `pending_signatures` together with its unstarted roles. No operation creates a company in those states today (a formation's states before activation are its EntityDraft's: entitydraftservice.cancel_draft removes one; the company record is written `active` when it is paid), so every existing company is refused (InvalidState): a company that was ever active is never deleted, an administrator voids it instead, keeping the record. Needs the founder role (company:founder). Refuses other states (InvalidState) and other callers (Forbidden, or NotFound without any role).
      *
      * Wire name: `companyservice.delete`.
      */
@@ -9851,6 +9868,7 @@ export const API: ApiInfo = {
   readOnly: new Set<string>([
     "adminregistrationservice.list_registration_requests",
     "adminregistrationservice.get_registration_details",
+    "adminregistrationservice.verify_registration_prerequisites",
     "adminservice.list_admin_actions",
     "adminservice.list_outbox",
     "apikeyservice.list_personal",

@@ -7310,6 +7310,18 @@ export interface SigningAuthorityResult {
   valid_to: string | null;
 }
 /**
+ * A request moved to under_review.
+ */
+export interface StartReviewResult {
+  request_id: string;
+  status: RegistrationRequestStatus;
+  /**
+   * Administrator email.
+   */
+  reviewed_by: string;
+  reviewed_at: string;
+}
+/**
  * A resident's or company's subscription. status is computed from the dates, never stored: `none` without an end date, `active` while the end is more than the configured warning window (default 30 days) away, `expiring` inside it, `suspended` once the end has passed. The charge fields are filled by the renewal operations and null on status reads.
  */
 export interface SubscriptionInfo {
@@ -8933,6 +8945,16 @@ export interface AdminRegistrationServiceVerifyRegistrationPrerequisitesParams {
    * Registration request id.
    */
   request_id: string;
+}
+export interface AdminRegistrationServiceStartReviewParams {
+  /**
+   * Registration request id.
+   */
+  request_id: string;
+  /**
+   * The signed-in administrator's email; refused (Forbidden) when it is not the caller's.
+   */
+  admin_email: string;
 }
 export interface AdminRegistrationServiceApproveRegistrationParams {
   /**

@@ -23,7 +23,7 @@ import { createPartnerCompany } from "./company-approval.ts";
 import { adminRegistrationError, loadRequest } from "./review.ts";
 
 /**
- * AdminRegistrationService, the decisions: approve (with the administrator's signature; a resident request creates
+ * AdminRegistrationService, the decisions: start the review, approve (with the administrator's signature; a resident request creates
  * the partner-onboarded resident, a company request the partner's company), reject, ask for more information. Each is a conditional state move
  * (docs/decisions.md "Registration request states") and an AdminAction.
  */
@@ -131,6 +131,18 @@ export const rejectRegistration: Handlers["rejectRegistration"] = async (ctx, p)
     details: { reason },
   });
   return { request_id: d.row.sid, status: d.next, reason, rejected_by: d.email, rejected_at: now.toISOString() };
+};
+
+export const startReview: Handlers["startReview"] = async (ctx, p) => {
+  const d = await decide(ctx, p.request_id, p.admin_email, "start_review");
+  const now = await move(ctx, d, {});
+  recordAdminAction(ctx, {
+    action: "start_registration_review",
+    targetType: "registration_request",
+    targetId: d.row.sid,
+    details: { from: d.row.status, to: d.next },
+  });
+  return { request_id: d.row.sid, status: d.next, reviewed_by: d.email, reviewed_at: now.toISOString() };
 };
 
 export const requestAdditionalInfo: Handlers["requestAdditionalInfo"] = async (ctx, p) => {

@@ -1,20 +1,16 @@
 import type { RegistrationRequestRow } from "../../../../generated/entities.ts";
 import type { AdminRegistrationServiceHandlers } from "../../../../generated/handlers/index.ts";
 import type { KycArtifactSummary, RegistrationSignatureSummary } from "../../../../generated/types.ts";
-import { isRefusal } from "../../../domain/refusal.ts";
-import { nextStatus } from "../../../domain/registration-requests.ts";
 import { pageWindow, toPage } from "../../../repos/paging.ts";
 import * as partners from "../../../repos/partners.ts";
 import * as requests from "../../../repos/registration-requests.ts";
-import { recordAdminAction } from "../../../rpc/admin-actions.ts";
-import { requireCaller } from "../../../rpc/caller.ts";
 import type { RpcContext } from "../../../rpc/context.ts";
 import { errorsFor } from "../../../rpc/service-errors.ts";
 import { checkPrerequisites, toRequestDetail, toRequestSummary } from "./common.ts";
 
 /**
  * AdminRegistrationService, the review half: the queue, a request with what it links, and the prerequisite check
- * (which starts the review: pending -> under_review). Administrators in a session only (the dispatcher checked).
+ * (read-only). Administrators in a session only (the dispatcher checked).
  */
 
 type Handlers = AdminRegistrationServiceHandlers<RpcContext>;
@@ -88,34 +84,18 @@ export const getRegistrationDetails: Handlers["getRegistrationDetails"] = async 
   };
 };
 
-/** Judges the request as it stands; a pending request moves to under_review (the partner can no longer change it). */
+/** Judges the request as it stands: a check, it writes nothing (the review starts with start_review, decisions.ts). */
 export const verifyRegistrationPrerequisites: Handlers["verifyRegistrationPrerequisites"] = async (
   ctx,
   { request_id },
 ) => {
   const row = await loadRequest(ctx, request_id);
   const checks = await checkPrerequisites(ctx, row, await partners.findPartner(ctx.em, row.partner_id));
-  const now = ctx.now();
-  let status = row.status;
-  const next = nextStatus(row.status, "start_review");
-  if (!isRefusal(next) && next !== row.status) {
-    const email = requireCaller(ctx).email;
-    const changes = { status: next, reviewed_by: email, reviewed_at: now, updated_at: now };
-    if ((await requests.moveRequest(ctx.em, row.sid, row.status, changes)) > 0) {
-      status = next;
-      recordAdminAction(ctx, {
-        action: "start_registration_review",
-        targetType: "registration_request",
-        targetId: row.sid,
-        details: { from: row.status, to: next },
-      });
-    }
-  }
   return {
     request_id: row.sid,
     all_passed: checks.every((c) => c.passed),
-    status,
+    status: row.status,
     checks,
-    checked_at: now.toISOString(),
+    checked_at: ctx.now().toISOString(),
   };
 };
