@@ -9,7 +9,9 @@ import {
 import type { MessageType } from "../../generated/types.ts";
 import { affected, countRows, sqlRows } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
+import { COMPANY_MESSAGE_AUDIENCE_RULE, COMPANY_MESSAGE_CLASSIFICATION } from "../domain/messages.ts";
 import { findResident } from "./digital-residents.ts";
+import { writeAudience } from "./document-audiences.ts";
 
 /**
  * The subscription rows renewals read and write: residents' and companies' subscription dates (locked for the
@@ -118,8 +120,26 @@ export async function postUserMessage(em: EntityManager, userId: string, m: Mess
 }
 
 /** Posts a CompanyMessage (category payment) in the transaction. */
+/**
+ * A message the platform posts to a company's inbox, with its audience row: company messages are read through the
+ * visibility rule (decisions "Visibility of company records"), so a message without one would reach nobody.
+ */
 export async function postCompanyMessage(em: EntityManager, companyId: string, m: Message, now: Date): Promise<void> {
-  await em.insert(CompanyMessageEntity, { ...messageFields(m, now), company_id: companyId });
+  const fields = messageFields(m, now);
+  await em.insert(CompanyMessageEntity, { ...fields, company_id: companyId });
+  writeAudience(
+    em,
+    {
+      documentRef: fields.sid,
+      documentType: "inbox_message",
+      companyId,
+      classification: COMPANY_MESSAGE_CLASSIFICATION,
+      rule: COMPANY_MESSAGE_AUDIENCE_RULE,
+      relevantFrom: now,
+      createdBy: companyId,
+    },
+    now,
+  );
 }
 
 /** Whether a message with this title was posted to the user or company since `since`. */
