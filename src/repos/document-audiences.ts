@@ -13,6 +13,7 @@ import {
   type VisibilityDecision,
 } from "../domain/document-visibility.ts";
 import { uuidv7 } from "../domain/ids.ts";
+import { COMPANY_MESSAGE_AUDIENCE_RULE, COMPANY_MESSAGE_CLASSIFICATION } from "../domain/messages.ts";
 import { isProxyEffective } from "../domain/proxies.ts";
 import { ownedResidentIds } from "./digital-residents.ts";
 
@@ -52,6 +53,30 @@ export function writeAudience(em: EntityManager, entry: AudienceEntry, now: Date
     created_at: now,
     updated_at: now,
   });
+}
+
+/**
+ * The audience row of a company message (the inbox is read through the visibility rule, so every writer of one,
+ * a member's post or the platform's notices, writes this): relevant to the company's roles when it is posted.
+ */
+export function writeCompanyMessageAudience(
+  em: EntityManager,
+  message: { sid: string; companyId: string; createdBy: string },
+  now: Date,
+): DocumentAudienceRow {
+  return writeAudience(
+    em,
+    {
+      documentRef: message.sid,
+      documentType: "inbox_message",
+      companyId: message.companyId,
+      classification: COMPANY_MESSAGE_CLASSIFICATION,
+      rule: COMPANY_MESSAGE_AUDIENCE_RULE,
+      relevantFrom: now,
+      createdBy: message.createdBy,
+    },
+    now,
+  );
 }
 
 /** The newest live (open-ended) audience row of a document, if any. */

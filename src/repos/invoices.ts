@@ -17,8 +17,7 @@ import {
 import type { InvoiceStatus } from "../../generated/types.ts";
 import { affected, sqlRows } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
-import { COMPANY_MESSAGE_AUDIENCE_RULE, COMPANY_MESSAGE_CLASSIFICATION } from "../domain/messages.ts";
-import { writeAudience } from "./document-audiences.ts";
+import { writeCompanyMessageAudience } from "./document-audiences.ts";
 
 /** The ZoneInvoice and InvoicePaymentDefault tables, and the party reads invoices resolve names and addresses from. */
 
@@ -203,19 +202,7 @@ export function postInvoiceMessage(
   else {
     em.create(CompanyMessageEntity, { ...common, company_id: to.companyId });
     // Company messages are read through the visibility rule: each needs its audience row (as postCompanyMessage).
-    writeAudience(
-      em,
-      {
-        documentRef: common.sid,
-        documentType: "inbox_message",
-        companyId: to.companyId,
-        classification: COMPANY_MESSAGE_CLASSIFICATION,
-        rule: COMPANY_MESSAGE_AUDIENCE_RULE,
-        relevantFrom: now,
-        createdBy: to.companyId,
-      },
-      now,
-    );
+    writeCompanyMessageAudience(em, { sid: common.sid, companyId: to.companyId, createdBy: to.companyId }, now);
   }
 }
 

@@ -9,9 +9,8 @@ import {
 import type { MessageType } from "../../generated/types.ts";
 import { affected, countRows, sqlRows } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
-import { COMPANY_MESSAGE_AUDIENCE_RULE, COMPANY_MESSAGE_CLASSIFICATION } from "../domain/messages.ts";
 import { findResident } from "./digital-residents.ts";
-import { writeAudience } from "./document-audiences.ts";
+import { writeCompanyMessageAudience } from "./document-audiences.ts";
 
 /**
  * The subscription rows renewals read and write: residents' and companies' subscription dates (locked for the
@@ -127,19 +126,7 @@ export async function postUserMessage(em: EntityManager, userId: string, m: Mess
 export async function postCompanyMessage(em: EntityManager, companyId: string, m: Message, now: Date): Promise<void> {
   const fields = messageFields(m, now);
   await em.insert(CompanyMessageEntity, { ...fields, company_id: companyId });
-  writeAudience(
-    em,
-    {
-      documentRef: fields.sid,
-      documentType: "inbox_message",
-      companyId,
-      classification: COMPANY_MESSAGE_CLASSIFICATION,
-      rule: COMPANY_MESSAGE_AUDIENCE_RULE,
-      relevantFrom: now,
-      createdBy: companyId,
-    },
-    now,
-  );
+  writeCompanyMessageAudience(em, { sid: fields.sid, companyId, createdBy: companyId }, now);
 }
 
 /** Whether a message with this title was posted to the user or company since `since`. */

@@ -2,14 +2,9 @@ import type { CompanyMessageRow, UserMessageRow } from "../../generated/entities
 import type { MessageServiceHandlers } from "../../generated/handlers/index.ts";
 import type { MessageResult } from "../../generated/types.ts";
 import { uuidv7 } from "../domain/ids.ts";
-import {
-  actionUrl,
-  COMPANY_MESSAGE_AUDIENCE_RULE,
-  COMPANY_MESSAGE_CLASSIFICATION,
-  messageText,
-} from "../domain/messages.ts";
+import { actionUrl, messageText } from "../domain/messages.ts";
 import { isRefusal, type Refusal } from "../domain/refusal.ts";
-import { writeAudience } from "../repos/document-audiences.ts";
+import { writeCompanyMessageAudience } from "../repos/document-audiences.ts";
 import * as messages from "../repos/messages.ts";
 import { findUserById } from "../repos/users.ts";
 import { recordAdminAction } from "../rpc/admin-actions.ts";
@@ -159,19 +154,7 @@ export const messageService: MessageServiceHandlers<RpcContext> = {
       created_at: now,
       updated_at: now,
     });
-    writeAudience(
-      ctx.em,
-      {
-        documentRef: row.sid,
-        documentType: "inbox_message",
-        companyId: p.company_id,
-        classification: COMPANY_MESSAGE_CLASSIFICATION,
-        rule: COMPANY_MESSAGE_AUDIENCE_RULE,
-        relevantFrom: now,
-        createdBy: caller.userId,
-      },
-      now,
-    );
+    writeCompanyMessageAudience(ctx.em, { sid: row.sid, companyId: p.company_id, createdBy: caller.userId }, now);
     if (isAdminSession(caller)) {
       recordAdminAction(ctx, {
         action: "create_company_message",
