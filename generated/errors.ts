@@ -67,7 +67,6 @@ export const SERVICE_ERRORS = {
       "InsufficientFunds",
       "ProviderUnavailable",
       "ProviderRejected",
-      "Internal",
       "AlreadyExists",
     ],
   },

@@ -999,7 +999,7 @@ export interface MethodMap {
   "creditservice.debit_ai_query": {
     params: CreditServiceDebitAiQueryParams;
     result: CreditTransactionResult;
-    callerBound: never;
+    callerBound: "user_id";
   };
   "documentaudienceservice.can_view": {
     params: DocumentAudienceServiceCanViewParams;

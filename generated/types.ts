@@ -10119,7 +10119,7 @@ export interface CreditServiceActivateResidentParams {
 }
 export interface CreditServiceDebitAiQueryParams {
   /**
-   * The user billed (a target, set by the assistant from its session).
+   * The user billed: the caller's user id, filled from the caller when omitted; naming another user is refused (-32002).
    */
   user_id: string;
   /**

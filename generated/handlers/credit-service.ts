@@ -55,7 +55,7 @@ export interface CreditServiceHandlers<Ctx> {
   disableAutoTopup(ctx: Ctx, params: CreditServiceDisableAutoTopupParams): AutoTopupResult | Promise<AutoTopupResult>;
   /** `creditservice.activate_resident`: Activate the caller's residency, paid from credits — x-auth: user */
   activateResident(ctx: Ctx, params: CreditServiceActivateResidentParams): ActivateResult | Promise<ActivateResult>;
-  /** `creditservice.debit_ai_query`: Debit an AI assistant query (internal) — x-auth: admin (internal) */
+  /** `creditservice.debit_ai_query`: Debit an AI assistant query — x-auth: session */
   debitAiQuery(
     ctx: Ctx,
     params: CreditServiceDebitAiQueryParams,

@@ -227,9 +227,6 @@ const OUTSIDE_CALL: readonly Check[] = [
   (entry, ctx, params) => (entry.password && ctx.caller ? checkPassword(entry, ctx, params) : undefined),
 ];
 
-/** A call the server makes itself (`dispatchInternal`): the server chose the params, only their schema is checked. */
-const INTERNAL_CALL: readonly Check[] = [(entry, _ctx, params) => checkParams(entry, params)];
-
 /** Runs `checks` from `from` on, synchronously until one has to wait. */
 function runChecks(
   checks: readonly Check[],
@@ -298,17 +295,4 @@ export function dispatchCall(entry: Entry, ctx: RpcContext, rawParams: unknown):
 /** `dispatchCall`, always as a promise. */
 export async function dispatch(entry: Entry, ctx: RpcContext, rawParams: unknown): Promise<unknown> {
   return dispatchCall(entry, ctx, rawParams);
-}
-
-/**
- * A call the server makes itself (an `x-internal` method such as creditservice.debit_ai_query, on behalf of
- * `ctx.caller`): no x-auth, internal or caller-binding check (the server chose the params), but the params schema,
- * the call's transaction, declared errors, result validation and the audit row as for any call.
- */
-export async function dispatchInternal(
-  entry: Entry,
-  ctx: RpcContext,
-  rawParams: Record<string, unknown>,
-): Promise<unknown> {
-  return run(INTERNAL_CALL, entry, ctx, { ...rawParams });
 }

@@ -40,7 +40,12 @@ test.runIf(usingPostgres)(
       return "result" in r ? { ok: true, sid: r.result.sid } : { ok: false, variant: r.error.data?.variant };
     };
     const ai = (client: Client, callId: string) => async (): Promise<Outcome> => {
-      const r = await aiDebit(t, { user_id: client.userId, amount: 0.5, external_call_id: callId, description: "q" });
+      const r = await aiDebit(client, {
+        user_id: client.userId,
+        amount: 0.5,
+        external_call_id: callId,
+        description: "q",
+      });
       return "result" in r
         ? { ok: true, sid: r.result.sid, callId }
         : { ok: false, variant: r.error.data?.variant, callId };

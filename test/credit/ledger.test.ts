@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from "vitest";
-import { type Client, startTestApp, type TestApp } from "../support/app.ts";
+import { type Client, PASSWORD, startTestApp, type TestApp } from "../support/app.ts";
 import { count, errorOf, sql } from "../support/helpers.ts";
 import { aiDebit, fund, insertPayment, walletOf } from "./support.ts";
 
@@ -256,18 +256,28 @@ describe("debit_ai_query", () => {
     description: "assistant query",
   });
 
-  test("is refused from outside the server", async () => {
+  test("is billed in the billed user's own session only: another user, an administrator or an API key is refused", async () => {
     await fund(admin, ada.userId, 10);
-    for (const client of [ada, admin]) {
+    // Another user naming ada, and an administrator's session naming her: the caller binding refuses (-32002).
+    for (const client of [bob, admin]) {
       const r = await client.call("creditservice.debit_ai_query", ai("call-1"));
-      expect(errorOf(r)).toMatchObject({ code: -32002, data: { variant: expect.any(String) } });
+      expect(errorOf(r)).toMatchObject({ code: -32002, data: { variant: "NotOwner" } });
     }
+    // Her own API key: the method is for a signed-in session (x-auth session), never a key.
+    const key = await ada.callOk("apikeyservice.generate_personal", { name: "script", password: PASSWORD });
+    const byKey = await t.rpc("creditservice.debit_ai_query", ai("call-1"), { "x-api-key": key.api_key });
+    expect(byKey.error).toMatchObject({ code: -32002 });
     expect(await walletOf(t, ada.userId)).toEqual({ balance: 10, earned: 10, spent: 0 });
+    expect(await count(t, "credit_transaction", "external_call_id = 'call-1'")).toBe(0);
+    // Omitting user_id bills the caller.
+    const { user_id: _omitted, ...rest } = ai("call-1");
+    const own = await ada.call("creditservice.debit_ai_query", rest);
+    expect(own).toMatchObject({ result: { tx_type: "deduction", amount: 0.25, balance_after: 9.75 } });
   });
 
   test("debits once per external_call_id and answers the first row on a repeat; one ai_query_debit audit row", async () => {
     await fund(admin, ada.userId, 10);
-    const first = await aiDebit(t, ai("call-1"));
+    const first = await aiDebit(ada, ai("call-1"));
     if (!("result" in first)) throw new Error(JSON.stringify(first));
     expect(first.result).toMatchObject({
       tx_type: "deduction",
@@ -277,7 +287,7 @@ describe("debit_ai_query", () => {
       reference_id: "call-1",
       external_call_id: "call-1",
     });
-    const repeat = await aiDebit(t, ai("call-1"));
+    const repeat = await aiDebit(ada, ai("call-1"));
     expect(repeat).toEqual({ result: first.result });
     expect(await walletOf(t, ada.userId)).toEqual({ balance: 9.75, earned: 10, spent: 0.25 });
     // One audit row per billed call: the repeat changed nothing and writes none (issue 29 item 17).
@@ -289,13 +299,13 @@ describe("debit_ai_query", () => {
   test("a repeat naming another amount or user is AlreadyExists and debits nothing", async () => {
     await fund(admin, ada.userId, 10);
     await fund(admin, bob.userId, 10);
-    await aiDebit(t, ai("call-1"));
-    const otherAmount = await aiDebit(t, ai("call-1", 0.5));
+    await aiDebit(ada, ai("call-1"));
+    const otherAmount = await aiDebit(ada, ai("call-1", 0.5));
     expect("error" in otherAmount && otherAmount.error).toMatchObject({
       code: -32005,
       data: { variant: "AlreadyExists" },
     });
-    const otherUser = await aiDebit(t, { ...ai("call-1"), user_id: bob.userId });
+    const otherUser = await aiDebit(bob, { ...ai("call-1"), user_id: bob.userId });
     expect("error" in otherUser && otherUser.error).toMatchObject({ data: { variant: "AlreadyExists" } });
     expect(await walletOf(t, bob.userId)).toEqual({ balance: 10, earned: 10, spent: 0 });
     expect(await walletOf(t, ada.userId)).toEqual({ balance: 9.75, earned: 10, spent: 0.25 });
@@ -303,19 +313,19 @@ describe("debit_ai_query", () => {
 
   test("a short balance is InsufficientFunds and leaves no row, so the id can be billed later", async () => {
     await fund(admin, ada.userId, 0.2);
-    const short = await aiDebit(t, ai("call-1"));
+    const short = await aiDebit(ada, ai("call-1"));
     expect("error" in short && short.error).toMatchObject({ code: -32006, data: { variant: "InsufficientFunds" } });
     expect(await count(t, "credit_transaction", "external_call_id = 'call-1'")).toBe(0);
     await fund(admin, ada.userId, 1);
-    const later = await aiDebit(t, ai("call-1"));
+    const later = await aiDebit(ada, ai("call-1"));
     expect("result" in later && later.result.balance_after).toBe(0.95);
   });
 
-  test("bad amounts and unknown users are refused", async () => {
-    const bad = await aiDebit(t, ai("call-1", -0.25));
+  test("bad amounts and other users' ids are refused", async () => {
+    const bad = await aiDebit(ada, ai("call-1", -0.25));
     expect("error" in bad && bad.error).toMatchObject({ data: { variant: "InvalidAmount" } });
-    const unknown = await aiDebit(t, { ...ai("call-2"), user_id: "nobody" });
-    expect("error" in unknown && unknown.error).toMatchObject({ code: -32003, data: { variant: "NotFound" } });
+    const unknown = await aiDebit(ada, { ...ai("call-2"), user_id: "nobody" });
+    expect("error" in unknown && unknown.error).toMatchObject({ code: -32002, data: { variant: "NotOwner" } });
     expect(await count(t, "credit_transaction")).toBe(0);
   });
 });
@@ -323,7 +333,7 @@ describe("debit_ai_query", () => {
 describe("audit targets", () => {
   test("a wallet's and an AI call's audit rows are visible to their owner, NotFound to others", async () => {
     await fund(admin, ada.userId, 1);
-    await aiDebit(t, { user_id: ada.userId, amount: 0.5, external_call_id: "call-9", description: "q" });
+    await aiDebit(ada, { user_id: ada.userId, amount: 0.5, external_call_id: "call-9", description: "q" });
     for (const target_ref of [ada.userId, "call-9"]) {
       const mine = await ada.rpc("userauditlogservice.list_for_target", { target_ref, limit: 0 });
       expect(mine.result.items).toHaveLength(1);

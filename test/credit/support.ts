@@ -1,8 +1,4 @@
 import type { MethodMap } from "../../generated/methods.ts";
-import { uuidv7 } from "../../src/domain/ids.ts";
-import { dispatchInternal } from "../../src/rpc/dispatcher.ts";
-import { RpcError } from "../../src/rpc/errors.ts";
-import { createContext } from "../../src/rpc/runtime-context.ts";
 import type { Client, RpcErrorBody, TestApp } from "../support/app.ts";
 import { sql } from "../support/helpers.ts";
 import { insertRow } from "../support/rows.ts";
@@ -44,30 +40,11 @@ export async function fund(admin: Client, userId: string, amount: number) {
 type AiParams = MethodMap["creditservice.debit_ai_query"]["params"];
 type AiResult = MethodMap["creditservice.debit_ai_query"]["result"];
 
-/** debit_ai_query as the server calls it in-process (the assistant billing on behalf of `userId`). */
+/** debit_ai_query as the first-party assistant posts it: in the billed user's own session. */
 export async function aiDebit(
-  t: TestApp,
+  client: Client,
   params: AiParams,
-  as: { userId: string; email: string } = { userId: params.user_id, email: "assistant@example.org" },
 ): Promise<{ result: AiResult } | { error: RpcErrorBody }> {
-  const entry = t.app.runtime.registry.get("creditservice.debit_ai_query");
-  if (!entry) throw new Error("creditservice.debit_ai_query not registered");
-  const caller = {
-    userId: as.userId,
-    email: as.email,
-    roles: ["user"],
-    via: "session" as const,
-    sessionId: null,
-    apiKeyId: null,
-    partnerId: null,
-    mcpScope: null,
-  };
-  const request = { requestId: uuidv7(), ip: "127.0.0.1", userAgent: null, rawBody: "", headers: {} };
-  const ctx = createContext(t.app.runtime, caller, request, entry);
-  try {
-    return { result: (await dispatchInternal(entry, ctx, { ...params })) as AiResult };
-  } catch (err) {
-    if (err instanceof RpcError) return { error: err.toJSON() as RpcErrorBody };
-    throw err;
-  }
+  const r = await client.rpc("creditservice.debit_ai_query", params);
+  return r.error ? { error: r.error } : { result: r.result as AiResult };
 }

@@ -36,7 +36,7 @@ export type Scenario = (w: World) => Promise<Prepared>;
 
 /** Methods declared x-spends that no agent key can call, and why (the table test checks the list is exact). */
 export const UNREACHABLE: Record<string, string> = {
-  "creditservice.debit_ai_query": "x-internal: every outside call is refused; only the server calls it",
+  "creditservice.debit_ai_query": "x-auth session: the first-party assistant bills in the user's own signed-in session",
   "adminregistrationservice.approve_registration": "x-auth admin: an agent key never carries administrator rights",
   "mcpapprovalservice.approve":
     "x-auth session: decided by a signed-in owner; the replayed call is counted as the key's (every scenario's approval case)",

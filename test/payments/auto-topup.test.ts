@@ -97,7 +97,7 @@ describe("the auto top-up trigger", () => {
     await spend(6, "a");
     expect(await autoPayments()).toHaveLength(0);
     await ada.callOk("creditservice.setup_auto_topup", { amount: 15, threshold: 5 });
-    const ai = await aiDebit(t, { user_id: ada.userId, amount: 1, description: "ai", external_call_id: "call-1" });
+    const ai = await aiDebit(ada, { user_id: ada.userId, amount: 1, description: "ai", external_call_id: "call-1" });
     expect("result" in ai).toBe(true);
     expect(await autoPayments()).toHaveLength(1);
   });

@@ -114,7 +114,7 @@ describe("audit targets of the finance issue", () => {
 
   test("ai_call: the billed user sees the debit row by its external call id; another user NotFound", async () => {
     await fund(admin, ada.userId, 5);
-    const debit = await aiDebit(t, {
+    const debit = await aiDebit(ada, {
       user_id: ada.userId,
       amount: 0.25,
       external_call_id: "call-77",

@@ -1377,7 +1377,7 @@ export interface MethodMap {
   "creditservice.debit_ai_query": {
     args: [params: CreditServiceDebitAiQueryParams, options?: CallOptions];
     result: CreditTransactionResult;
-    variant: "AlreadyExists" | "InsufficientFunds" | "Internal" | "InvalidAmount" | "NotFound";
+    variant: "AlreadyExists" | "Forbidden" | "InsufficientFunds" | "InvalidAmount";
   };
   "documentaudienceservice.can_view": {
     args: [params: DocumentAudienceServiceCanViewParams, options?: CallOptions];
@@ -4840,9 +4840,9 @@ export const SERVICES = {
      */
     activate_resident: "creditservice.activate_resident",
     /**
-     * Debit an AI assistant query (internal)
+     * Debit an AI assistant query
      *
-     * Internal: the AI assistant bills one query to the user's credits after it ran. Idempotent on external_call_id: the first call writes a `deduction` row with reference_type `ai_call`; a repeat with the same key returns that row and debits nothing; a repeat naming another user or amount is refused (AlreadyExists). Refuses a non-positive amount (InvalidAmount) and a short balance (InsufficientFunds). Audited as ai_query_debit with target type ai_call and the external call id as target. Listed for completeness; every call from outside the server is refused (-32002).
+     * The first-party AI assistant bills one query to the signed-in user's credits after it ran, in that user's own session: `user_id` is the caller (caller-bound), so nobody bills another user, and no API or agent key can call it. Idempotent on external_call_id: the first call writes a `deduction` row with reference_type `ai_call`; a repeat with the same key returns that row and debits nothing; a repeat naming another user or amount is refused (AlreadyExists). Refuses a non-positive amount (InvalidAmount) and a short balance (InsufficientFunds). Audited as ai_query_debit with target type ai_call and the external call id as target.
      *
      * Wire name: `creditservice.debit_ai_query`.
      */

@@ -9828,9 +9828,9 @@ export interface CreditServiceActivateResidentParams {
 }
 export interface CreditServiceDebitAiQueryParams {
   /**
-   * The user billed (a target, set by the assistant from its session).
+   * The user billed: the caller's user id, filled from the caller when omitted; naming another user is refused (-32002).
    */
-  user_id: string;
+  user_id?: string;
   /**
    * USD, greater than 0; at most 90,000,000,000,000.
    */

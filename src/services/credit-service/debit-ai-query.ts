@@ -4,11 +4,10 @@ import { type Cents, fromCents } from "../../domain/money.ts";
 import { isRefusal } from "../../domain/refusal.ts";
 import { debitWallet } from "../../repos/credit-balances.ts";
 import { claimExternalCall, findByExternalCallId, setBalanceAfter } from "../../repos/credit-transactions.ts";
-import { findUserById } from "../../repos/users.ts";
 import { unaudited } from "../../rpc/audit-marks.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { moveOut } from "../shared/money-out.ts";
-import { afterDebit, creditError, ledgerRow, refused, toTransactionResult } from "./common.ts";
+import { afterDebit, ledgerRow, refused, toTransactionResult } from "./common.ts";
 import { insufficient } from "./deduct.ts";
 
 type Handlers = CreditServiceHandlers<RpcContext>;
@@ -23,7 +22,7 @@ async function firstDebit(ctx: RpcContext, externalCallId: string, userId: strin
 }
 
 /**
- * Internal (x-internal): bills one AI query. The ledger row claims the external_call_id first (insert ... on
+ * Bills one AI query, in the billed user's own session (x-auth session, user_id caller-bound). The ledger row claims the external_call_id first (insert ... on
  * conflict do nothing): a concurrent repeat waits on the unique index and then answers the first row; the
  * conditional debit follows, and a refusal rolls the claim back with it. Audited by the dispatcher, once per
  * external call id (a repeat is `unaudited`).
@@ -55,10 +54,7 @@ export const debitAiQuery: Handlers["debitAiQuery"] = async (ctx, params) => {
   const debit = await moveOut(ctx, { cents: amount, currency: "USD" }, () =>
     debitWallet(ctx.em, params.user_id, amount, ctx.now()),
   );
-  if (debit === null) {
-    if (!(await findUserById(ctx.em, params.user_id))) throw creditError.notFound("user");
-    throw await insufficient(ctx, params.user_id, params.amount);
-  }
+  if (debit === null) throw await insufficient(ctx, params.user_id, params.amount);
   await setBalanceAfter(ctx.em, row.sid, debit.balance);
   await afterDebit(ctx, params.user_id, debit);
   return toTransactionResult({ ...row, balance_after: fromCents(debit.balance) });
