@@ -35,6 +35,11 @@ export interface App {
   mcp: McpEndpoint;
   metrics: AppMetrics;
   fetch: (request: Request) => Promise<Response>;
+  /**
+   * Runs every job once now, in start order, as their timers would when they fire (a job already running is left
+   * to finish): what time passing does on a running instance, for tests that move a test clock.
+   */
+  runJobs(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -136,6 +141,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     mcp,
     metrics,
     fetch: (request) => Promise.resolve(app.fetch(request)),
+    runJobs: async () => {
+      for (const job of jobs) await job.tick();
+    },
     close: async () => {
       for (const job of jobs) job.stop();
       await mcp.close();

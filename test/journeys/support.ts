@@ -11,7 +11,7 @@ import { startFinanceApp } from "../support/entities.ts";
 /**
  * Journeys of the seeds walked through the public API only (issue 30, "What to build" item 3): JSON-RPC over the
  * in-process HTTP app, the sandbox providers' signed webhooks posted to /rpc as the providers post them, the test
- * clock for time. No SQL and no repository call: the one step outside the API is the first administrator
+ * clock for time, and the instance's own jobs run as their timers would fire (`t.app.runJobs()`, after the clock moves). No SQL and no repository call: the one step outside the API is the first administrator
  * (`t.admin()`, the documented bootstrap). Every helper here is a sequence of what a user, the administrator or a
  * sandbox provider does, and checks what that user would see at the end of it.
  */
