@@ -65,10 +65,6 @@ const NOT_YET_WALKED: string[] = [
   "TaxFilingStatus.rejected",
   "TreasuryTransactionStatus.pending",
   "TreasuryTransactionStatus.failed",
-  "VerificationLinkStatus.active",
-  "VerificationLinkStatus.expired",
-  "VerificationLinkStatus.used",
-  "VerificationLinkStatus.revoked",
 ];
 
 function stateSets(): Map<string, string[]> {
