@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { expectReached } from "../support/reached.ts";
-import { enableReceiving, formCompany, journeyCast, postMobileMoneySucceeded } from "./support.ts";
+import { enableReceiving, formCompany, journeyCast, postMobileMoneySucceeded, signInAgain } from "./support.ts";
 
 // Seed 001, invoicing: a company's director invoices a resident, sends it (inbox message and email to the
 // recipient), the recipient pays it by mobile money and the provider's webhook marks it paid; a person-to-person
@@ -8,7 +8,7 @@ import { enableReceiving, formCompany, journeyCast, postMobileMoneySucceeded } f
 // stranger never sees it. Public API only (see support.ts).
 
 expectReached({
-  InvoiceStatus: ["draft", "sent", "paid", "cancelled"],
+  InvoiceStatus: ["draft", "sent", "paid", "cancelled", "overdue"],
   PaymentStatus: ["pending"],
 });
 
@@ -27,6 +27,8 @@ const STEPS = [
   "a paid invoice takes no second payment",
   "the resident invoices the director person to person",
   "the resident cancels it: its payment is refused",
+  "an unpaid invoice past its due date: overdue by the hourly sweep",
+  "the director records the late bank transfer: paid",
 ] as const;
 
 test(`invoicing: issued by a company, paid by another resident (${STEPS.length} steps)`, async () => {
@@ -161,6 +163,43 @@ test(`invoicing: issued by a company, paid by another resident (${STEPS.length} 
     status: "cancelled",
     paid_at: null,
   });
+
+  step("an unpaid invoice past its due date: overdue by the hourly sweep");
+  const due = "2026-11-30T00:00:00.000Z";
+  const late = await alice.client.callOk("invoiceservice.create", {
+    fzc_id: companyId,
+    data: {
+      description: "Hosting, November",
+      currency: "USD",
+      due_date: due,
+      recipient_user_id: bob.userId,
+      recipient_entity_type: "resident",
+      recipient_entity_id: bob.residentId,
+      line_items: [{ description: "Hosting", quantity: 1, unit_price: 50, amount: 50, tax_rate: 0 }],
+    },
+  });
+  await alice.client.callOk("invoiceservice.send_draft", { invoice_id: late.sid });
+  // Due at the instant itself it is not late yet; a second after, the sweep marks it.
+  zone.t.clock.set(due);
+  await zone.t.app.runJobs();
+  await signInAgain(zone, alice, bob);
+  expect((await bob.client.callOk("invoiceservice.get", { invoice_id: late.sid })).status).toBe("sent");
+  zone.t.clock.set("2026-11-30T00:00:01.000Z");
+  await zone.t.app.runJobs();
+  for (const party of [alice, bob]) {
+    expect((await party.client.callOk("invoiceservice.get", { invoice_id: late.sid })).status).toBe("overdue");
+  }
+  // The paid invoice of the first steps is not touched by the sweep.
+  expect((await alice.client.callOk("invoiceservice.get", { invoice_id: draft.sid })).status).toBe("paid");
+
+  step("the director records the late bank transfer: paid");
+  const paidLate = await alice.client.callOk("invoiceservice.mark_paid", {
+    invoice_id: late.sid,
+    payment_method: "bank_transfer",
+    payment_reference: "BT-2026-1130",
+  });
+  expect(paidLate).toMatchObject({ status: "paid", payment_reference: "BT-2026-1130" });
+  expect((await bob.client.callOk("invoiceservice.get", { invoice_id: late.sid })).status).toBe("paid");
 
   expect(done).toEqual([...STEPS]);
 });

@@ -50,7 +50,6 @@ const NOT_YET_WALKED: string[] = [
   "DividendStatus.processing",
   "FundTransferStatus.processing",
   "FundTransferStatus.failed",
-  "InvoiceStatus.overdue",
   "MfaRecoveryStatus.pending",
   "MfaRecoveryStatus.approved",
   "MfaRecoveryStatus.rejected",
