@@ -61,7 +61,6 @@ const NOT_YET_WALKED: string[] = [
   "RegistrationRequestStatus.rejected",
   "RegistrationRequestStatus.needs_info",
   "ResidentStatus.suspended",
-  "TaxFilingStatus.rejected",
   "TreasuryTransactionStatus.pending",
   "TreasuryTransactionStatus.failed",
 ];

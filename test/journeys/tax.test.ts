@@ -10,7 +10,7 @@ import { formCompany, journeyCast, signInAgain } from "./support.ts";
 // documents; a shareholder may not change them; an outsider does not see them. Public API only (see support.ts).
 
 expectReached({
-  TaxFilingStatus: ["draft", "submitted", "accepted", "amended"],
+  TaxFilingStatus: ["draft", "submitted", "accepted", "amended", "rejected"],
 });
 
 const cast = journeyCast({
@@ -36,6 +36,8 @@ const STEPS = [
   "amend the filing",
   "correct the figures and submit the amendment",
   "the administrator accepts the amendment",
+  "a monthly filing is rejected by the administrator",
+  "the rejected period is filed again",
 ] as const;
 
 test(`tax: a filing and its amendment (${STEPS.length} steps)`, async () => {
@@ -169,6 +171,52 @@ test(`tax: a filing and its amendment (${STEPS.length} steps)`, async () => {
       [amendment.sid, "accepted", 435],
     ].sort(),
   );
+
+  step("a monthly filing is rejected by the administrator");
+  const DEC = {
+    filing_type: "monthly" as const,
+    period_start: "2026-12-01T00:00:00.000Z",
+    period_end: "2027-01-01T00:00:00.000Z",
+  };
+  const monthly = await alice.client.callOk("taxservice.create_filing", { company_id: companyId, ...DEC });
+  await alice.client.callOk("taxservice.update_filing", {
+    filing_id: monthly.sid,
+    gross_revenue: 3000,
+    cost_of_goods_sold: 1000,
+    operating_expenses: 500,
+  });
+  await alice.client.callOk("taxservice.submit_filing", {
+    filing_id: monthly.sid,
+    submitted_by: alice.residentId,
+    password: PASSWORD,
+  });
+  const blank = await zone.admin.call("taxservice.reject_filing", { filing_id: monthly.sid, reason: "   " });
+  expect("error" in blank && blank.error.data?.variant).toBe("InvalidInput");
+  const byDirector = await alice.client.call("taxservice.reject_filing", { filing_id: monthly.sid, reason: "no" });
+  expect("error" in byDirector).toBe(true);
+  const rejected = await zone.admin.callOk("taxservice.reject_filing", {
+    filing_id: monthly.sid,
+    reason: "Operating expenses lack receipts.",
+  });
+  expect(rejected).toMatchObject({ status: "rejected", rejection_reason: "Operating expenses lack receipts." });
+  expect(await bob.client.callOk("taxservice.get_filing", { filing_id: monthly.sid })).toMatchObject({
+    status: "rejected",
+    rejection_reason: "Operating expenses lack receipts.",
+  });
+  // A decided filing is decided once, and a rejected one cannot be amended.
+  const reaccept = await zone.admin.call("taxservice.accept_filing", { filing_id: monthly.sid });
+  expect("error" in reaccept && reaccept.error.code).toBe(-32005);
+  const amendRejected = await alice.client.call("taxservice.create_filing", {
+    company_id: companyId,
+    ...DEC,
+    amends_filing_id: monthly.sid,
+  });
+  expect("error" in amendRejected && amendRejected.error.code).toBe(-32005);
+
+  step("the rejected period is filed again");
+  const refiled = await alice.client.callOk("taxservice.create_filing", { company_id: companyId, ...DEC });
+  expect(refiled).toMatchObject({ status: "draft", amends_filing_id: null });
+  expect(refiled.sid).not.toBe(monthly.sid);
 
   expect(done).toEqual([...STEPS]);
 });
