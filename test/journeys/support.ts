@@ -193,6 +193,8 @@ export interface Resident {
   residentSid: string;
   name: string;
   keys: Keypair;
+  /** The identity provider's URL of the resident's approved KYC session (its last segment is the scan reference). */
+  kycUrl: string;
 }
 
 export interface ResidentOptions {
@@ -271,7 +273,7 @@ export async function onboardResident(zone: Zone, email: string, options: Reside
   const name = `${first} ${last}`;
   await signRequiredContracts(zone, client, name);
   const keys = newKeypair();
-  await passKyc(zone, client, made.resident_id, keys.publicKey);
+  const kyc = await passKyc(zone, client, made.resident_id, keys.publicKey);
   const price = await residencyPrice(zone, plan);
   await ensureFunds(zone, client, price + (options.spare ?? 0));
   const done = await client.callOk("creditservice.activate_resident", {
@@ -280,7 +282,16 @@ export async function onboardResident(zone: Zone, email: string, options: Reside
     encrypted_private_key: keys.encryptedPrivateKey,
   });
   expect(done).toMatchObject({ activated: true, status: "active", amount_charged: price, missing_steps: [] });
-  return { client, userId: client.userId, email, residentId: made.resident_id, residentSid: made.sid, name, keys };
+  return {
+    client,
+    userId: client.userId,
+    email,
+    residentId: made.resident_id,
+    residentSid: made.sid,
+    name,
+    keys,
+    kycUrl: kyc.kyc_url,
+  };
 }
 
 /** The residency price of a plan in USD, as PricingService lists it to anyone. */
