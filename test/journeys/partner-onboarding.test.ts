@@ -31,7 +31,7 @@ import {
  */
 
 expectReached({
-  RegistrationRequestStatus: ["pending", "under_review", "approved"],
+  RegistrationRequestStatus: ["pending", "under_review", "approved", "needs_info", "rejected"],
   PaymentStatus: ["pending", "confirmed"],
   KycStatus: ["pending", "completed"],
   ResidentStatus: ["pending", "active"],
@@ -46,6 +46,7 @@ const second = signingKey();
 const client = signingKey();
 let paymentId: string;
 let requestId: string;
+let secondRequestId: string;
 let attestationId: string;
 let residentId: string;
 
@@ -272,11 +273,61 @@ describe("partner onboarding through the public API", () => {
       signedRequest(partner.partnerId, second, client),
     );
     expect(fresh.status).toBe("pending");
+    secondRequestId = fresh.request_id;
     // The request approved under the first key keeps its status and signature.
     const earlier = await partner.callOk("registrationrequestservice.get_registration_request_status", {
       request_id: requestId,
     });
     expect(earlier.status).toBe("approved");
+  });
+
+  test("11b. the administrator asks for more information, the partner corrects the request, the administrator rejects it", async () => {
+    const status = () =>
+      partner.callOk("registrationrequestservice.get_registration_request_status", { request_id: secondRequestId });
+    const blank = await admin.call("adminregistrationservice.request_additional_info", {
+      request_id: secondRequestId,
+      admin_email: admin.email,
+      message: "  ",
+    });
+    expect(blank).toMatchObject({ error: { data: { variant: "InvalidInput" } } });
+    const asked = await admin.callOk("adminregistrationservice.request_additional_info", {
+      request_id: secondRequestId,
+      admin_email: admin.email,
+      message: "The client's full legal name, please.",
+    });
+    expect(asked.status).toBe("needs_info");
+    expect(await status()).toMatchObject({
+      status: "needs_info",
+      info_request_message: "The client's full legal name, please.",
+    });
+    const updated = await partner.callOk("registrationrequestservice.update_registration_request", {
+      request_id: secondRequestId,
+      client_name: "Juma Ali Hassan",
+    });
+    expect(updated).toMatchObject({ status: "pending", client_name: "Juma Ali Hassan" });
+    expect((await status()).info_request_message).toBe("The client's full legal name, please.");
+    const rejected = await admin.callOk("adminregistrationservice.reject_registration", {
+      request_id: secondRequestId,
+      admin_email: admin.email,
+      reason: "The identity document does not match the name.",
+    });
+    expect(rejected.status).toBe("rejected");
+    expect(await status()).toMatchObject({
+      status: "rejected",
+      rejection_reason: "The identity document does not match the name.",
+      created_entity_id: null,
+    });
+    // A rejected request is closed: the partner cannot change it, the administrator cannot approve it.
+    const late = await partner.call("registrationrequestservice.update_registration_request", {
+      request_id: secondRequestId,
+      client_name: "Juma Hassan",
+    });
+    expect(late).toMatchObject({ error: { code: -32005, data: { variant: "InvalidState" } } });
+    const reopen = await admin.call("adminregistrationservice.start_review", {
+      request_id: secondRequestId,
+      admin_email: admin.email,
+    });
+    expect(reopen).toMatchObject({ error: { code: -32005, data: { variant: "InvalidState" } } });
   });
 
   test("12. the audit trail: the partner reads its own rows, the administrator reads them too, nobody else", async () => {

@@ -54,8 +54,6 @@ const NOT_YET_WALKED: string[] = [
   "PaymentStatus.failed",
   "PaymentStatus.expired",
   "RegistrationFlowStatus.kyc_complete",
-  "RegistrationRequestStatus.rejected",
-  "RegistrationRequestStatus.needs_info",
   "ResidentStatus.suspended",
   "TreasuryTransactionStatus.pending",
   "TreasuryTransactionStatus.failed",
