@@ -7883,7 +7883,7 @@ export function buildRegistry<Ctx>(
           idempotent: false,
           amountParam: null,
         },
-        errors: { PaymentError: ["NotFound", "InvalidInput", "InvalidAmount", "ProviderUnavailable"] },
+        errors: { PaymentError: ["NotFound", "InvalidInput", "InvalidAmount", "InvalidState", "ProviderUnavailable"] },
         result: "PaymentWalletResult",
         paramNames: ["resident_id", "payment_type", "amount", "currency"],
         aliases: [],

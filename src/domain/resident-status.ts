@@ -51,6 +51,18 @@ export function statusRefusal(status: ResidentStatus, action: ResidentAction): R
 }
 
 /**
+ * Whether a resident subscription may be paid for this resident now: a pending one is activated by it, an active
+ * or expired one renewed; a suspended one neither (refused at initiation, so no money is taken for nothing).
+ */
+export function subscriptionPaymentRefusal(
+  resident: { status: ResidentStatus; subscription_end_date: Date | null },
+  now: Date,
+): Refusal<"InvalidState"> | null {
+  const status = effectiveStatus(resident, now);
+  return status === "pending" ? null : statusRefusal(status, "renew");
+}
+
+/**
  * The status as of `now`: an active resident whose subscription ended is expired from its end instant on, before
  * the sweep has stored it; every other status reads as stored.
  */

@@ -50,11 +50,7 @@ const NOT_YET_WALKED: string[] = [
   "DividendStatus.processing",
   "FundTransferStatus.processing",
   "FundTransferStatus.failed",
-  "PaymentStatus.confirming",
-  "PaymentStatus.failed",
-  "PaymentStatus.expired",
   "RegistrationFlowStatus.kyc_complete",
-  "ResidentStatus.suspended",
   "TreasuryTransactionStatus.pending",
   "TreasuryTransactionStatus.failed",
 ];

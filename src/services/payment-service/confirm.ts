@@ -3,16 +3,17 @@ import { uuidv7 } from "../../domain/ids.ts";
 import { fromCents, toCents } from "../../domain/money.ts";
 import { isOpen, isTopUp, OPEN_STATUSES } from "../../domain/payments.ts";
 import { isRefusal } from "../../domain/refusal.ts";
+import { subscriptionPaymentRefusal } from "../../domain/resident-status.ts";
 import { companyRenewalRefusal, renewalPlanOfCode } from "../../domain/subscriptions.ts";
 import { creditWallet } from "../../repos/credit-balances.ts";
 import { findTopUpOfPayment, insertLedgerRow } from "../../repos/credit-transactions.ts";
 import { findResident } from "../../repos/digital-residents.ts";
 import { markInvoicePaid } from "../../repos/invoice-payments.ts";
 import { type PaymentChanges, updatePaymentIf } from "../../repos/payments.ts";
-import { lockCompany } from "../../repos/subscriptions.ts";
+import { lockCompany, lockResident } from "../../repos/subscriptions.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { applyActivation, judgeActivation } from "../registration-service/activation.ts";
-import { extendCompany } from "../shared/subscriptions/renew.ts";
+import { extendCompany, extendResident } from "../shared/subscriptions/renew.ts";
 import { invoiceMethodOf } from "./common.ts";
 
 /** What a confirmation did: the row after it, whether the purpose took effect, and the ledger row it wrote. */
@@ -50,7 +51,7 @@ export async function confirmOpenPayment(
  * The purpose's effect (docs/decisions.md "Payments (issue 15)"): a top-up credits the payer's wallet once (the
  * partial unique index top_up_payment holds it to one row per payment); a resident subscription activates the
  * pending resident when every other step is complete (else activation waits for the last step, which reads this
- * confirmed payment); an invoice payment marks the invoice paid; a company subscription extends the company's period.
+ * confirmed payment) and renews an active or expired one; an invoice payment marks the invoice paid; a company subscription extends the company's period.
  */
 async function applyPurpose(
   ctx: RpcContext,
@@ -80,7 +81,10 @@ async function applyPurpose(
   }
   if (row.payment_purpose === "resident_subscription" && row.entity_type === "resident") {
     const resident = await findResident(ctx.em, row.entity_id);
-    if (resident?.status !== "pending") return { fulfilled: false, creditTransactionId: null };
+    if (resident && resident.status !== "pending") {
+      return { fulfilled: await applyResidentRenewal(ctx, row), creditTransactionId: null };
+    }
+    if (!resident) return { fulfilled: false, creditTransactionId: null };
     const decision = await judgeActivation(ctx, resident);
     if (isRefusal(decision) || !decision.activate) return { fulfilled: false, creditTransactionId: null };
     return { fulfilled: (await applyActivation(ctx, resident, decision)) !== null, creditTransactionId: null };
@@ -93,6 +97,21 @@ async function applyPurpose(
     return { fulfilled: await applyCompanySubscription(ctx, row), creditTransactionId: null };
   }
   return { fulfilled: false, creditTransactionId: null };
+}
+
+/**
+ * A confirmed resident_subscription payment for a resident already activated renews it, as a wallet renewal does
+ * (the row locked, from max(current end, now)), for the payment's plan or else the resident's own. Initiation
+ * refused a suspended resident; one suspended since keeps its dates and the payment stays confirmed, unfulfilled.
+ */
+async function applyResidentRenewal(ctx: RpcContext, row: PaymentRow): Promise<boolean> {
+  const resident = await lockResident(ctx.em, row.entity_id);
+  const code = row.subscription_plan ?? resident?.subscription_plan ?? null;
+  const plan = code === null ? null : renewalPlanOfCode(code);
+  const now = ctx.now();
+  if (plan === null || resident === null || subscriptionPaymentRefusal(resident, now) !== null) return false;
+  await extendResident(ctx.em, resident, plan, now);
+  return true;
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   topUpAmount,
 } from "../../domain/payments.ts";
 import { isRefusal } from "../../domain/refusal.ts";
+import { subscriptionPaymentRefusal } from "../../domain/resident-status.ts";
 import { requireCaller } from "../../rpc/caller.ts";
 import type { RpcContext } from "../../rpc/context.ts";
 import { paymentError, providerFailure, refused, toMobilePayResult } from "./common.ts";
@@ -50,6 +51,11 @@ export async function checkPurposePayment(
     throw paymentError("InvalidInput", "a resident subscription is paid for a resident", { field: "entity_type" });
   }
   const entity = await payableEntity(ctx, params.entity_type, params.entity_id);
+  const notPayable =
+    purpose === "resident_subscription" && entity.type === "resident"
+      ? subscriptionPaymentRefusal(entity.resident, ctx.now())
+      : null;
+  if (notPayable) throw refused(notPayable);
   const company =
     entity.type === "company" ? { status: entity.company.status, fees: registeredCompanyFees(entity.company) } : null;
   const price = purposePrice(purpose, params.subscription_plan ?? null, company);

@@ -3,6 +3,7 @@ import { uuidv7 } from "../../domain/ids.ts";
 import { fromCents } from "../../domain/money.ts";
 import { expiresAt, paymentAmount, paymentCurrency, purposePrice } from "../../domain/payments.ts";
 import { isRefusal } from "../../domain/refusal.ts";
+import { subscriptionPaymentRefusal } from "../../domain/resident-status.ts";
 import { paymentProviders } from "../../integrations/payments/index.ts";
 import { insertPayment } from "../../repos/payments.ts";
 import { requireCaller } from "../../rpc/caller.ts";
@@ -30,6 +31,8 @@ export const getPaymentWallet: Handlers["getPaymentWallet"] = async (ctx, params
   if (isRefusal(currency)) throw refused(currency);
   const entity = await payableEntity(ctx, "resident", params.resident_id);
   if (entity.type !== "resident") throw paymentError.notFound("resident");
+  const notPayable = subscriptionPaymentRefusal(entity.resident, ctx.now());
+  if (notPayable) throw refused(notPayable);
   const price = purposePrice("resident_subscription", entity.resident.subscription_plan, null);
   if (isRefusal(price)) throw refused(price);
   if (currency !== "USD" || price !== cents) {

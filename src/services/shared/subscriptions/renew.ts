@@ -64,16 +64,26 @@ export async function renewResident(
     referenceId: resident.resident_id,
   });
   if ("short" in debit) return short(debit.balance, price.amount);
-  const changes = newPeriod(resident, plan, residentPlanAfterRenewal(plan), now);
-  // The row is locked and its status checked above, so this touches it; a 0 would mean a broken lock.
-  if ((await renewResidentRow(em, resident.resident_id, changes, now)) === 0) {
-    throw new Error(`resident ${resident.resident_id} changed under its row lock`);
-  }
+  const changes = await extendResident(em, resident, plan, now);
   return toSubscriptionInfo({ type: "resident", id: resident.resident_id, row: { ...resident, ...changes } }, now, {
     ...debit,
     amount: price.amount,
     discountRate: price.discountRate,
   });
+}
+
+/**
+ * Extends a resident's period (locked by the caller, its status checked: active or expired, active after) by `plan`
+ * from max(current end, now) and sets the plan that follows; shared by the wallet renewal and a confirmed
+ * resident_subscription payment. Answers the new dates and plan.
+ */
+export async function extendResident(em: MoneyMover["em"], resident: DigitalResidentRow, plan: RenewalPlan, now: Date) {
+  const changes = newPeriod(resident, plan, residentPlanAfterRenewal(plan), now);
+  // The row is locked and its status checked, so this touches it; a 0 would mean a broken lock.
+  if ((await renewResidentRow(em, resident.resident_id, changes, now)) === 0) {
+    throw new Error(`resident ${resident.resident_id} changed under its row lock`);
+  }
+  return changes;
 }
 
 /** Renews a company (locked, active or inactive: active after) for `plan`, paid by `payerId`'s wallet; posts the CompanyMessage. */
