@@ -12,7 +12,7 @@ const content = (text: string) => JSON.stringify({ text });
 
 expectReached({
   GovernanceActionKind: ["notice", "response", "review", "decision", "appeal"],
-  DecisionOutcome: ["dismiss", "remove"],
+  DecisionOutcome: ["dismiss", "remove", "warning", "probation", "suspension"],
   CompanyRoleKind: ["founder", "founding_member"],
 });
 
@@ -33,6 +33,7 @@ const STEPS = [
   "the ruling: appeal dismissed, by the internal appeals committee",
   "the upheld removal is enforced: the member's roles close",
   "a second enforcement changes nothing",
+  "lesser outcomes: a warning, a probation and a suspension, none of which removes the member",
 ] as const;
 
 test(`discipline chain with an appeal (${STEPS.length} steps)`, async () => {
@@ -200,6 +201,54 @@ test(`discipline chain with an appeal (${STEPS.length} steps)`, async () => {
     enforced_by: carol.residentId,
   });
   expect(repeat).toMatchObject({ already_enforced: true, enforced_at: enforced.enforced_at, closed_role_ids: [] });
+
+  step("lesser outcomes: a warning, a probation and a suspension, none of which removes the member");
+  for (const outcome of ["warning", "probation", "suspension"] as const) {
+    await signInAgain(zone, carol, erin);
+    const opened = await carol.client.callOk("governanceservice.issue_notice", {
+      company_id: companyId,
+      subject_resident_id: erin.residentId,
+      content: content(`Case ending in ${outcome}.`),
+      created_by: carol.residentId,
+    });
+    const answered = await erin.client.callOk("governanceservice.submit_response", {
+      parent_action_id: opened.sid,
+      content: content("My answer."),
+      created_by: erin.residentId,
+    });
+    const reviewed = await carol.client.callOk("governanceservice.conduct_review", {
+      parent_action_id: answered.sid,
+      content: content("Reviewed."),
+      created_by: carol.residentId,
+    });
+    const decided = await carol.client.callOk("governanceservice.issue_decision", {
+      parent_action_id: reviewed.sid,
+      outcome,
+      decided_by_role: "governance_board",
+      content: content(`Decision: ${outcome}.`),
+      created_by: carol.residentId,
+    });
+    expect(decided).toMatchObject({ kind: "decision", outcome, subject_resident_id: erin.residentId });
+    // Past the appeal window with no appeal, it still removes nobody.
+    t.clock.advance(31 * DAY);
+    await signInAgain(zone, carol, erin);
+    const enforce = await carol.client.call("governanceservice.enforce_decision", {
+      decision_id: decided.sid,
+      enforced_by: carol.residentId,
+    });
+    expect(enforce).toMatchObject({ error: { data: { variant: "NotEnforceable", outcome } } });
+    expect((await rolesOf(carol.client, companyId))[erin.name]).toEqual(["founding_member"]);
+  }
+  const erinsCases = await erin.client.callOk("governanceservice.list_actions", {
+    company_id: companyId,
+    subject_resident_id: erin.residentId,
+  });
+  expect(
+    erinsCases.items
+      .filter((a) => a.kind === "decision")
+      .map((a) => a.outcome)
+      .sort(),
+  ).toEqual(["probation", "suspension", "warning"]);
 
   expect(done).toEqual([...STEPS]);
 });
