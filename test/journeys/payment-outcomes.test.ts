@@ -12,6 +12,7 @@ import { journeyCast, residencyPrice, signInAgain } from "./support.ts";
 expectReached({
   PaymentStatus: ["pending", "confirming", "confirmed", "failed", "expired"],
   ResidentStatus: ["active", "suspended"],
+  CreditTransactionStatus: ["completed"],
 });
 
 const cast = journeyCast({ ada: { first_name: "Ada", last_name: "Lovelace" } });
@@ -103,6 +104,15 @@ test("payments: bitcoin confirmations, a failed and an expired mobile-money paym
   await signInAgain(zone, ada);
   expect(await paymentStatus(abandoned.payment_id)).toBe("expired");
   expect(await balance()).toBe(start);
+  // The ledger holds completed movements only: the activation top-up and debit; nothing for the failed, expired
+  // or chain-paid payments (the crypto renewal was paid outside the wallet).
+  const ledger = await ada.client.callOk("creditservice.list_transactions", { page: 1, page_size: 50 });
+  expect(ledger.items.map((r) => [r.tx_type, r.status]).sort()).toEqual(
+    [
+      ["deduction", "completed"],
+      ["top_up", "completed"],
+    ].sort(),
+  );
 
   // Suspended by the administrator: a subscription payment would take money for nothing, so none can start.
   const suspended = await zone.admin.callOk("residentservice.suspend", {
