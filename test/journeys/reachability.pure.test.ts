@@ -38,11 +38,7 @@ const AWAITED: { until: { journey: string } | { section: string }; states: strin
  */
 const NOT_YET_WALKED: string[] = [
   "DividendStatus.processing",
-  "FundTransferStatus.processing",
-  "FundTransferStatus.failed",
   "RegistrationFlowStatus.kyc_complete",
-  "TreasuryTransactionStatus.pending",
-  "TreasuryTransactionStatus.failed",
 ];
 
 function stateSets(): Map<string, string[]> {

@@ -10,6 +10,7 @@ import {
   openResidentAccount,
   residentBalance,
   rolesOf,
+  signInAgain,
 } from "./support.ts";
 
 // Seed 001, treasury: a company's transfer above its account's approval threshold waits, reserved, for a second
@@ -18,9 +19,9 @@ import {
 // only (see support.ts).
 
 expectReached({
-  FundTransferStatus: ["pending", "completed", "cancelled"],
+  FundTransferStatus: ["pending", "completed", "cancelled", "processing", "failed"],
   ExchangeStatus: ["completed"],
-  TreasuryTransactionStatus: ["confirmed"],
+  TreasuryTransactionStatus: ["confirmed", "pending", "failed"],
   CompanyRoleKind: ["founder", "shareholder", "director"],
 });
 
@@ -43,6 +44,8 @@ const STEPS = [
   "quote USD to EUR",
   "execute the exchange at the quoted rate",
   "the quote is used once",
+  "an external payout below the threshold: processing, settled by the sweep",
+  "a payout the provider fails at settlement: amount and fee returned",
 ] as const;
 
 test(`treasury: transfer above the threshold with approval, and an exchange (${STEPS.length} steps)`, async () => {
@@ -195,6 +198,54 @@ test(`treasury: transfer above the threshold with approval, and an exchange (${S
   });
   expect("error" in reused && reused.error.data?.variant).toBe("AlreadyUsed");
   expect((await companyBalance(bob, companyId, usd)).balance).toBe(700);
+
+  step("an external payout below the threshold: processing, settled by the sweep");
+  const IBAN = "GB82WEST12345698765432";
+  const payout = (to_name: string, amount: number) =>
+    alice.client.callOk("treasuryoperationsservice.initiate_external_transfer", {
+      from_account_id: usd,
+      to_address: IBAN,
+      to_name,
+      amount,
+      currency: "USD",
+      initiated_by: alice.residentId,
+      reference: `Payout to ${to_name}`,
+    });
+  const rowsOf = async (transferRef: string) => {
+    const h = await bob.client.callOk("treasuryservice.list_company_transactions", {
+      company_id: companyId,
+      account_id: usd,
+    });
+    return h.items.filter((r) => r.reference === transferRef).map((r) => [r.tx_type, r.amount, r.status]);
+  };
+  const paid = await payout("Coastal Supplies Ltd", 100);
+  // 0.5 % fee: 0.50; the total leaves the account at once, the row pending until the provider settles.
+  expect(paid).toMatchObject({ status: "processing", fee_amount: 0.5 });
+  expect(await companyBalance(bob, companyId, usd)).toMatchObject({ balance: 599.5 });
+  expect(await rowsOf("Payout to Coastal Supplies Ltd")).toEqual([["debit", 100.5, "pending"]]);
+  zone.t.clock.advance(60);
+  await zone.t.app.runJobs();
+  await signInAgain(zone, alice, bob);
+  const settled = await bob.client.callOk("treasuryoperationsservice.list_transfers", { account_id: usd });
+  expect(settled.items.find((x) => x.sid === paid.sid)?.status).toBe("completed");
+  expect(await rowsOf("Payout to Coastal Supplies Ltd")).toEqual([["debit", 100.5, "confirmed"]]);
+
+  step("a payout the provider fails at settlement: amount and fee returned");
+  const failing = await payout("Closed Account [fail]", 50);
+  expect(failing.status).toBe("processing");
+  expect((await companyBalance(bob, companyId, usd)).balance).toBe(549.25);
+  zone.t.clock.advance(60);
+  await zone.t.app.runJobs();
+  await signInAgain(zone, alice, bob);
+  const failed = await bob.client.callOk("treasuryoperationsservice.list_transfers", { account_id: usd });
+  expect(failed.items.find((x) => x.sid === failing.sid)?.status).toBe("failed");
+  expect((await rowsOf("Payout to Closed Account [fail]")).sort()).toEqual(
+    [
+      ["debit", 50.25, "failed"],
+      ["credit", 50.25, "confirmed"],
+    ].sort(),
+  );
+  expect((await companyBalance(bob, companyId, usd)).balance).toBe(599.5);
 
   expect(done).toEqual([...STEPS]);
 });
