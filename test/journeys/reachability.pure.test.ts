@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { PROJECT_ROOT } from "../../src/project-root.ts";
@@ -15,28 +15,6 @@ import { PROJECT_ROOT } from "../../src/project-root.ts";
 const JOURNEYS = join(PROJECT_ROOT, "test", "journeys");
 const HEADING = "### Unreachable states (issue 30)";
 const EXTRA_SETS = ["GovernanceActionKind", "CompanyRoleKind", "DecisionOutcome"];
-
-/**
- * States excused while the work that reaches or decides them is still on another branch (issue 30): each entry
- * lapses by itself once its journey file exists or its decisions.md section is written, and from then on the
- * state must be declared by a journey or listed as unreachable.
- */
-const AWAITED: { until: { journey: string } | { section: string }; states: string[] }[] = [
-  // The cooperative journey (ownership): a platinum upgrade grants the platinum_member role.
-  { until: { journey: "cooperative.test.ts" }, states: ["CompanyRoleKind.platinum_member"] },
-  // The links work decides what companyservice.delete deletes and whether `final` is reachable.
-  {
-    until: { section: "### Email links, registration steps and deletion (issue 30)" },
-    states: ["CompanyStatus.draft", "CompanyStatus.pending_signatures", "InvoiceStatus.final"],
-  },
-];
-
-/**
- * States no journey walks yet (issue 30 item 3 lists the journeys): each needs a journey step, or, once shown that no
- * operation reaches it, a bullet in docs/decisions.md. The list may only shrink: a listed state that a journey
- * declares (or decisions.md lists) fails the test.
- */
-const NOT_YET_WALKED: string[] = ["RegistrationFlowStatus.kyc_complete"];
 
 function stateSets(): Map<string, string[]> {
   const enums = JSON.parse(readFileSync(join(PROJECT_ROOT, "spec", "enums.json"), "utf8")) as {
@@ -94,20 +72,12 @@ function unreachableStates(decisions: string): Map<string, string> {
   return out;
 }
 
-function awaitedStates(decisions: string): Set<string> {
-  const open = AWAITED.filter(({ until }) =>
-    "journey" in until ? !existsSync(join(JOURNEYS, until.journey)) : !decisions.includes(until.section),
-  );
-  return new Set(open.flatMap((a) => a.states));
-}
-
 describe("reachability of the seed's states (issue 30 item 4)", () => {
   const decisions = readFileSync(join(PROJECT_ROOT, "docs", "decisions.md"), "utf8");
   const sets = stateSets();
   const all = [...sets].flatMap(([name, values]) => values.map((v) => `${name}.${v}`));
   const reached = reachedByJourneys();
   const unreachable = unreachableStates(decisions);
-  const awaited = awaitedStates(decisions);
 
   test("the state sets are the seed's: the named sets are all there", () => {
     for (const name of ["EntityDraftStatus", "McpApprovalStatus", "CompanyStatus", "ProposalStatus", "KycStatus"])
@@ -116,9 +86,7 @@ describe("reachability of the seed's states (issue 30 item 4)", () => {
   });
 
   test("every state is reached by a journey or listed as unreachable with its reason", () => {
-    const missing = all.filter(
-      (s) => !reached.has(s) && !unreachable.has(s) && !awaited.has(s) && !NOT_YET_WALKED.includes(s),
-    );
+    const missing = all.filter((s) => !reached.has(s) && !unreachable.has(s));
     expect(missing, `states no journey declares and ${HEADING} does not list:\n${missing.join("\n")}`).toEqual([]);
   });
 
@@ -137,11 +105,6 @@ describe("reachability of the seed's states (issue 30 item 4)", () => {
     expect(both, "listed unreachable, yet a journey reaches it").toEqual([]);
     const blank = [...unreachable].filter(([, reason]) => reason.length < 10).map(([s]) => s);
     expect(blank, "unreachable states need a reason").toEqual([]);
-  });
-
-  test("the lists of states still to come only shrink", () => {
-    const done = [...NOT_YET_WALKED, ...awaited].filter((s) => reached.has(s) || unreachable.has(s));
-    expect(done, "reached or listed unreachable now: remove from NOT_YET_WALKED / AWAITED").toEqual([]);
   });
 
   test("the declaration reader takes literals only", () => {

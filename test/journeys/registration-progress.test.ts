@@ -25,6 +25,7 @@ expectReached({
     "payment_pending",
     "payment_complete",
     "kyc_pending",
+    "kyc_complete",
     "registration_complete",
   ],
   OnboardingStepStatus: ["locked", "available", "completed"],
@@ -60,8 +61,6 @@ test("a newcomer's registration progress, step by step", async () => {
   const made = await ada.callOk("residentservice.create", {
     data: { email: "ada@example.org", first_name: "Ada", last_name: "Lovelace", phone: "+255 700 000 001" },
   });
-  await show(ada, "personal_info_complete", [C, C, A, L, L, L]);
-  await signRequiredContracts(zone, ada, "Ada Lovelace");
   await show(ada, "personal_info_complete", [C, C, A, L, L, L]);
   const price = await residencyPrice(zone, "1_year");
   const order = await ada.callOk("paymentservice.initiate_mobilepay", {
@@ -108,9 +107,12 @@ test("a newcomer's registration progress, step by step", async () => {
   expect((await ada.callOk("kycservice.check_status", { session_id: kyc.session_id })).status).toBe("in_progress");
   await show(ada, "kyc_pending", [C, C, A, L, L, L]);
   await postKycVerdict(zone, kyc.kyc_url);
-  // The paid plan activates the resident as soon as its identity is verified.
-  await show(ada, "registration_complete", [C, C, C, A, C, L]);
   expect((await ada.callOk("kycservice.check_status", { session_id: kyc.session_id })).status).toBe("completed");
+  // Paid and verified, but the registration contracts are not signed: activation waits for them.
+  await show(ada, "kyc_complete", [C, C, C, A, L, L]);
+  const early = await ada.callOk("registrationservice.activate_if_complete");
+  expect(early).toMatchObject({ activated: false, missing_steps: ["contracts"] });
+  await signRequiredContracts(zone, ada, "Ada Lovelace");
   expect(await ada.callOk("registrationservice.activate_if_complete")).toMatchObject({
     activated: true,
     missing_steps: [],
