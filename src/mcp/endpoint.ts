@@ -22,6 +22,7 @@ import {
 import { paramsProblem } from "./params-check.ts";
 import { PolicyCache } from "./policy-cache.ts";
 import { McpRequestLine } from "./request-line.ts";
+import { ResourceCatalog } from "./resources.ts";
 import { McpServerHost } from "./server-host.ts";
 import { resultJson, toolHandlers } from "./tool-handlers.ts";
 import { type CatalogTool, ToolCatalog } from "./tools.ts";
@@ -64,7 +65,8 @@ export class McpEndpoint {
       approvalTtlS: options.approvalTtlS ?? 3600,
     };
     registerMcpDeps(deps);
-    const host = await McpServerHost.start(toolHandlers(deps), runtime.log, options.direct ?? true);
+    const resources = new ResourceCatalog(runtime.openrpc);
+    const host = await McpServerHost.start(toolHandlers(deps), resources, runtime.log, options.direct ?? true);
     const endpoint = new McpEndpoint(deps, host, options.deadlineMs ?? 30_000);
     const every = options.sweepIntervalS ?? 60;
     if (every > 0) {

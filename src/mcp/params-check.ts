@@ -17,6 +17,10 @@ export function paramsProblem(request: JSONRPCRequest): string | null {
       return "params.arguments must be an object";
     return null;
   }
+  if (request.method === "resources/read") {
+    if (!isObject(params) || typeof params["uri"] !== "string") return "resources/read needs params.uri (a string)";
+    return null;
+  }
   if (request.method === "initialize") {
     if (!isObject(params) || typeof params["protocolVersion"] !== "string") {
       return "initialize needs params.protocolVersion (a string)";

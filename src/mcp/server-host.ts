@@ -4,12 +4,17 @@ import {
   type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { type McpAuth, mcpAuthOf } from "./auth.ts";
+import type { ResourceCatalog } from "./resources.ts";
 import type { ToolPage } from "./tools.ts";
 import { type DirectRequestPath, MultiplexTransport } from "./transport.ts";
 
@@ -45,9 +50,21 @@ export class McpServerHost {
 
   private constructor(
     readonly handlers: ToolHandlers,
+    resources: ResourceCatalog,
     fast: boolean,
   ) {
-    this.server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
+    this.server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {}, prompts: {} } });
+    // The public contract as resources (resources.ts); no templates and no prompts, answered as empty lists.
+    this.server.setRequestHandler(ListResourcesRequestSchema, (_request, extra) => {
+      authOf(extra);
+      return resources.list();
+    });
+    this.server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => {
+      authOf(extra);
+      return resources.read(request.params.uri);
+    });
+    this.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
+    this.server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [] }));
     this.server.setRequestHandler(
       ListToolsRequestSchema,
       (request, extra) => handlers.list(authOf(extra), request.params?.cursor) as never,
@@ -60,8 +77,13 @@ export class McpServerHost {
     else this.server.setRequestHandler(CallToolRequestSchema, call);
   }
 
-  static async start(handlers: ToolHandlers, log: Logger, preferDirect = true): Promise<McpServerHost> {
-    const host = new McpServerHost(handlers, preferDirect);
+  static async start(
+    handlers: ToolHandlers,
+    resources: ResourceCatalog,
+    log: Logger,
+    preferDirect = true,
+  ): Promise<McpServerHost> {
+    const host = new McpServerHost(handlers, resources, preferDirect);
     await host.server.connect(host.transport);
     if (preferDirect) host.useDirectPath(log);
     return host;

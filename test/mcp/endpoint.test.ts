@@ -13,7 +13,7 @@ describe("initialize", () => {
     expect(r.body.id).toBe(7);
     expect(r.body.result.protocolVersion).toBe("2024-11-05");
     expect(r.body.result.serverInfo).toEqual({ name: "freezone-registry", version: "1.0.0" });
-    expect(r.body.result.capabilities).toEqual({ tools: {} });
+    expect(r.body.result.capabilities).toEqual({ tools: {}, resources: {}, prompts: {} });
   });
 
   test("the SDK client negotiates the newest version the SDK supports", async () => {

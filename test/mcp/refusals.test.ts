@@ -125,7 +125,7 @@ describe("refusals before any tool runs", () => {
       headers,
     );
     expect(init.body.error.code).toBe(-32602);
-    const unknown = await postMcp(f.served.url, { jsonrpc: "2.0", id: 10, method: "resources/list" }, headers);
+    const unknown = await postMcp(f.served.url, { jsonrpc: "2.0", id: 10, method: "completion/complete" }, headers);
     expect(unknown.body).toMatchObject({ id: 10, error: { code: -32601 } });
   });
 
