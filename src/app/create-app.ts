@@ -10,6 +10,7 @@ import { contractTemplates } from "../contracts/templates.ts";
 import { openDatabase } from "../db/database.ts";
 import { closeOrm } from "../db/orm.ts";
 import { readCredentials } from "../http/credentials.ts";
+import { documentAnswer } from "../http/documents.ts";
 import { REQUEST_ID_HEADER, requestIdFrom } from "../http/request-log.ts";
 import { startJobs } from "../jobs/index.ts";
 import { type McpEndpoint, mountMcp } from "../mcp/endpoint.ts";
@@ -20,13 +21,13 @@ import { mountConsole } from "./console.ts";
 import { INVITATION_PAGE, SHAREHOLDER_INVITE_PAGE } from "./invitation-pages.ts";
 import { createLogger } from "./logging.ts";
 import { publicMetrics } from "./metrics-http.ts";
-import { openrpcDocuments, openrpcText } from "./openrpc.ts";
+import { openrpcDocuments } from "./openrpc.ts";
 import { pageResponse, RESET_PASSWORD_PAGE, VERIFY_EMAIL_PAGE } from "./pages.ts";
 import { mountPublicVerify } from "./public-verify-page.ts";
 import { healthCheck, readyCheck } from "./readiness.ts";
 import { logRoutes } from "./route-log.ts";
 import { RpcEndpoint } from "./rpc-endpoint.ts";
-import { serveRpc } from "./rpc-http.ts";
+import { responseHeaders, serveRpc } from "./rpc-http.ts";
 import { createRegistry } from "./runtime.ts";
 
 export interface App {
@@ -83,7 +84,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const serveDocument = (c: Context, scope: string) => {
     const doc = runtime.openrpc.get(scope);
     if (typeof doc !== "object" || doc === null) return c.json({ error: "unknown domain" }, 404);
-    return c.body(openrpcText(doc), 200, { "content-type": "application/json" });
+    const answer = documentAnswer(doc, (name) => c.req.header(name));
+    return new Response(answer.body, { status: answer.status, headers: answer.headers });
   };
   app.get("/api/v1/openrpc.json", (c) => serveDocument(c, "all"));
   app.get("/api/v1/:context/:domain/openrpc.json", (c) =>
@@ -113,20 +115,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     return async (c: Context) => {
       const lookup = (name: string) => c.req.header(name);
       const requestId = requestIdFrom(lookup(REQUEST_ID_HEADER));
-      const answer = await serveRpc(rpc, config, {
+      const request = {
         requestId,
         method: c.req.method,
         header: lookup,
-        readBody: async (limit) => {
+        readBody: async (limit: number) => {
           const body = await c.req.text();
           return Buffer.byteLength(body) > limit ? null : body;
         },
         credentials: readCredentials(lookup),
         ip: honoClientAddress(c, config.trustProxy),
         headers: () => Object.fromEntries(c.req.raw.headers.entries()),
-      });
-      const headers = { ...answer.headers, [REQUEST_ID_HEADER]: requestId };
-      return new Response(answer.body, { status: answer.status, headers });
+      };
+      const answer = await serveRpc(rpc, config, request);
+      return new Response(answer.body, { status: answer.status, headers: responseHeaders(config, request, answer) });
     };
   };
   app.all("/rpc", endpoint("all"));

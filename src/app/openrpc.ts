@@ -9,8 +9,6 @@ const GENERATED = join(PROJECT_ROOT, "generated");
 let generated: Map<string, Record<string, unknown>> | null = null;
 /** The served documents of each base URL: built once per base URL, shared by the apps that use it. */
 const served = new Map<string, Map<string, unknown>>();
-/** Each served document's JSON text, made on first use and kept while the document lives. */
-const texts = new WeakMap<object, string>();
 
 function generatedDocuments(): Map<string, Record<string, unknown>> {
   if (generated) return generated;
@@ -37,14 +35,4 @@ export function openrpcDocuments(publicBaseUrl: string): Map<string, unknown> {
   }
   served.set(publicBaseUrl, docs);
   return docs;
-}
-
-/** A served document as JSON text, serialized once (the whole document is about 1 MB). */
-export function openrpcText(doc: object): string {
-  let text = texts.get(doc);
-  if (text === undefined) {
-    text = JSON.stringify(doc);
-    texts.set(doc, text);
-  }
-  return text;
 }

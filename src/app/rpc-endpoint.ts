@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { type CallerOutcome, type Credentials, resolveCaller, resolveCallerNow } from "../http/credentials.ts";
+import { openrpcText } from "../http/documents.ts";
 import { accessLog, callerFields, roundMs } from "../http/request-log.ts";
 import { isAgentKey, runAgentCall } from "../mcp/agent-calls.ts";
 import { metricsOf } from "../metrics/metrics.ts";
@@ -21,7 +22,6 @@ import { andThen, isPromiseLike, type MaybePromise } from "../rpc/maybe-async.ts
 import type { Runtime } from "../rpc/runtime.ts";
 import { createContext } from "../rpc/runtime-context.ts";
 import { declaredFault, faultDetail } from "../rpc/unexpected-error.ts";
-import { openrpcText } from "./openrpc.ts";
 
 export interface HttpAnswer {
   status: number;

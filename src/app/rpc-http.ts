@@ -1,5 +1,7 @@
 import type { Config } from "../config.ts";
+import { rpcCorsHeaders, rpcPreflight } from "../http/cors.ts";
 import type { Credentials } from "../http/credentials.ts";
+import { REQUEST_ID_HEADER } from "../http/request-log.ts";
 import type { RequestInfo } from "../rpc/context.ts";
 import type { MaybePromise } from "../rpc/maybe-async.ts";
 import type { HttpAnswer, RpcEndpoint } from "./rpc-endpoint.ts";
@@ -56,9 +58,20 @@ function answerOf(answer: HttpAnswer): RpcHttpResponse {
   return { status: answer.status, body: answer.body, headers: answer.body === null ? {} : JSON_HEADERS };
 }
 
-/** HTTP rules of API.md before the body is read: 405 other verbs, 415 wrong type, 413 a declared length over 1 MiB. */
+/**
+ * HTTP rules of API.md before the body is read: a CORS preflight (OPTIONS) answered for ALLOWED_ORIGINS, 405 other
+ * verbs, 415 wrong type, 413 a declared length over 1 MiB.
+ */
 export function refuseEarly(config: Config, req: RpcHttpRequest): RpcHttpResponse | null {
-  if (req.method !== "POST") return { status: 405, body: null, headers: { allow: "POST" } };
+  if (req.method === "OPTIONS") {
+    const preflight = rpcPreflight(
+      config.allowedOrigins,
+      req.header("origin"),
+      req.header("access-control-request-method"),
+    );
+    return { ...preflight, body: null };
+  }
+  if (req.method !== "POST") return { status: 405, body: null, headers: { allow: "POST, OPTIONS" } };
   if (!isJson(req.header("content-type"))) {
     return { status: 415, body: '{"error":"content type must be application/json"}', headers: JSON_HEADERS };
   }
@@ -81,6 +94,12 @@ export function answerBody<T>(
 }
 
 /** HTTP rules of API.md around a JSON-RPC endpoint: 405 other verbs, 415 wrong type, 413 over 1 MiB. */
+/** An answer's headers with the request id and, for an allowed browser origin, the CORS headers. */
+export function responseHeaders(config: Config, req: RpcHttpRequest, answer: RpcHttpResponse): Record<string, string> {
+  const cors = rpcCorsHeaders(config.allowedOrigins, req.header("origin"));
+  return { ...answer.headers, ...cors, [REQUEST_ID_HEADER]: req.requestId };
+}
+
 export async function serveRpc(endpoint: RpcEndpoint, config: Config, req: RpcHttpRequest): Promise<RpcHttpResponse> {
   const refusal = refuseEarly(config, req);
   if (refusal) return refusal;

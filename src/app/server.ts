@@ -14,7 +14,7 @@ import { RpcEndpoint } from "./rpc-endpoint.ts";
 
 export { listen } from "./listen.ts";
 
-import { answerBody, type RpcHttpRequest, type RpcHttpResponse, refuseEarly } from "./rpc-http.ts";
+import { answerBody, type RpcHttpRequest, type RpcHttpResponse, refuseEarly, responseHeaders } from "./rpc-http.ts";
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
@@ -54,9 +54,8 @@ class NodeRpcRequest implements RpcHttpRequest {
   }
 }
 
-function send(res: ServerResponse, answer: RpcHttpResponse, requestId: string): void {
-  res.setHeader(REQUEST_ID_HEADER, requestId);
-  res.writeHead(answer.status, answer.headers);
+function send(res: ServerResponse, answer: RpcHttpResponse, config: Config, request: RpcHttpRequest): void {
+  res.writeHead(answer.status, responseHeaders(config, request, answer));
   res.end(answer.body ?? undefined);
 }
 
@@ -75,13 +74,13 @@ function serveLean(endpoint: RpcEndpoint, config: Config, log: Logger, req: Inco
   const request = new NodeRpcRequest(req, config.trustProxy);
   const refusal = refuseEarly(config, request);
   if (refusal) {
-    send(res, refusal, request.requestId);
+    send(res, refusal, config, request);
     return;
   }
   const answer = (body: string | null) => {
     let sent: unknown;
     try {
-      sent = answerBody(endpoint, request, body, (response) => send(res, response, request.requestId));
+      sent = answerBody(endpoint, request, body, (response) => send(res, response, config, request));
     } catch (err) {
       sendInternalError(res, log, err);
       return;

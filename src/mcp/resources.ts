@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { ReadResourceResult, Resource } from "@modelcontextprotocol/sdk/types.js";
-import { openrpcText } from "../app/openrpc.ts";
+import { openrpcText } from "../http/documents.ts";
 import { PROJECT_ROOT } from "../project-root.ts";
 
 /**
