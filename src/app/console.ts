@@ -38,6 +38,13 @@ const TYPES: Record<string, string> = {
   ".txt": "text/plain; charset=utf-8",
 };
 
+/** The site icon (an SVG, which every current browser takes for /favicon.ico): a blue tile with an "F". */
+export const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" fill="#1f4e8c"/>' +
+  '<path d="M20 14h26v8H29v8h15v8H29v12h-9z" fill="#fff"/></svg>';
+
+const FAVICON_HEADERS = { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" };
+
 const SECURITY = {
   "content-security-policy": CONSOLE_CSP,
   "x-content-type-options": "nosniff",
@@ -86,6 +93,9 @@ async function asset(dir: string, rest: string): Promise<Response | null> {
 
 /** Mounts /console and /console/* on the app; `dir` is for tests. */
 export function mountConsole(app: Hono, dir = CONSOLE_DIR): void {
+  // A person who opens the server's address lands in the console (a temporary redirect: / may serve more later).
+  app.get("/", (c) => c.redirect("/console/", 302));
+  app.get("/favicon.ico", () => new Response(FAVICON, { headers: { ...SECURITY, ...FAVICON_HEADERS } }));
   app.get("/console", (c) => c.redirect("/console/", 301));
   app.get("/console/*", async (c) => {
     const rest = c.req.path.slice("/console/".length);

@@ -19,6 +19,18 @@ afterAll(async () => {
 });
 
 describe("the app serves the built console at /console", () => {
+  test("the server's address redirects to the console; /favicon.ico is the site icon", async () => {
+    const root = await get("/");
+    expect(root.status).toBe(302);
+    expect(root.headers.get("location")).toBe("/console/");
+    const icon = await get("/favicon.ico");
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toBe("image/svg+xml");
+    expect(await icon.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    const index = await (await get("/console/")).text();
+    expect(index).toContain('<link rel="icon" href="/favicon.ico" type="image/svg+xml"');
+  });
+
   test("/console redirects to /console/, which is index.html with the CSP and no-cache", async () => {
     const bare = await get("/console");
     expect(bare.status).toBe(301);
