@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { IndentationText, type ObjectLiteralExpression, Project, QuoteKind, SyntaxKind } from "ts-morph";
 import type { ServiceModel, SpecModel } from "../model.ts";
@@ -90,6 +92,23 @@ function withIndex(project: Project, model: SpecModel, existing: string | null):
   return file.getFullText();
 }
 
+/**
+ * A file codegen changed, with its imports in the order the project's Biome settings want (the RpcError import or a
+ * new service's import lands where organizeImports puts it), so what codegen writes passes `npm run lint` as written
+ * (issue 32 item 2). Only Biome's import organizer runs (formatter and linter off): every other hand-written byte
+ * stays. Runs only for files that gained a stub or an import, so an ordinary run spawns nothing.
+ */
+function asBiomeWrites(root: string, path: string, text: string): string {
+  const biome = createRequire(import.meta.url).resolve("@biomejs/biome/bin/biome");
+  const onlyImports = ["--formatter-enabled=false", "--linter-enabled=false"];
+  return execFileSync(process.execPath, [biome, "check", "--write", ...onlyImports, `--stdin-file-path=${path}`], {
+    cwd: root,
+    input: text,
+    encoding: "utf8",
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+}
+
 /** Adds a not-implemented stub for every method without a hand-written handler; existing code is kept byte for byte. */
 export function emitStubs(model: SpecModel, root: string): GeneratedFile[] {
   const project = new Project({
@@ -100,11 +119,15 @@ export function emitStubs(model: SpecModel, root: string): GeneratedFile[] {
       indentationText: IndentationText.TwoSpaces,
     },
   });
+  const changed = (path: string, existing: string | null, content: string) =>
+    content === existing ? content : asBiomeWrites(root, path, content);
   const files = model.services.map((service) => {
     const path = `${SERVICES_DIR}/${kebabCase(service.name)}.ts`;
-    return { path, content: withStubs(project, service, readIfExists(join(root, path))) };
+    const existing = readIfExists(join(root, path));
+    return { path, content: changed(path, existing, withStubs(project, service, existing)) };
   });
   const indexPath = `${SERVICES_DIR}/index.ts`;
-  files.push({ path: indexPath, content: withIndex(project, model, readIfExists(join(root, indexPath))) });
+  const index = readIfExists(join(root, indexPath));
+  files.push({ path: indexPath, content: changed(indexPath, index, withIndex(project, model, index)) });
   return files;
 }

@@ -1,7 +1,10 @@
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { generate, runEmitter } from "../../codegen/generate.ts";
 import { loadSpec } from "../../codegen/load.ts";
 import { writeFiles } from "../../codegen/write.ts";
+import { PROJECT_ROOT } from "../../src/project-root.ts";
 import { copyFixture, editJson, readText, removeDir, writeText } from "./support.ts";
 
 // Regeneration must never touch hand-written handler code: it only appends stubs for new methods.
@@ -28,6 +31,7 @@ export const noteService: NoteServiceHandlers<RpcContext> = {
 `;
 
 let root: string;
+const BIOME = createRequire(import.meta.url).resolve("@biomejs/biome/bin/biome");
 
 beforeEach(async () => {
   root = copyFixture();
@@ -129,4 +133,39 @@ test("a stub added to a file that never imported RpcError brings the import", as
   expect(text.replace('import { RpcError } from "../rpc/errors.ts";\n', "")).toContain(
     withoutRpcError.slice(0, withoutRpcError.lastIndexOf("};")),
   );
+});
+
+test("the import a stub brings lands where the project's import order puts it: the file passes lint as written", async () => {
+  // A handler file as the project writes them: imports in Biome's order, one of them after ../rpc/errors.ts.
+  const tidy = `import type { NoteServiceHandlers } from "../../generated/handlers/index.ts";
+import type { RpcContext } from "../rpc/context.ts";
+import { noteTitle } from "./note-title.ts";
+
+/** NoteService, written by hand. */
+export const noteService: NoteServiceHandlers<RpcContext> = {
+  async create(ctx, params) {
+    return { sid: "n1", title: noteTitle(params.title), kind: "plain", created_at: ctx.now().toISOString() };
+  },
+};
+`;
+  writeText(root, "src/services/note-service.ts", tidy);
+  addArchiveMethod();
+  const text = (await stubs()).get("src/services/note-service.ts")!;
+  expect(text.split("\n").slice(0, 4)).toEqual([
+    'import type { NoteServiceHandlers } from "../../generated/handlers/index.ts";',
+    'import type { RpcContext } from "../rpc/context.ts";',
+    'import { RpcError } from "../rpc/errors.ts";',
+    'import { noteTitle } from "./note-title.ts";',
+  ]);
+  // `npm run lint`'s Biome, with the project's own settings, on the file as codegen wrote it: it would change
+  // nothing (formatting, imports, fixable lints) and reports nothing. (On stdin Biome answers the fixed text; its
+  // check without --write always says "not fixed" there, so the fixed text is compared instead.)
+  const check = spawnSync(
+    process.execPath,
+    [BIOME, "check", "--write", "--error-on-warnings", "--stdin-file-path=src/services/note-service.ts"],
+    { cwd: PROJECT_ROOT, input: text, encoding: "utf8" },
+  );
+  expect(check.status, check.stderr).toBe(0);
+  expect(check.stderr).toBe("");
+  expect(check.stdout).toBe(text);
 });
