@@ -24,7 +24,12 @@ const SPEC_KEYWORDS = [
 const SPEC_ID = "freezone:spec";
 
 /** Runs ajv on the worker thread; resolves to the standalone CommonJS module text. */
-function compileOnWorker(input: { keywords: string[]; schemas: JsonSchema[]; exports: Record<string, string> }) {
+function compileOnWorker(input: {
+  keywords: string[];
+  schemas: JsonSchema[];
+  exports: Record<string, string>;
+  specId: string;
+}) {
   return new Promise<string>((resolve, reject) => {
     // Plain JavaScript: the worker needs none of the parent's loaders (tsx, vitest).
     const worker = new Worker(new URL("./validators-worker.mjs", import.meta.url), { workerData: input, execArgv: [] });
@@ -54,7 +59,7 @@ export async function emitValidators(model: SpecModel): Promise<GeneratedFile[]>
   }
   const results = new Set(model.methods.map((m) => m.result).filter(Boolean));
   for (const result of [...results].sort()) exports[`validate${result}`] = `${SPEC_ID}#/definitions/${result}`;
-  const code = await compileOnWorker({ keywords: SPEC_KEYWORDS, schemas, exports });
+  const code = await compileOnWorker({ keywords: SPEC_KEYWORDS, schemas, exports, specId: SPEC_ID });
   const names = Object.keys(exports);
   const dts = [
     HEADER,
