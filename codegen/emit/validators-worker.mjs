@@ -47,12 +47,19 @@ function stableNames(ajv, code, specId) {
     id === specId ? "Spec" : ident(id.replace(/^freezone:params:/, "").replace(/^freezone:set:(.*)$/, "$1SetData"));
   const refLabel = (ref) => {
     const [base, pointer = ""] = ref.split("#");
-    const tail = pointer.replace(/^\/definitions\//, "").split("/").filter(Boolean).map(ident).join("$");
+    const tail = pointer
+      .replace(/^\/definitions\//, "")
+      .split("/")
+      .filter(Boolean)
+      .map(ident)
+      .join("$");
     return base === specId ? tail : [rootLabel(base), tail].filter(Boolean).join("$");
   };
   const nameOf = (env) => (env?.schemaEnv ?? env)?.validateName?.str;
   const byKey = (a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
-  const roots = Object.entries(ajv.schemas).filter(([id]) => id.startsWith("freezone:")).sort(byKey);
+  const roots = Object.entries(ajv.schemas)
+    .filter(([id]) => id.startsWith("freezone:"))
+    .sort(byKey);
   for (const [id, env] of roots) claim(nameOf(env), `validate${rootLabel(id)}`);
   for (const [ref, env] of Object.entries(ajv.refs).sort(byKey)) {
     if (typeof env === "object" && ref.startsWith("freezone:")) claim(nameOf(env), `validate${refLabel(ref)}`);
