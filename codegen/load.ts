@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { checkModel } from "./check.ts";
+import { checkDescriptions } from "./descriptions.ts";
 import { Diagnostics, pointer } from "./diagnostics.ts";
 import { checkExtensions, type SpecFileKind } from "./extensions.ts";
 import type { DomainModel, ErrorCodeModel, JsonSchema, RecordModel, ServiceModel, SpecModel } from "./model.ts";
@@ -20,6 +21,7 @@ function readJson(root: string, path: string, diags: Diagnostics, kind: SpecFile
     const value: unknown = JSON.parse(readFileSync(path, "utf8"));
     if (value && typeof value === "object" && !Array.isArray(value)) {
       checkExtensions(value as JsonSchema, kind, rel, diags);
+      checkDescriptions(value, rel, diags);
       return value as JsonSchema;
     }
     diags.add("invalid-json", rel, "", "the file must hold a JSON object");

@@ -2067,7 +2067,7 @@ export interface PartnerConfiguration {
   sid: string;
   name: string;
   /**
-   * The name's comparison key, set by the server from name (src/domain/name-key.ts nameKey: NFKC, invisibles removed, whitespace collapsed, lower case); partner name uniqueness compares it, never name (docs/decisions.md "Look-alike names (issue 29)").
+   * The name's comparison key, set by the server from name (NFKC, invisibles removed, whitespace collapsed, lower case); partner name uniqueness compares it, never name.
    */
   name_key: string;
   client_id: string;
@@ -2283,7 +2283,7 @@ export interface Proxy {
   updated_at: string;
 }
 /**
- * One version of an entity's public key with its validity window; signatures verify against the key valid at signing. Residents and companies (their signing keypairs) and reseller partners (their request-signing keys, docs/decisions.md "Partner signing keys (issue 30)"). Append-only: the server only closes valid_to when a new key replaces it or an administrator retires a partner's key. Designed: the seed does not show its fields.
+ * One version of an entity's public key with its validity window; signatures verify against the key valid at signing. Residents and companies (their signing keypairs) and reseller partners (their request-signing keys). Append-only: the server only closes valid_to when a new key replaces it or an administrator retires a partner's key. Designed: the seed does not show its fields.
  */
 export interface PublicKeyHistory {
   /**
@@ -2426,7 +2426,7 @@ export interface RegistrationRequest {
   reviewed_by: string | null;
   reviewed_at: string | null;
   /**
-   * Administrator's Ed25519 signature given on approval, verified with the administrator's resident key over the SHA-256 of the approval payload (docs/decisions.md).
+   * Administrator's Ed25519 signature given on approval, verified with the administrator's resident key over the SHA-256 of the approval payload.
    */
   admin_signature: string | null;
   rejection_reason: string | null;
@@ -2572,7 +2572,7 @@ export interface ShareholderInvite {
   updated_at: string;
 }
 /**
- * A resident's authority to sign for a company (issue 17), granted to a current director by governanceservice.grant_signing_authority and held until revoked (revoke_signing_authority, or the director's removal). Effective while status is active (valid_to is then null). At most one active row per company and resident (a partial unique index); a revoked row is kept as history. The company key read rule (src/domain/company-keys.ts) admits its holders. No generic CRUD.
+ * A resident's authority to sign for a company (issue 17), granted to a current director by governanceservice.grant_signing_authority and held until revoked (revoke_signing_authority, or the director's removal). Effective while status is active (valid_to is then null). At most one active row per company and resident (a partial unique index); a revoked row is kept as history. The company key read rule admits its holders. No generic CRUD.
  */
 export interface SigningAuthority {
   /**
@@ -2693,7 +2693,7 @@ export interface TreasuryAccount {
   kind: TreasuryAccountKind;
   name: string;
   /**
-   * The name's comparison key, set by the server from name (src/domain/name-key.ts nameKey: NFKC, invisibles removed, whitespace collapsed, lower case); the uniqueness of an account name per owner compares it, never name (docs/decisions.md "Look-alike names (issue 29)").
+   * The name's comparison key, set by the server from name (NFKC, invisibles removed, whitespace collapsed, lower case); the uniqueness of an account name per owner compares it, never name.
    */
   name_key: string;
   currency: string;
@@ -2936,7 +2936,7 @@ export interface ZoneCompany {
   owner_resident_id: string | null;
   name: string;
   /**
-   * The name's comparison key, set by the server from name (src/domain/name-key.ts nameKey: NFKC, invisibles removed, whitespace collapsed, lower case); the live-name uniqueness (unique index zone_company_live_name_unique over active, inactive and suspended companies) compares it, never name (docs/decisions.md "Look-alike names (issue 29)").
+   * The name's comparison key, set by the server from name (NFKC, invisibles removed, whitespace collapsed, lower case); the live-name uniqueness (unique index zone_company_live_name_unique over active, inactive and suspended companies) compares it, never name.
    */
   name_key: string;
   company_type: CompanyType;
@@ -4176,7 +4176,7 @@ export interface CompanyResult {
  */
 export interface CreateCompanyData {
   /**
-   * Registered name, stored as given (trimmed); unique among live companies, compared by its key: case, invisible characters and kinds of space do not count, docs/decisions.md "Look-alike names (issue 29)".
+   * Registered name, stored as given (trimmed); unique among live companies, compared by its key: case, invisible characters and kinds of space do not count.
    */
   name: string;
   company_type: CompanyType;
@@ -11395,7 +11395,7 @@ export interface MessageServiceMarkAllCompanyUnreadParams {
 }
 export interface PartnerServiceCreatePartnerParams {
   /**
-   * Partner name, stored as given (trimmed); unique, compared by its key: case, invisible characters and kinds of space do not count, docs/decisions.md "Look-alike names (issue 29)". No control characters (CR, LF, tab ...).
+   * Partner name, stored as given (trimmed); unique, compared by its key: case, invisible characters and kinds of space do not count. No control characters (CR, LF, tab ...).
    */
   name: string;
   /**

@@ -427,6 +427,21 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
     [["invalid-crud-mode", NOTE, "/x-crud"]],
   ],
   [
+    "descriptions that name repository files (the served contract speaks of behaviour)",
+    (root) => {
+      editJson(root, NOTES, (d) => {
+        d.methods[0].description = "Creates a note (rules: src/domain/notes.ts).";
+        d.methods[0].summary = "See docs/decisions.md";
+      });
+      editJson(root, NOTE, (d) => (d.properties.title.description = "Listed by tools/list, kept in codegen/emit"));
+    },
+    [
+      ["description-cites-source", NOTE, "/properties/title/description"],
+      ["description-cites-source", NOTES, "/methods/0/summary"],
+      ["description-cites-source", NOTES, "/methods/0/description"],
+    ],
+  ],
+  [
     "a record x-domain that platform.json does not have",
     json(NOTE, (d) => (d["x-domain"] = "peoples")),
     [["unknown-domain", NOTE, "/x-domain"]],

@@ -4184,7 +4184,7 @@ export const SERVICES = {
     /**
      * Void an erroneous company registration
      *
-     * Administrators only (session): moves a company in any live state to `voided` and sets void_reason, voided_at and voided_by in one step; the record is kept, never deleted. Audited as void_registration (target the company). Written as an AdminAction (admin_email, action, target, details). Refuses an empty or blank reason (InvalidInput; the reason is stored trimmed) and an already voided company (InvalidState; the update is conditional, so of two concurrent voids one wins). The AdminAction is `void_company` with details reason and previous_status; refusals are audited (allowed false). A voided company refuses every further business operation (src/domain/company-status.ts).
+     * Administrators only (session): moves a company in any live state to `voided` and sets void_reason, voided_at and voided_by in one step; the record is kept, never deleted. Audited as void_registration (target the company). Written as an AdminAction (admin_email, action, target, details). Refuses an empty or blank reason (InvalidInput; the reason is stored trimmed) and an already voided company (InvalidState; the update is conditional, so of two concurrent voids one wins). The AdminAction is `void_company` with details reason and previous_status; refusals are audited (allowed false). A voided company refuses every further business operation.
      *
      * Wire name: `adminservice.void_company`.
      */
@@ -4192,7 +4192,7 @@ export const SERVICES = {
     /**
      * Suspend a company
      *
-     * Administrators only (session): moves an `active` or `inactive` company to `suspended`; a suspended company may only be read until the suspension is lifted (every business operation, renewals and profile edits are refused InvalidState: src/domain/company-status.ts). The reason is mandatory and stored trimmed in the AdminAction details. Written as an AdminAction (admin_email, action, target, details): `suspend_company` with details reason and previous_status. Refuses a blank reason (InvalidInput), an unknown company (NotFound), an already suspended company, a voided one and one never activated (`draft`, `pending_signatures`) (InvalidState); the update is conditional on the status, so of two concurrent suspensions one wins. Nothing is written on refusal.
+     * Administrators only (session): moves an `active` or `inactive` company to `suspended`; a suspended company may only be read until the suspension is lifted (every business operation, renewals and profile edits are refused InvalidState). The reason is mandatory and stored trimmed in the AdminAction details. Written as an AdminAction (admin_email, action, target, details): `suspend_company` with details reason and previous_status. Refuses a blank reason (InvalidInput), an unknown company (NotFound), an already suspended company, a voided one and one never activated (`draft`, `pending_signatures`) (InvalidState); the update is conditional on the status, so of two concurrent suspensions one wins. Nothing is written on refusal.
      *
      * Wire name: `adminservice.suspend_company`.
      */
@@ -4454,7 +4454,7 @@ export const SERVICES = {
     /**
      * Upload a business document
      *
-     * Records a non-official document of the company from an uploaded file and writes its DocumentAudience row (classification from the document type: the shareholder tier, every member role, for every type; docs/decisions.md). Needs the director role (company:director); uploaded_by must be a resident the caller owns or acts for through an effective Proxy (else NotOwner). The server never fetches file_url: it must be an absolute https URL without credentials whose host is neither localhost nor an IP literal in a loopback, private, shared, link-local or unique-local range (InvalidInput). The name is trimmed, 1 to 200 characters; the description at most 2,000 (blank is null). certificate_of_incorporation and business_license are issued by the zone only (InvalidInput). Refuses companies that are not active: voided, suspended or inactive (InvalidState).
+     * Records a non-official document of the company from an uploaded file and writes its DocumentAudience row (classification from the document type: the shareholder tier, every member role, for every type). Needs the director role (company:director); uploaded_by must be a resident the caller owns or acts for through an effective Proxy (else NotOwner). The server never fetches file_url: it must be an absolute https URL without credentials whose host is neither localhost nor an IP literal in a loopback, private, shared, link-local or unique-local range (InvalidInput). The name is trimmed, 1 to 200 characters; the description at most 2,000 (blank is null). certificate_of_incorporation and business_license are issued by the zone only (InvalidInput). Refuses companies that are not active: voided, suspended or inactive (InvalidState).
      *
      * Wire name: `businessdocumentservice.upload_document`.
      */
@@ -5074,7 +5074,7 @@ export const SERVICES = {
     /**
      * Record an expense
      *
-     * Creates a `draft` expense for the company and its DocumentAudience row (classification: every member tier). Current directors only (x-auth company:director). Refuses invalid fields (InvalidInput: blank texts, a currency the deployment does not know) and an amount that is not positive, has more than 2 decimals or is too large (InvalidAmount). A company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Creates a `draft` expense for the company and its DocumentAudience row (classification: every member tier). Current directors only (x-auth company:director). Refuses invalid fields (InvalidInput: blank texts, a currency the deployment does not know) and an amount that is not positive, has more than 2 decimals or is too large (InvalidAmount). A company whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `expenseservice.create`.
      */
@@ -5092,7 +5092,7 @@ export const SERVICES = {
     /**
      * Edit a draft expense
      *
-     * Changes a `draft` expense (absent fields unchanged). The caller must be a current director of the expense's company (a member otherwise is Forbidden, anyone else NotFound). Refuses an expense that is not a draft (InvalidState) and invalid fields (InvalidInput, InvalidAmount). A company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Changes a `draft` expense (absent fields unchanged). The caller must be a current director of the expense's company (a member otherwise is Forbidden, anyone else NotFound). Refuses an expense that is not a draft (InvalidState) and invalid fields (InvalidInput, InvalidAmount). A company whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `expenseservice.update`.
      */
@@ -5100,7 +5100,7 @@ export const SERVICES = {
     /**
      * Delete a draft expense
      *
-     * Deletes a `draft` expense of the company and closes its DocumentAudience window; submitted, approved and rejected expenses are kept (InvalidState). Current directors only (x-auth company:director); an expense of another company is NotFound. A company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Deletes a `draft` expense of the company and closes its DocumentAudience window; submitted, approved and rejected expenses are kept (InvalidState). Current directors only (x-auth company:director); an expense of another company is NotFound. A company whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `expenseservice.delete`.
      */
@@ -5108,7 +5108,7 @@ export const SERVICES = {
     /**
      * Submit an expense for approval
      *
-     * Moves a `draft` expense to `submitted` and records the submitting user. The caller must be a current director of the expense's company (a member otherwise is Forbidden, anyone else NotFound). Refuses any other state (InvalidState). A company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Moves a `draft` expense to `submitted` and records the submitting user. The caller must be a current director of the expense's company (a member otherwise is Forbidden, anyone else NotFound). Refuses any other state (InvalidState). A company whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `expenseservice.submit`.
      */
@@ -5116,7 +5116,7 @@ export const SERVICES = {
     /**
      * Approve a submitted expense
      *
-     * Moves a `submitted` expense to `approved` and records approved_by and decided_at. approved_by must be a resident the caller owns (or acts for through an effective proxy) that is a current director of the expense's company (-32002 otherwise; NotFound for a caller with no role there). The submitter may not decide their own submission: a caller who submitted it, or an approving resident owned by the submitting user, is SelfApproval, unless the submitter is the company's whole board (every current director and founder is a resident of the submitting user): then the decision is taken and recorded with self_decided true. Refuses any other state (InvalidState). Checked first (x-target): a company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Moves a `submitted` expense to `approved` and records approved_by and decided_at. approved_by must be a resident the caller owns (or acts for through an effective proxy) that is a current director of the expense's company (-32002 otherwise; NotFound for a caller with no role there). The submitter may not decide their own submission: a caller who submitted it, or an approving resident owned by the submitting user, is SelfApproval, unless the submitter is the company's whole board (every current director and founder is a resident of the submitting user): then the decision is taken and recorded with self_decided true. Refuses any other state (InvalidState). Checked first (x-target): a company whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `expenseservice.approve`.
      */
@@ -5124,7 +5124,7 @@ export const SERVICES = {
     /**
      * Reject a submitted expense
      *
-     * Moves a `submitted` expense to `rejected` with the reason, recording rejected_by, rejection_reason and decided_at. rejected_by must be a resident the caller owns (or acts for through an effective proxy) that is a current director of the expense's company (-32002 otherwise; NotFound for a caller with no role there). The submitter may not decide their own submission (SelfApproval), unless the submitter is the company's whole board (every current director and founder is a resident of the submitting user): then the decision is taken and recorded with self_decided true. Refuses any other state (InvalidState) and a blank reason or one over 1,000 characters (InvalidInput). Checked first (x-target): a company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Moves a `submitted` expense to `rejected` with the reason, recording rejected_by, rejection_reason and decided_at. rejected_by must be a resident the caller owns (or acts for through an effective proxy) that is a current director of the expense's company (-32002 otherwise; NotFound for a caller with no role there). The submitter may not decide their own submission (SelfApproval), unless the submitter is the company's whole board (every current director and founder is a resident of the submitting user): then the decision is taken and recorded with self_decided true. Refuses any other state (InvalidState) and a blank reason or one over 1,000 characters (InvalidInput). Checked first (x-target): a company whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `expenseservice.reject`.
      */
@@ -5334,7 +5334,7 @@ export const SERVICES = {
     /**
      * Create a draft invoice
      *
-     * Creates a `draft` invoice issued by fzc_id: a company or cooperative (current directors only, checked by the handler as x-auth company:director would: no role NotFound, another role Forbidden) or, person to person, a resident the caller owns (else NotOwner; stored with fzc_id empty, sender_entity_type null and sender_entity_id the resident id). sender_user_id is the caller. invoice_number is the issuer's next number (per company or per issuing resident, gap-free) when absent. Line amounts, amount, tax_amount and total are computed by the server in exact cents; given figures that differ are refused (InvalidAmount). Nothing is sent. Refuses a missing recipient, an unknown currency, an unknown payment_default_id or bad dates (InvalidInput), an amount that differs from the line items' total or is missing without line items, or a figure with more than 2 decimals (InvalidAmount), and a duplicate invoice_number (AlreadyExists). An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Creates a `draft` invoice issued by fzc_id: a company or cooperative (current directors only, checked by the handler as x-auth company:director would: no role NotFound, another role Forbidden) or, person to person, a resident the caller owns (else NotOwner; stored with fzc_id empty, sender_entity_type null and sender_entity_id the resident id). sender_user_id is the caller. invoice_number is the issuer's next number (per company or per issuing resident, gap-free) when absent. Line amounts, amount, tax_amount and total are computed by the server in exact cents; given figures that differ are refused (InvalidAmount). Nothing is sent. Refuses a missing recipient, an unknown currency, an unknown payment_default_id or bad dates (InvalidInput), an amount that differs from the line items' total or is missing without line items, or a figure with more than 2 decimals (InvalidAmount), and a duplicate invoice_number (AlreadyExists). An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `invoiceservice.create`.
      */
@@ -5352,7 +5352,7 @@ export const SERVICES = {
     /**
      * Edit a draft invoice
      *
-     * Changes a `draft` invoice (absent fields unchanged). The caller must be a current director of the invoice's issuing company (checked on the invoice's fzc_id: other members get Forbidden, anyone else NotFound), or for a resident-issued invoice the issuing resident's owner (anyone else NotFound). Refuses an invoice that is not a draft (InvalidState) and the same input errors as create. An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Changes a `draft` invoice (absent fields unchanged). The caller must be a current director of the invoice's issuing company (checked on the invoice's fzc_id: other members get Forbidden, anyone else NotFound), or for a resident-issued invoice the issuing resident's owner (anyone else NotFound). Refuses an invoice that is not a draft (InvalidState) and the same input errors as create. An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `invoiceservice.update`.
      */
@@ -5360,7 +5360,7 @@ export const SERVICES = {
     /**
      * Delete a draft invoice
      *
-     * Deletes a `draft` invoice issued by fzc_id (a company or cooperative: current directors only, checked by the handler; a resident: its owner only); sent, paid and final invoices are kept (InvalidState). An invoice of another issuer is NotFound. An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Deletes a `draft` invoice issued by fzc_id (a company or cooperative: current directors only, checked by the handler; a resident: its owner only); sent, paid and final invoices are kept (InvalidState). An invoice of another issuer is NotFound. An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `invoiceservice.delete`.
      */
@@ -5378,7 +5378,7 @@ export const SERVICES = {
     /**
      * Send a draft invoice
      *
-     * Emails the invoice (PDF attached, sender_message in the body only, escaped) to the recipient, posts it to an in-platform recipient's inbox and moves it from `draft` to `sent`. A given sender_message replaces the stored note first; without one the stored note is used, so a retry carries the same note. A failed external send leaves the invoice in `draft` (ProviderUnavailable or ProviderRejected) and it can be sent again. The caller must be a current director of the invoice's issuing company (checked on the invoice's fzc_id: other members get Forbidden, anyone else NotFound), or for a resident-issued invoice the issuing resident's owner (anyone else NotFound). Refuses an invoice that is not a draft (InvalidState) and one without a recipient address (InvalidInput). An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Emails the invoice (PDF attached, sender_message in the body only, escaped) to the recipient, posts it to an in-platform recipient's inbox and moves it from `draft` to `sent`. A given sender_message replaces the stored note first; without one the stored note is used, so a retry carries the same note. A failed external send leaves the invoice in `draft` (ProviderUnavailable or ProviderRejected) and it can be sent again. The caller must be a current director of the invoice's issuing company (checked on the invoice's fzc_id: other members get Forbidden, anyone else NotFound), or for a resident-issued invoice the issuing resident's owner (anyone else NotFound). Refuses an invoice that is not a draft (InvalidState) and one without a recipient address (InvalidInput). An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `invoiceservice.send_draft`.
      */
@@ -5386,7 +5386,7 @@ export const SERVICES = {
     /**
      * Create and send an invoice in one step
      *
-     * Creates the invoice as create does (fzc_id: the issuing company or cooperative, or the issuing resident), then sends it as send_draft does. If the external send fails the invoice stays as a `draft` (the error's data carries its invoice_id) so the client can retry with send_draft; input refusals create nothing. Current directors of the company, or the issuing resident's owner. An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Creates the invoice as create does (fzc_id: the issuing company or cooperative, or the issuing resident), then sends it as send_draft does. If the external send fails the invoice stays as a `draft` (the error's data carries its invoice_id) so the client can retry with send_draft; input refusals create nothing. Current directors of the company, or the issuing resident's owner. An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `invoiceservice.send_invoice`.
      */
@@ -5394,7 +5394,7 @@ export const SERVICES = {
     /**
      * Mark an invoice as paid
      *
-     * Records an out-of-band payment: sets payment_method, payment_reference and paid_at and moves a `sent` or `overdue` invoice to `paid`. The caller must be a current director of the invoice's issuing company (checked on the invoice's fzc_id: other members get Forbidden, anyone else NotFound), or for a resident-issued invoice the issuing resident's owner (anyone else NotFound). Refuses an invoice in any other state (InvalidState). Method, reference and paid_at are set once: a second mark_paid is InvalidState and changes nothing. An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Records an out-of-band payment: sets payment_method, payment_reference and paid_at and moves a `sent` or `overdue` invoice to `paid`. The caller must be a current director of the invoice's issuing company (checked on the invoice's fzc_id: other members get Forbidden, anyone else NotFound), or for a resident-issued invoice the issuing resident's owner (anyone else NotFound). Refuses an invoice in any other state (InvalidState). Method, reference and paid_at are set once: a second mark_paid is InvalidState and changes nothing. An issuing company whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `invoiceservice.mark_paid`.
      */
@@ -5812,7 +5812,7 @@ export const SERVICES = {
     /**
      * Post a message to a company's inbox
      *
-     * Posts a `notification` message to the company's inbox, seen by all its members. Needs the director role (company:director). Refuses empty titles or bodies (InvalidInput). A company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Posts a `notification` message to the company's inbox, seen by all its members. Needs the director role (company:director). Refuses empty titles or bodies (InvalidInput). A company whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `messageservice.create_company_message`.
      */
@@ -5940,7 +5940,7 @@ export const SERVICES = {
     /**
      * Open a crypto payment and get its deposit address
      *
-     * Creates a pending crypto Payment for the caller's resident and returns a unique deposit address, the exact crypto amount at the current rate and its expiry. The resident must be the caller's (ownership pair; otherwise NotFound). Only `bitcoin` and `ethereum` payment types are accepted here (InvalidInput otherwise); refuses a non-positive amount (InvalidAmount) and rate or wallet provider failures (ProviderUnavailable). No money moves until the payment is confirmed. The sandbox chain (src/integrations/payments/sandbox-chain.ts) counts confirmations; the payment sweep moves it to `confirming` while they are below the required count and to `confirmed` (applying its purpose) once they reach it; unpaid, it expires at expires_at. Refuses an amount with more than two decimals (InvalidAmount) and a currency the platform does not price (InvalidInput). The payment's purpose is `resident_subscription` for the plan the resident chose: the amount must be that plan's price in USD (InvalidAmount otherwise; a resident without a plan is InvalidInput). Confirmed, it activates a pending resident once its other steps are done, or renews an active or expired one for that plan (from the later of its current end and the confirmation); a suspended resident is refused (InvalidState).
+     * Creates a pending crypto Payment for the caller's resident and returns a unique deposit address, the exact crypto amount at the current rate and its expiry. The resident must be the caller's (ownership pair; otherwise NotFound). Only `bitcoin` and `ethereum` payment types are accepted here (InvalidInput otherwise); refuses a non-positive amount (InvalidAmount) and rate or wallet provider failures (ProviderUnavailable). No money moves until the payment is confirmed. The sandbox chain counts confirmations; the payment sweep moves it to `confirming` while they are below the required count and to `confirmed` (applying its purpose) once they reach it; unpaid, it expires at expires_at. Refuses an amount with more than two decimals (InvalidAmount) and a currency the platform does not price (InvalidInput). The payment's purpose is `resident_subscription` for the plan the resident chose: the amount must be that plan's price in USD (InvalidAmount otherwise; a resident without a plan is InvalidInput). Confirmed, it activates a pending resident once its other steps are done, or renews an active or expired one for that plan (from the later of its current end and the confirmation); a suspended resident is refused (InvalidState).
      *
      * Wire name: `paymentservice.get_payment_wallet`.
      */
@@ -5998,7 +5998,7 @@ export const SERVICES = {
     /**
      * Connect a resident or company to a provider to receive payments
      *
-     * Opens a receiving account with the card provider (`cardpsp`, stored as cardpsp_connected_account_id) or the mobile-money provider (`mobilepay`, stored as mobilepay_merchant_id) for a resident the caller owns or a company where the caller is a current director (or its owner), and returns the provider's onboarding link. payment_receiving_enabled is not changed here: it becomes true only when the provider reports the account verified (handle_receiving_webhook). Connecting again with the same provider opens a new account and replaces the stored id; receiving stays as it was until the new account is verified. Refuses an unknown provider (InvalidInput), an entity the caller may not act for (NotFound) and provider failures (ProviderUnavailable, ProviderRejected). A company (the entity, or the invoice's sending company) whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Opens a receiving account with the card provider (`cardpsp`, stored as cardpsp_connected_account_id) or the mobile-money provider (`mobilepay`, stored as mobilepay_merchant_id) for a resident the caller owns or a company where the caller is a current director (or its owner), and returns the provider's onboarding link. payment_receiving_enabled is not changed here: it becomes true only when the provider reports the account verified (handle_receiving_webhook). Connecting again with the same provider opens a new account and replaces the stored id; receiving stays as it was until the new account is verified. Refuses an unknown provider (InvalidInput), an entity the caller may not act for (NotFound) and provider failures (ProviderUnavailable, ProviderRejected). A company (the entity, or the invoice's sending company) whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `paymentservice.connect_payment_receiving`.
      */
@@ -6006,7 +6006,7 @@ export const SERVICES = {
     /**
      * Receiving-account verification callback
      *
-     * Called by the card or mobile-money provider only (HMAC-SHA256 signature over timestamp and raw body, 5-minute window) when it verified or rejected a receiving account opened by connect_payment_receiving. The account is found by provider and account_id on residents and companies (cardpsp_connected_account_id or mobilepay_merchant_id). `verified` sets payment_receiving_enabled true; `rejected` removes that provider's account id and, when the entity has no account with the other provider either, sets payment_receiving_enabled false; `pending` changes nothing (docs/decisions.md "Payments (issue 15)"). A repeated event (same id, same body) is acknowledged with duplicate true and no second effect; the same id with another body is refused (Replayed); an unknown account is acknowledged with matched false.
+     * Called by the card or mobile-money provider only (HMAC-SHA256 signature over timestamp and raw body, 5-minute window) when it verified or rejected a receiving account opened by connect_payment_receiving. The account is found by provider and account_id on residents and companies (cardpsp_connected_account_id or mobilepay_merchant_id). `verified` sets payment_receiving_enabled true; `rejected` removes that provider's account id and, when the entity has no account with the other provider either, sets payment_receiving_enabled false; `pending` changes nothing. A repeated event (same id, same body) is acknowledged with duplicate true and no second effect; the same id with another body is refused (Replayed); an unknown account is acknowledged with matched false.
      *
      * Wire name: `paymentservice.handle_receiving_webhook`.
      */
@@ -6014,7 +6014,7 @@ export const SERVICES = {
     /**
      * Start paying an invoice by card or mobile money
      *
-     * Creates a pending Payment with purpose `invoice_payment` naming the invoice (invoice_id) for the invoice's total (amount + tax_amount, in its currency, from the row: never from params), to be paid to the invoice's sender through the chosen provider, and returns the provider's checkout. The caller must be the invoice's recipient (recipient_user_id, or recipient_email equal to the caller's email); any other invoice is NotFound. Refuses an invoice that is not `sent` or `overdue` (InvalidState), a sender (resident or company) without payment receiving enabled for that provider (InvalidState), an unknown provider (InvalidInput) and provider failures (ProviderUnavailable, ProviderRejected). The invoice is marked paid when the payment is confirmed, in the same transaction. A company (the entity, or the invoice's sending company) whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Creates a pending Payment with purpose `invoice_payment` naming the invoice (invoice_id) for the invoice's total (amount + tax_amount, in its currency, from the row: never from params), to be paid to the invoice's sender through the chosen provider, and returns the provider's checkout. The caller must be the invoice's recipient (recipient_user_id, or recipient_email equal to the caller's email); any other invoice is NotFound. Refuses an invoice that is not `sent` or `overdue` (InvalidState), a sender (resident or company) without payment receiving enabled for that provider (InvalidState), an unknown provider (InvalidInput) and provider failures (ProviderUnavailable, ProviderRejected). The invoice is marked paid when the payment is confirmed, in the same transaction. A company (the entity, or the invoice's sending company) whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `paymentservice.initiate_invoice_payment`.
      */
@@ -6200,7 +6200,7 @@ export const SERVICES = {
     /**
      * Activate the caller's resident once every step is done
      *
-     * Applies the one activation rule (src/domain/activation.ts, docs/decisions.md "Activation"): when the account's identity (verified email), the resident's personal info, a confirmed resident_subscription payment, a completed KYC session and the signatures of every active registration contract required for residents (current version, signed for the user or for the resident) are all complete, activates the caller's pending resident (status active, subscription_start_date now, subscription_end_date now plus the plan: the payment's plan, else the resident's chosen plan) and records the flow as registration_complete; otherwise changes nothing and answers activated false with the missing steps (identity, personal_info, payment, subscription_plan, kyc, contracts). Calling it again after activation answers the same activation. Any signed-in caller for itself; user_id is caller-bound. NotFound when the caller has no resident; an expired or suspended resident is InvalidState (renewal and reinstatement have their own operations).
+     * Applies the one activation rule: when the account's identity (verified email), the resident's personal info, a confirmed resident_subscription payment, a completed KYC session and the signatures of every active registration contract required for residents (current version, signed for the user or for the resident) are all complete, activates the caller's pending resident (status active, subscription_start_date now, subscription_end_date now plus the plan: the payment's plan, else the resident's chosen plan) and records the flow as registration_complete; otherwise changes nothing and answers activated false with the missing steps (identity, personal_info, payment, subscription_plan, kyc, contracts). Calling it again after activation answers the same activation. Any signed-in caller for itself; user_id is caller-bound. NotFound when the caller has no resident; an expired or suspended resident is InvalidState (renewal and reinstatement have their own operations).
      *
      * Wire name: `registrationservice.activate_if_complete`.
      */
@@ -6492,7 +6492,7 @@ export const SERVICES = {
     /**
      * Open a tax filing for a period
      *
-     * Creates a `draft` filing for the company and period with zero figures. Current directors only (x-auth company:director). The period must be exactly one calendar period of filing_type in UTC (a month, a quarter starting in January, April, July or October, or a year), else InvalidInput. Refuses a second filing for the same company, type and period while one is draft, submitted or accepted (AlreadyExists). An amendment names the filing it amends in amends_filing_id: that filing must be of the same company, type and period and `submitted` or `accepted` (else InvalidInput or InvalidState); it moves to `amended` and the new draft replaces it. A company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Creates a `draft` filing for the company and period with zero figures. Current directors only (x-auth company:director). The period must be exactly one calendar period of filing_type in UTC (a month, a quarter starting in January, April, July or October, or a year), else InvalidInput. Refuses a second filing for the same company, type and period while one is draft, submitted or accepted (AlreadyExists). An amendment names the filing it amends in amends_filing_id: that filing must be of the same company, type and period and `submitted` or `accepted` (else InvalidInput or InvalidState); it moves to `amended` and the new draft replaces it. A company whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `taxservice.create_filing`.
      */
@@ -6510,7 +6510,7 @@ export const SERVICES = {
     /**
      * Enter a draft filing's figures
      *
-     * Draft only: sets the three figures and recomputes gross_profit, taxable_income and tax_due. The caller must be a current director of the filing's company. Refuses a filing that is not a draft (InvalidState) and negative figures (InvalidAmount). A company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Draft only: sets the three figures and recomputes gross_profit, taxable_income and tax_due. The caller must be a current director of the filing's company. Refuses a filing that is not a draft (InvalidState) and negative figures (InvalidAmount). A company whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `taxservice.update_filing`.
      */
@@ -6518,7 +6518,7 @@ export const SERVICES = {
     /**
      * Submit a tax filing
      *
-     * Moves a `draft` filing to `submitted` and records submitted_by, submitted_at and a reference_number; the figures are frozen. Needs the account password again (x-password). submitted_by must be a resident the caller owns (or acts for through an effective proxy) that is a current director of the filing's company. Refuses a filing that is not a draft (InvalidState). A company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Moves a `draft` filing to `submitted` and records submitted_by, submitted_at and a reference_number; the figures are frozen. Needs the account password again (x-password). submitted_by must be a resident the caller owns (or acts for through an effective proxy) that is a current director of the filing's company. Refuses a filing that is not a draft (InvalidState). A company whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `taxservice.submit_filing`.
      */
@@ -6562,7 +6562,7 @@ export const SERVICES = {
     /**
      * Generate a document for a filing
      *
-     * Renders a document of the given type from the filing's current figures and stores it with its SHA-256. The caller must be a current director of the filing's company. Refuses an unknown document_type (InvalidInput). A company whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Renders a document of the given type from the filing's current figures and stores it with its SHA-256. The caller must be a current director of the filing's company. Refuses an unknown document_type (InvalidInput). A company whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `taxservice.generate_document`.
      */
@@ -6582,7 +6582,7 @@ export const SERVICES = {
     /**
      * Move money between two treasury accounts
      *
-     * Transfers between internal accounts of the same currency. When the source account's approval threshold is 0 or the amount is at or below it, it completes at once (debit and credit rows, `completed`); above it the amount is reserved and the transfer waits `pending` for approve_transfer. The caller may move money from an account when it is a current director (or founder) of the owning company, or owns the owning resident or acts for it through an effective proxy (the owner then approves what passes the threshold). initiated_by must be a resident the caller owns (or acts for through an effective proxy). Refuses a non-positive amount (InvalidAmount), the same account twice or an inactive account (InvalidInput, InvalidState), a currency other than both accounts' (CurrencyMismatch) and an available balance below the amount (InsufficientFunds). A company owning an account involved, whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Transfers between internal accounts of the same currency. When the source account's approval threshold is 0 or the amount is at or below it, it completes at once (debit and credit rows, `completed`); above it the amount is reserved and the transfer waits `pending` for approve_transfer. The caller may move money from an account when it is a current director (or founder) of the owning company, or owns the owning resident or acts for it through an effective proxy (the owner then approves what passes the threshold). initiated_by must be a resident the caller owns (or acts for through an effective proxy). Refuses a non-positive amount (InvalidAmount), the same account twice or an inactive account (InvalidInput, InvalidState), a currency other than both accounts' (CurrencyMismatch) and an available balance below the amount (InsufficientFunds). A company owning an account involved, whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `treasuryoperationsservice.initiate_transfer`.
      */
@@ -6590,7 +6590,7 @@ export const SERVICES = {
     /**
      * Pay out from a treasury account to an outside address
      *
-     * Pays out to an external wallet address or bank account through the payment provider; the configured fee is added. When the approval threshold is 0 or the amount is at or below it, it goes to `processing` at once and completes when the provider confirms; above it it waits `pending` for approve_transfer. The caller may move money from an account when it is a current director (or founder) of the owning company, or owns the owning resident or acts for it through an effective proxy (the owner then approves what passes the threshold). initiated_by must be a resident the caller owns (or acts for through an effective proxy). Refuses a non-positive amount (InvalidAmount), an address the account's network or bank rails cannot pay (InvalidInput), a currency other than the account's (CurrencyMismatch), an available balance below amount plus fee (InsufficientFunds) and provider refusals (ProviderRejected, ProviderUnavailable). The fee is TREASURY_EXTERNAL_FEE_PERCENT of the amount (default 0.5), rounded half-even to the cent, at least 0.01. While the provider settles, the transfer is `processing` and its debit row `pending`; the settlement sweep moves them to `completed`/`confirmed`, or to `failed`/`failed` with a `credit` row returning amount and fee. A company owning an account involved, whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Pays out to an external wallet address or bank account through the payment provider; the configured fee is added. When the approval threshold is 0 or the amount is at or below it, it goes to `processing` at once and completes when the provider confirms; above it it waits `pending` for approve_transfer. The caller may move money from an account when it is a current director (or founder) of the owning company, or owns the owning resident or acts for it through an effective proxy (the owner then approves what passes the threshold). initiated_by must be a resident the caller owns (or acts for through an effective proxy). Refuses a non-positive amount (InvalidAmount), an address the account's network or bank rails cannot pay (InvalidInput), a currency other than the account's (CurrencyMismatch), an available balance below amount plus fee (InsufficientFunds) and provider refusals (ProviderRejected, ProviderUnavailable). The fee is TREASURY_EXTERNAL_FEE_PERCENT of the amount (default 0.5), rounded half-even to the cent, at least 0.01. While the provider settles, the transfer is `processing` and its debit row `pending`; the settlement sweep moves them to `completed`/`confirmed`, or to `failed`/`failed` with a `credit` row returning amount and fee. A company owning an account involved, whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `treasuryoperationsservice.initiate_external_transfer`.
      */
@@ -6598,7 +6598,7 @@ export const SERVICES = {
     /**
      * Approve a pending transfer
      *
-     * Approves a `pending` transfer: internal ones complete, external ones go to `processing`. For a company account approved_by must be a current director of the company other than the initiator (SelfApproval); for a resident account the resident's owner approves. Four eyes in both cases: the user who initiated the transfer never approves it, nor does the initiating resident (SelfApproval). approved_by must be a resident the caller owns (or acts for through an effective proxy). Refuses any other state (InvalidState) and a balance that no longer covers it (InsufficientFunds). An external transfer is handed to the payout provider on approval: a provider refusal moves it to `failed` (the reservation is released, nothing debited); an unavailable provider refuses the approval (ProviderUnavailable, nothing written). A company owning an account involved, whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Approves a `pending` transfer: internal ones complete, external ones go to `processing`. For a company account approved_by must be a current director of the company other than the initiator (SelfApproval); for a resident account the resident's owner approves. Four eyes in both cases: the user who initiated the transfer never approves it, nor does the initiating resident (SelfApproval). approved_by must be a resident the caller owns (or acts for through an effective proxy). Refuses any other state (InvalidState) and a balance that no longer covers it (InsufficientFunds). An external transfer is handed to the payout provider on approval: a provider refusal moves it to `failed` (the reservation is released, nothing debited); an unavailable provider refuses the approval (ProviderUnavailable, nothing written). A company owning an account involved, whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `treasuryoperationsservice.approve_transfer`.
      */
@@ -6632,7 +6632,7 @@ export const SERVICES = {
     /**
      * Exchange money between two accounts of one owner at a quoted rate
      *
-     * Sells from_amount of from_currency from one account of the owner and credits the proceeds to another account of the same owner in its currency. The rate is never taken from the client: exchange_rate and from_amount must match an unexpired quote the server issued to the caller (get_exchange_quote) for from_currency and the destination account's currency; otherwise QuoteMismatch, or Expired once its rate_expires_at has passed. A quote is used once (AlreadyUsed). The exchange settles at once: `completed`, a `debit` row on the source account for from_amount (fee included) and a `credit` row on the destination for to_amount. The quote is found by the caller, the currencies, from_amount and exactly exchange_rate (the seed's params; a quote of another caller never matches). The caller must be a current director (or founder) of the owning company, or own the owning resident or act for it through an effective proxy; initiated_by must be a resident the caller owns (or acts for through an effective proxy). Refuses accounts of another owner (NotFound), a from_currency other than the source account's (CurrencyMismatch) and a short available balance (InsufficientFunds). A company owning an account involved, whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Sells from_amount of from_currency from one account of the owner and credits the proceeds to another account of the same owner in its currency. The rate is never taken from the client: exchange_rate and from_amount must match an unexpired quote the server issued to the caller (get_exchange_quote) for from_currency and the destination account's currency; otherwise QuoteMismatch, or Expired once its rate_expires_at has passed. A quote is used once (AlreadyUsed). The exchange settles at once: `completed`, a `debit` row on the source account for from_amount (fee included) and a `credit` row on the destination for to_amount. The quote is found by the caller, the currencies, from_amount and exactly exchange_rate (the seed's params; a quote of another caller never matches). The caller must be a current director (or founder) of the owning company, or own the owning resident or act for it through an effective proxy; initiated_by must be a resident the caller owns (or acts for through an effective proxy). Refuses accounts of another owner (NotFound), a from_currency other than the source account's (CurrencyMismatch) and a short available balance (InsufficientFunds). A company owning an account involved, whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `treasuryoperationsservice.execute_exchange`.
      */
@@ -6682,7 +6682,7 @@ export const SERVICES = {
     /**
      * Open a company treasury account
      *
-     * Creates an account with a zero balance for the company. Current directors only (x-auth company:director). Refuses missing kind-specific fields (InvalidInput), a voided or inactive company (InvalidState) and a second account with the same name or a look-alike of it (AlreadyExists; names compare by their key: case, invisible characters and kinds of space do not count). A company owning an account involved, whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Creates an account with a zero balance for the company. Current directors only (x-auth company:director). Refuses missing kind-specific fields (InvalidInput), a voided or inactive company (InvalidState) and a second account with the same name or a look-alike of it (AlreadyExists; names compare by their key: case, invisible characters and kinds of space do not count). A company owning an account involved, whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `treasuryservice.create_company_account`.
      */
@@ -6690,7 +6690,7 @@ export const SERVICES = {
     /**
      * Change a company treasury account
      *
-     * Renames, changes the approval threshold or (de)activates an account of the company. Current directors only (x-auth company:director). Refuses deactivating an account with a balance or pending transfers (InvalidState). A company owning an account involved, whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Renames, changes the approval threshold or (de)activates an account of the company. Current directors only (x-auth company:director). Refuses deactivating an account with a balance or pending transfers (InvalidState). A company owning an account involved, whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `treasuryservice.update_company_account`.
      */
@@ -6744,7 +6744,7 @@ export const SERVICES = {
     /**
      * Fund an account (sandbox)
      *
-     * Administrators only (session), and only while sandbox funding is on (TREASURY_SANDBOX_FUNDING, default on unless NODE_ENV=production; off: Forbidden): credits `amount` to any treasury account as a confirmed `credit` TreasuryTransaction and records an AdminAction (fund_treasury_account), for tests and demos. Balances move only through such rows. Refuses a non-positive or more-than-2-decimal amount (InvalidAmount), a currency other than the account's (CurrencyMismatch), an inactive account (InvalidState) and an unknown account (NotFound). A company owning an account involved, whose status does not allow business operations (inactive, suspended, voided, not yet active: src/domain/company-status.ts) is refused InvalidState with `status`, nothing written.
+     * Administrators only (session), and only while sandbox funding is on (TREASURY_SANDBOX_FUNDING, default on unless NODE_ENV=production; off: Forbidden): credits `amount` to any treasury account as a confirmed `credit` TreasuryTransaction and records an AdminAction (fund_treasury_account), for tests and demos. Balances move only through such rows. Refuses a non-positive or more-than-2-decimal amount (InvalidAmount), a currency other than the account's (CurrencyMismatch), an inactive account (InvalidState) and an unknown account (NotFound). A company owning an account involved, whose status does not allow business operations (inactive, suspended, voided, not yet active) is refused InvalidState with `status`, nothing written.
      *
      * Wire name: `treasuryservice.fund_account`.
      */
