@@ -55,7 +55,12 @@ function checkMethod(m: MethodModel, model: SpecModel, diags: Diagnostics): void
       diags.add("unmappable-type", file, `${ptr}/schema`, `cannot map the schema of param "${p.name}" to a type`);
   });
   if (m.result && !model.schemas[m.result]) {
-    diags.add("unknown-ref", file, `${m.pointer}/result/schema/$ref`, `result ${m.result} of ${m.name} is not defined`);
+    diags.add(
+      "unknown-ref",
+      file,
+      `${m.pointer}/result/schema/$ref`,
+      `result ${m.result} of ${m.name} is not defined${didYouMean(m.result, Object.keys(model.schemas))}`,
+    );
   } else if (m.result && !isObjectSchema(model.schemas[m.result], model.schemas)) {
     diags.add(
       "result-not-object",
@@ -197,7 +202,9 @@ function admitsNull(schema: JsonSchema): boolean {
 function checkRefs(schema: unknown, file: string, base: string, model: SpecModel, diags: Diagnostics): void {
   forEachRef(schema, (ref, ptr) => {
     const name = refName(ref);
-    if (!name || !model.schemas[name])
-      diags.add("unknown-ref", file, `${base}${ptr}`, `$ref "${ref}" points to nothing`);
+    if (!name || !model.schemas[name]) {
+      const hint = name ? didYouMean(name, Object.keys(model.schemas)) : "";
+      diags.add("unknown-ref", file, `${base}${ptr}`, `$ref "${ref}" points to nothing${hint}`);
+    }
   });
 }

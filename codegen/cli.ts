@@ -4,6 +4,7 @@ import { progress } from "../tools/progress.ts";
 import { type Diagnostic, formatDiagnostic } from "./diagnostics.ts";
 import { checkGenerated, staleFiles } from "./drift.ts";
 import { EMITTERS, generate } from "./generate.ts";
+import { locate } from "./locate.ts";
 import type { SpecModel } from "./model.ts";
 import { writeFiles } from "./write.ts";
 
@@ -16,7 +17,7 @@ const validateOnly = process.argv.includes("--validate");
 const started = performance.now();
 
 function refuse(diagnostics: Diagnostic[]): never {
-  for (const d of diagnostics) console.error(formatDiagnostic(d));
+  for (const d of locate(root, diagnostics)) console.error(formatDiagnostic(d));
   console.error(`codegen: ${diagnostics.length} error(s); nothing written`);
   process.exit(1);
 }

@@ -1,9 +1,17 @@
-/** A problem found in the spec: a stable kebab-case code, the spec file and a JSON pointer into it. */
+import { type DiagnosticCode, type Severity, severityOf } from "./diagnostic-codes.ts";
+
+/**
+ * A problem found in the spec: a code of the catalogue (diagnostic-codes.ts), its severity, the spec file, a JSON
+ * pointer into it and, once located (locate.ts), the line and column the pointer names.
+ */
 export interface Diagnostic {
-  code: string;
+  code: DiagnosticCode;
+  severity: Severity;
   file: string;
   pointer: string;
   message: string;
+  line?: number;
+  column?: number;
 }
 
 export class SpecError extends Error {
@@ -13,8 +21,10 @@ export class SpecError extends Error {
   }
 }
 
+/** `file:line:column#pointer: error code: message` (line and column when located). */
 export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}#${d.pointer}: error ${d.code}: ${d.message}`;
+  const at = d.line === undefined ? "" : `:${d.line}:${d.column ?? 1}`;
+  return `${d.file}${at}#${d.pointer}: ${d.severity} ${d.code}: ${d.message}`;
 }
 
 export function pointer(...parts: (string | number)[]): string {
@@ -24,8 +34,8 @@ export function pointer(...parts: (string | number)[]): string {
 /** Collects diagnostics; `throwIfAny` stops the pipeline after a phase. */
 export class Diagnostics {
   readonly items: Diagnostic[] = [];
-  add(code: string, file: string, ptr: string, message: string): void {
-    this.items.push({ code, file, pointer: ptr, message });
+  add(code: DiagnosticCode, file: string, ptr: string, message: string, at?: { line: number; column: number }): void {
+    this.items.push({ code, severity: severityOf(code), file, pointer: ptr, message, ...at });
   }
   throwIfAny(): void {
     if (this.items.length > 0) throw new SpecError(this.items);

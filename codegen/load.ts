@@ -1,10 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
+import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
 import { checkModel } from "./check.ts";
 import { checkDescriptions } from "./descriptions.ts";
 import { Diagnostics, pointer } from "./diagnostics.ts";
 import { checkExtensions, type SpecFileKind } from "./extensions.ts";
+import { lineColumn } from "./locate.ts";
 import type { DomainModel, ErrorCodeModel, JsonSchema, RecordModel, ServiceModel, SpecModel } from "./model.ts";
+import { kebabCase } from "./naming.ts";
 import type { OpenrpcDocument } from "./openrpc-check.ts";
 import { buildCrudMethods, buildRecord } from "./records.ts";
 import { buildService } from "./services.ts";
@@ -17,18 +20,38 @@ export interface SpecFile {
 /** Reads one spec file; its `x-` keys are checked against the table of extensions (extensions.ts) at once. */
 function readJson(root: string, path: string, diags: Diagnostics, kind: SpecFileKind = "other"): JsonSchema | null {
   const rel = relative(root, path) || path;
+  let text: string;
   try {
-    const value: unknown = JSON.parse(readFileSync(path, "utf8"));
-    if (value && typeof value === "object" && !Array.isArray(value)) {
-      checkExtensions(value as JsonSchema, kind, rel, diags);
-      checkDescriptions(value, rel, diags);
-      return value as JsonSchema;
-    }
-    diags.add("invalid-json", rel, "", "the file must hold a JSON object");
+    text = readFileSync(path, "utf8");
   } catch (err) {
-    diags.add("invalid-json", rel, "", `cannot read JSON: ${(err as Error).message}`);
+    diags.add("invalid-json", rel, "", `cannot read the file: ${(err as Error).message}`);
+    return null;
   }
+  const syntax = jsonSyntaxError(text);
+  if (syntax) {
+    diags.add("invalid-json", rel, "", `not valid JSON: ${syntax.problem}`, lineColumn(text, syntax.offset));
+    return null;
+  }
+  const value: unknown = JSON.parse(text);
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    checkExtensions(value as JsonSchema, kind, rel, diags);
+    checkDescriptions(value, rel, diags);
+    return value as JsonSchema;
+  }
+  diags.add("invalid-json", rel, "", "the file must hold a JSON object");
   return null;
+}
+
+/** The first syntax error of strict JSON (no comments, no trailing commas), where it is and what it is. */
+function jsonSyntaxError(text: string): { offset: number; problem: string } | null {
+  const errors: ParseError[] = [];
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (!first) return null;
+  const words = printParseErrorCode(first.error)
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase();
+  return { offset: first.offset, problem: words };
 }
 
 function listJson(dir: string, suffix = ".json"): string[] {
@@ -110,9 +133,14 @@ export function loadSpec(specDir: string): LoadedSpec {
   }
 
   const services: ServiceModel[] = [];
+  // Service files that could not be read: the services they hold are not reported missing as well.
+  const unreadable = new Set<string>();
   for (const path of listJson(join(specDir, "services"), ".openrpc.json")) {
     const json = readJson(root, path, diags, "service");
-    if (!json) continue;
+    if (!json) {
+      unreadable.add(basename(path));
+      continue;
+    }
     documents.push({ file: rel(path), doc: json });
     const service = buildService(json, rel(path), { context, domainOf, versions }, diags);
     if (!service) continue;
@@ -126,6 +154,7 @@ export function loadSpec(specDir: string): LoadedSpec {
     services.push(service);
   }
   for (const [svc] of versions) {
+    if (unreadable.has(`${kebabCase(svc)}.openrpc.json`)) continue;
     if (!services.some((s) => s.name === svc)) {
       diags.add(
         "service-file-missing",

@@ -37,7 +37,8 @@ export function checkOpenrpcDocuments(docs: OpenrpcDocument[]): Promise<Diagnost
         failures.map(({ file, dataPath, message }) => {
           const ptr = dataPathToPointer(dataPath);
           return {
-            code: "invalid-openrpc",
+            code: "invalid-openrpc" as const,
+            severity: "error" as const,
             file,
             pointer: ptr,
             message: `not a valid OpenRPC document: ${ptr || "the document"} ${message}`,

@@ -165,7 +165,7 @@ export function buildService(
         "method-name-invalid",
         file,
         `${ptr}/name`,
-        `method "${methodName}" must be ${prefix}<operation> in lower snake case`,
+        `method "${methodName}" must be ${prefix}<operation> in lower snake case${methodHint(methodName, prefix)}`,
       );
       return;
     }
@@ -224,4 +224,15 @@ function buildMethod(
     file,
     pointer: ptr,
   };
+}
+
+/** The name a designer probably meant: the operation in lower snake case under the service's prefix. */
+function methodHint(name: string, prefix: string): string {
+  const operation = name.includes(".") ? name.slice(name.indexOf(".") + 1) : name;
+  const snake = operation
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toLowerCase();
+  return snake ? `; did you mean "${prefix}${snake}"?` : "";
 }

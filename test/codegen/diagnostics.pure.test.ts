@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import type { DiagnosticCode } from "../../codegen/diagnostic-codes.ts";
 import type { Diagnostic } from "../../codegen/diagnostics.ts";
 import { generate } from "../../codegen/generate.ts";
 import { dataPathToPointer } from "../../codegen/openrpc-check.ts";
@@ -474,8 +475,9 @@ const CASES: [name: string, edit: Edit, expected: Expected[]][] = [
 const AUTH_MODES = "anonymous, user, session, admin, partner, webhook";
 const METHOD_KEYS =
   "x-auth, x-mcp, x-errors, x-audit, x-password, x-caller-binding, x-internal, x-target, x-acts-as, x-visibility, x-spends";
-const at = (code: string, file: string, pointer: string, message: string): Diagnostic => ({
+const at = (code: DiagnosticCode, file: string, pointer: string, message: string): Diagnostic => ({
   code,
+  severity: "error",
   file,
   pointer,
   message,
