@@ -48,6 +48,8 @@ export type ErrorVariant =
   | "AlreadyUsed"
   | "Expired"
   | "Replayed"
+  | "IdempotencyKeyReused"
+  | "IdempotencyKeyInUse"
   | "WeakPassword"
   | "InvalidSignature"
   | "InvalidAmount"
@@ -141,6 +143,8 @@ export const VARIANT_CODE: Record<ErrorVariant, number> = {
   AlreadyUsed: -32005,
   Expired: -32005,
   Replayed: -32005,
+  IdempotencyKeyReused: -32005,
+  IdempotencyKeyInUse: -32005,
   WeakPassword: -32006,
   InvalidSignature: -32006,
   InvalidAmount: -32006,

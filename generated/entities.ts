@@ -1647,6 +1647,43 @@ export const GovernanceActionEntity = new EntitySchema<GovernanceActionRow>({
   uniques: [{ name: "governance_action_parent_action_sid_unique", properties: ["parent_action_sid"] }],
 });
 
+/** A stored IdempotencyKey (table `idempotency_key`). */
+export interface IdempotencyKeyRow {
+  [OptionalProps]?: "created_at" | "updated_at";
+  sid: string;
+  scope: string;
+  idempotency_key: string;
+  method: string;
+  fingerprint: string;
+  answer: string;
+  expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const IdempotencyKeyEntity = new EntitySchema<IdempotencyKeyRow>({
+  name: "IdempotencyKey",
+  tableName: "idempotency_key",
+  properties: {
+    sid: { type: "string", columnType: "text", primary: true },
+    scope: { type: "string", columnType: "text" },
+    idempotency_key: { type: "string", columnType: "text" },
+    method: { type: "string", columnType: "text" },
+    fingerprint: { type: "string", columnType: "text" },
+    answer: { type: "string", columnType: "text" },
+    expires_at: { type: "datetime", columnType: "timestamptz(3)" },
+    created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
+    updated_at: {
+      type: "datetime",
+      columnType: "timestamptz(3)",
+      onCreate: () => new Date(),
+      onUpdate: () => new Date(),
+    },
+  },
+  indexes: [{ name: "idempotency_key_expires_at_index", properties: ["expires_at"] }],
+  uniques: [{ name: "idempotency_key_scope_idempotency_key_unique", properties: ["scope", "idempotency_key"] }],
+});
+
 /** A stored InvoicePaymentDefault (table `invoice_payment_default`). */
 export interface InvoicePaymentDefaultRow {
   [OptionalProps]?: "created_at" | "updated_at";
@@ -3807,6 +3844,7 @@ export interface RowOf {
   FrontendError: FrontendErrorRow;
   FundTransfer: FundTransferRow;
   GovernanceAction: GovernanceActionRow;
+  IdempotencyKey: IdempotencyKeyRow;
   InvoicePaymentDefault: InvoicePaymentDefaultRow;
   KycArtifactAttestation: KycArtifactAttestationRow;
   KycArtifactPayload: KycArtifactPayloadRow;
@@ -3881,6 +3919,7 @@ export const ENTITIES = [
   FrontendErrorEntity,
   FundTransferEntity,
   GovernanceActionEntity,
+  IdempotencyKeyEntity,
   InvoicePaymentDefaultEntity,
   KycArtifactAttestationEntity,
   KycArtifactPayloadEntity,
@@ -3953,6 +3992,7 @@ export const ENTITY_BY_RECORD = {
   FrontendError: FrontendErrorEntity,
   FundTransfer: FundTransferEntity,
   GovernanceAction: GovernanceActionEntity,
+  IdempotencyKey: IdempotencyKeyEntity,
   InvoicePaymentDefault: InvoicePaymentDefaultEntity,
   KycArtifactAttestation: KycArtifactAttestationEntity,
   KycArtifactPayload: KycArtifactPayloadEntity,

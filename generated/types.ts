@@ -1750,6 +1750,41 @@ export interface GovernanceAction {
   updated_at: string;
 }
 /**
+ * The answer kept for a write sent with an Idempotency-Key header on a JSON-RPC endpoint: the same key from the same caller with the same request is answered from here for 24 hours without running again.
+ */
+export interface IdempotencyKey {
+  /**
+   * Opaque, time-ordered identifier (UUIDv7).
+   */
+  sid: string;
+  /**
+   * Whose key: api_key:<id> for a call with an API key, user:<id> for a signed-in session, anonymous without a credential.
+   */
+  scope: string;
+  /**
+   * The header's value as sent (1 to 255 visible ASCII characters).
+   */
+  idempotency_key: string;
+  /**
+   * The method the key was first used for.
+   */
+  method: string;
+  /**
+   * SHA-256 hex of the method and its params in canonical JSON: the same key with another request is refused.
+   */
+  fingerprint: string;
+  /**
+   * The first call's answer ({"result": ...} or {"error": ...}), sealed with the deployment's encryption key.
+   */
+  answer: string;
+  /**
+   * 24 hours after the first call; the key may be used again for another request from then on.
+   */
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+/**
  * A user's stored default payment instructions for invoices (seed 000). No generic CRUD; managed by three gated invoice service operations. The stored security answer is encrypted and never read back.
  */
 export interface InvoicePaymentDefault {

@@ -68,8 +68,14 @@ declares plus the variants any call may meet (\`CommonVariant\`).
 
 ## Retries
 
-Only read-only methods (${reads} here) are retried, up to 3 attempts with exponential backoff and jitter, on network
-failures, HTTP 502/503/504 and \`RateLimited\` (honouring \`retry_after_s\`). Writes are never sent twice.
+Calls are retried up to 3 attempts with exponential backoff and jitter on network failures, HTTP 502/503/504 and
+the refusals that give \`retry_after_s\` (\`RateLimited\`, \`DatabaseBusy\`, \`DatabaseUnavailable\`,
+\`ShuttingDown\`, \`IdempotencyKeyInUse\`), which is honoured. Every write (the methods that are not among the
+${reads} read-only ones) is sent with an \`Idempotency-Key\` header, a new UUID per call and the same one on each of its
+attempts: the server runs the write once per key and answers a retry with the first call's answer (kept 24 hours),
+so a write that met a network failure is retried without running twice. Pass \`{ idempotencyKey }\` in a call's
+options to keep the key with your own record of the work and retry it after a restart. The same key with another
+request is refused (\`IdempotencyKeyReused\`). A batch is retried only when all its calls are reads.
 Options: \`retry: { attempts, baseDelayMs, maxDelayMs }\`.
 
 ## Batches

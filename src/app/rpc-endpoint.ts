@@ -8,6 +8,7 @@ import type { CallStats } from "../metrics/metrics-calls.ts";
 import type { RequestInfo } from "../rpc/context.ts";
 import { dispatchCall } from "../rpc/dispatcher.ts";
 import { logCause, RpcError } from "../rpc/errors.ts";
+import { idempotencyRefusal } from "../rpc/idempotency.ts";
 import {
   errorResponse,
   isNotification,
@@ -85,6 +86,9 @@ export class RpcEndpoint {
     }
     if (body.length >= SHALLOW_BODY && nestingDepth(body) > MAX_DEPTH)
       return this.refuse(RpcError.invalidRequest(`JSON nesting over ${MAX_DEPTH} levels`), reply);
+    const key = request.idempotencyKey;
+    const keyRefusal = key == null ? null : idempotencyRefusal(key, Array.isArray(message));
+    if (keyRefusal) return this.refuse(keyRefusal, reply);
     const caller = new CallerCache(this.runtime, credentials);
     if (Array.isArray(message)) {
       if (message.length === 0) return this.refuse(RpcError.invalidRequest("empty batch"), reply);

@@ -3,6 +3,7 @@ import { rpcCorsHeaders, rpcPreflight } from "../http/cors.ts";
 import type { Credentials } from "../http/credentials.ts";
 import { REQUEST_ID_HEADER } from "../http/request-log.ts";
 import type { RequestInfo } from "../rpc/context.ts";
+import { IDEMPOTENCY_HEADER } from "../rpc/idempotency.ts";
 import type { MaybePromise } from "../rpc/maybe-async.ts";
 import type { HttpAnswer, RpcEndpoint } from "./rpc-endpoint.ts";
 
@@ -37,6 +38,8 @@ class HttpRequestInfo implements RequestInfo {
   readonly requestId: string;
   readonly ip: string;
   readonly userAgent: string | null;
+  readonly idempotencyKey: string | null;
+  idempotentReplay = false;
   private headerMap: Record<string, string> | null = null;
 
   constructor(
@@ -46,6 +49,7 @@ class HttpRequestInfo implements RequestInfo {
     this.requestId = req.requestId;
     this.ip = req.ip;
     this.userAgent = req.header("user-agent") ?? null;
+    this.idempotencyKey = req.header(IDEMPOTENCY_HEADER) ?? null;
   }
 
   get headers(): Record<string, string> {
@@ -54,9 +58,13 @@ class HttpRequestInfo implements RequestInfo {
   }
 }
 
-function answerOf(answer: HttpAnswer): RpcHttpResponse {
-  return { status: answer.status, body: answer.body, headers: answer.body === null ? {} : JSON_HEADERS };
+function answerOf(answer: HttpAnswer, replayed: boolean): RpcHttpResponse {
+  const headers = answer.body === null ? {} : JSON_HEADERS;
+  return { status: answer.status, body: answer.body, headers: replayed ? { ...headers, ...REPLAYED } : headers };
 }
+
+/** Stripe's header for an answer kept for an Idempotency-Key and given again. */
+const REPLAYED = { "idempotent-replayed": "true" };
 
 /**
  * HTTP rules of API.md before the body is read: a CORS preflight (OPTIONS) answered for ALLOWED_ORIGINS, 405 other
@@ -90,7 +98,8 @@ export function answerBody<T>(
   reply: (response: RpcHttpResponse) => T,
 ): MaybePromise<T> {
   if (body === null) return reply(tooLarge);
-  return endpoint.handle(new HttpRequestInfo(req, body), req.credentials, (answer) => reply(answerOf(answer)));
+  const info = new HttpRequestInfo(req, body);
+  return endpoint.handle(info, req.credentials, (answer) => reply(answerOf(answer, info.idempotentReplay)));
 }
 
 /** HTTP rules of API.md around a JSON-RPC endpoint: 405 other verbs, 415 wrong type, 413 over 1 MiB. */

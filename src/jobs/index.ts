@@ -1,3 +1,4 @@
+import { dropExpiredKeys } from "../repos/idempotency-keys.ts";
 import type { Runtime } from "../rpc/runtime.ts";
 import { sweepExpiredContracts } from "../services/contract-service/expiry-sweep.ts";
 import { sweepExpiredCredits } from "../services/credit-service/expiry-sweep.ts";
@@ -110,6 +111,14 @@ const proposalExpiry: Job<string[]> = {
   report: countOf("proposals expired by the sweep"),
 };
 
+/** Answers kept for an Idempotency-Key live 24 hours (src/rpc/idempotency.ts); hourly is plenty to drop them. */
+const idempotencyKeyExpiry: Job<number> = {
+  name: "idempotency-key-expiry",
+  everyS: () => HOUR,
+  runOnce: (runtime, now) => inJobTransaction(runtime, "idempotency-key-expiry", (ctx) => dropExpiredKeys(ctx.em, now)),
+  report: (n) => counted("idempotency keys dropped after 24 hours", n),
+};
+
 /** Every job, in the order an instance starts them. */
 export const JOBS: readonly AnyJob[] = [
   residentExpiry,
@@ -122,6 +131,7 @@ export const JOBS: readonly AnyJob[] = [
   companyLapse,
   contractExpiry,
   proposalExpiry,
+  idempotencyKeyExpiry,
 ];
 
 /** Starts every job on the runtime; each instance runs them all (their statements are conditional). */

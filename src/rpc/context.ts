@@ -23,6 +23,10 @@ export interface RequestInfo {
   /** The raw body, for webhook signatures. */
   rawBody: string;
   headers: Record<string, string>;
+  /** The `Idempotency-Key` header of a JSON-RPC endpoint's request (src/rpc/idempotency.ts); absent elsewhere. */
+  idempotencyKey?: string | null;
+  /** Set when the answer is the one kept for that key (answered with `Idempotent-Replayed: true`). */
+  idempotentReplay?: boolean;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { RpcContext } from "./context.ts";
 import { isAdminSession } from "./context.ts";
 import { declaredError } from "./declared-errors.ts";
 import { RpcError } from "./errors.ts";
+import { idempotent } from "./idempotency.ts";
 import { refuseNul } from "./jsonrpc.ts";
 import { isPromiseLike, type MaybePromise } from "./maybe-async.ts";
 import { checkAccountPassword } from "./password-check.ts";
@@ -196,9 +197,14 @@ function handled(entry: Entry, ctx: RpcContext, params: Record<string, unknown>)
   });
 }
 
-/** The handler in the call's transaction (`inCallTransaction`; a read-only method opens none). */
+/**
+ * The handler in the call's transaction (`inCallTransaction`; a read-only method opens none), once per
+ * Idempotency-Key for a write that carries one (src/rpc/idempotency.ts).
+ */
 function runHandler(entry: Entry, ctx: RpcContext, params: Record<string, unknown>): MaybePromise<unknown> {
-  return inCallTransaction(ctx, entry.mcp.readOnly, () => handled(entry, ctx, params));
+  return inCallTransaction(ctx, entry.mcp.readOnly, () =>
+    idempotent(ctx, entry, params, () => handled(entry, ctx, params)),
+  );
 }
 
 /** One check of the policy: undefined when it decided at once, a promise when it had to read the database. */

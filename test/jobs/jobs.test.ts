@@ -39,7 +39,7 @@ function countingJob(work: (run: number) => Promise<number>): Job<number> & { ru
 }
 
 describe("the job list", () => {
-  test("holds the ten sweeps by name, each on a positive default interval", () => {
+  test("holds the eleven sweeps by name, each on a positive default interval", () => {
     const defaults = loadConfig({});
     expect(JOBS.map((j) => j.name).sort()).toEqual([
       "auto-renewal",
@@ -47,6 +47,7 @@ describe("the job list", () => {
       "contract-expiry",
       "credit-expiry",
       "draft-expiry",
+      "idempotency-key-expiry",
       "invoice-overdue",
       "payment-sweep",
       "proposal-expiry",

@@ -207,6 +207,11 @@ describe("session refresh", () => {
   });
 });
 
+/** A new user's session, for a test that writes what one user may write once. */
+async function freshSession(email: string): Promise<AuthSession> {
+  return session(await createClient({ url }).authservice.register({ email, password: PASSWORD }));
+}
+
 describe("retries and cancellation", () => {
   let tokens: AuthSession;
   beforeAll(async () => {
@@ -237,17 +242,47 @@ describe("retries and cancellation", () => {
     expect(counting.sent).toHaveLength(3);
   });
 
-  test("a write is never sent twice", async () => {
-    const counting = countingFetch(1);
+  test("a write whose answer was lost is retried with its Idempotency-Key and runs once", async () => {
+    const counting = countingFetch(0, 1);
     const delays: number[] = [];
     const client = createClient({ url, fetch: counting.fetch, sleep: noSleep(delays) });
-    client.useSession(tokens);
-    const err = await failure(client.residentservice.create({ data: residentData("retry@example.org") }));
-    expect([err.type, err.variant]).toEqual(["TransportError", "NetworkError"]);
-    expect(counting.sent).toEqual(["residentservice.create"]);
-    expect(delays).toEqual([]);
-    // Nothing was created: the failed attempt never reached the server.
-    expect((await client.residentservice.list({ page: 1, page_size: 20 })).items).toEqual([]);
+    client.useSession(await freshSession("lost@example.org"));
+    const created = await client.residentservice.create({ data: residentData("retry@example.org") });
+    expect(counting.sent).toEqual(["residentservice.create", "residentservice.create"]);
+    // One key, on both attempts: a UUID made by the client.
+    expect(counting.keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(counting.keys[1]).toBe(counting.keys[0]);
+    expect(delays).toHaveLength(1);
+    // The first attempt ran; the retry answered its result and created nothing more.
+    const listed = await client.residentservice.list({ page: 1, page_size: 20 });
+    expect(listed.items.map((r) => r.resident_id)).toEqual([created.resident_id]);
+    // Reads carry no key; each write gets its own (this one is refused: one personal resident per user).
+    await failure(client.residentservice.create({ data: residentData("retry2@example.org") }));
+    expect(counting.keys[2]).toBeNull();
+    expect(counting.keys[3]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(counting.keys[3]).not.toBe(counting.keys[0]);
+  });
+
+  test("a key of the caller's own survives a restart of the client: the same write is answered, not run", async () => {
+    const key = "order-7f3a-resident";
+    const own = await freshSession("restart@example.org");
+    const first = createClient({ url });
+    first.useSession(own);
+    const created = await first.residentservice.create(
+      { data: residentData("restart@example.org") },
+      { idempotencyKey: key },
+    );
+    const restarted = createClient({ url });
+    restarted.useSession(own);
+    const again = await restarted.residentservice.create(
+      { data: residentData("restart@example.org") },
+      { idempotencyKey: key },
+    );
+    expect(again).toEqual(created);
+    const other = await failure(
+      restarted.residentservice.create({ data: residentData("other@example.org") }, { idempotencyKey: key }),
+    );
+    expect([other.code, other.variant]).toEqual([-32005, "IdempotencyKeyReused"]);
   });
 
   test("an aborted signal rejects the call with the signal's reason and sends nothing", async () => {

@@ -93,14 +93,59 @@ describe("retries", () => {
     expect(delays[1]).toBeLessThanOrEqual(400);
   });
 
-  test("a write meeting a 503 is not retried", async () => {
-    const { fetch, sent } = scripted([http(503, "Unavailable"), ok({})]);
+  test("a write meeting a 503 is retried with the same Idempotency-Key", async () => {
+    const keys: (string | undefined)[] = [];
+    const { fetch, sent } = scripted([http(503, "Unavailable"), ok({ key_id: "k1" })]);
+    const recording: FetchLike = (url, init) => {
+      keys.push(init.headers["idempotency-key"]);
+      return fetch(url, init);
+    };
     const delays: number[] = [];
-    const client = createClient({ url: "http://x/rpc", fetch, sleep: noSleep(delays) });
-    const err = await failure(client.apikeyservice.generate_personal({ name: "k", password: "p" }));
-    expect([err.variant, err.status]).toEqual(["HttpError", 503]);
-    expect(sent).toEqual(["apikeyservice.generate_personal"]);
-    expect(delays).toEqual([]);
+    const client = createClient({ url: "http://x/rpc", fetch: recording, sleep: noSleep(delays) });
+    expect(await client.apikeyservice.generate_personal({ name: "k", password: "p" })).toEqual({ key_id: "k1" });
+    expect(sent).toEqual(["apikeyservice.generate_personal", "apikeyservice.generate_personal"]);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(delays).toHaveLength(1);
+  });
+
+  test("a busy database or a key still running is retried after retry_after_s; a reused key is not", async () => {
+    const busy = rpcError(-32011, "Service unavailable", {
+      type: "RpcError",
+      variant: "DatabaseBusy",
+      retry_after_s: 1,
+    });
+    const running = rpcError(-32005, "Conflict", {
+      type: "RpcError",
+      variant: "IdempotencyKeyInUse",
+      retry_after_s: 2,
+    });
+    const reused = rpcError(-32005, "Conflict", { type: "RpcError", variant: "IdempotencyKeyReused" });
+    const first = scripted([busy, running, ok({ key_id: "k1" })]);
+    const delays: number[] = [];
+    const client = createClient({ url: "http://x/rpc", fetch: first.fetch, sleep: noSleep(delays) });
+    await client.apikeyservice.generate_personal({ name: "k", password: "p" });
+    expect(delays).toEqual([1000, 2000]);
+    const second = scripted([reused]);
+    const err = await failure(
+      createClient({ url: "http://x/rpc", fetch: second.fetch, sleep: noSleep() }).apikeyservice.generate_personal({
+        name: "k",
+        password: "p",
+      }),
+    );
+    expect(err.variant).toBe("IdempotencyKeyReused");
+    expect(second.sent).toHaveLength(1);
+  });
+
+  test("reads carry no Idempotency-Key", async () => {
+    const headers: Record<string, string>[] = [];
+    const { fetch } = scripted([ok(ME)]);
+    const recording: FetchLike = (url, init) => {
+      headers.push(init.headers);
+      return fetch(url, init);
+    };
+    await createClient({ url: "http://x/rpc", fetch: recording }).authservice.me();
+    expect(headers[0]?.["idempotency-key"]).toBeUndefined();
   });
 
   test("RateLimited on a read waits retry_after_s when it is within maxDelayMs, else surfaces", async () => {

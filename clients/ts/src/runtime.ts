@@ -1,6 +1,6 @@
 /**
  * The client's runtime: JSON-RPC 2.0 over HTTP with the platform's credentials, typed errors, token refresh,
- * retries for reads and batches. No dependencies: it needs only `fetch` (injectable) and `AbortSignal`.
+ * retries for reads, read-only batches and writes (each write carries an `Idempotency-Key`, so a retry runs once). No dependencies: it needs only `fetch` (injectable) and `AbortSignal`.
  * Copied verbatim into every generated client from tools/sdk/template/runtime.ts.
  */
 
@@ -32,7 +32,12 @@ export type CommonVariant =
   | "QuotaExceeded"
   | "ApprovalRequired"
   | "NoMcpAccess"
-  | "Internal";
+  | "Internal"
+  | "DatabaseBusy"
+  | "DatabaseUnavailable"
+  | "ShuttingDown"
+  | "IdempotencyKeyReused"
+  | "IdempotencyKeyInUse";
 
 /** JSON-RPC's own codes carry no `data.variant`: the client names them. */
 const PROTOCOL_VARIANTS: Record<number, string> = {
@@ -109,7 +114,7 @@ export interface SessionTokens {
 export type Credentials = { apiKey: string } | SessionTokens;
 
 export interface RetryOptions {
-  /** Attempts in all for a read (first one included); 1 turns retries off. Default 3. */
+  /** Attempts in all for a call (first one included); 1 turns retries off. Default 3. */
   attempts?: number;
   /** First backoff delay; doubled each attempt, with jitter. Default 200 ms. */
   baseDelayMs?: number;
@@ -135,6 +140,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Extra headers for this call. */
   headers?: Record<string, string>;
+  /**
+   * The `Idempotency-Key` of a write (a new random UUID by default). Pass your own, kept with the work it stands
+   * for, to retry the same write safely after a restart of your process: the server runs it once per key for 24 h.
+   */
+  idempotencyKey?: string;
 }
 
 /** What the generated code tells the runtime about the API. */
@@ -205,18 +215,37 @@ function asReply(value: unknown): Reply | null {
   return { id, result: value["result"] };
 }
 
-/** A failure worth another attempt of a read: the network, a gateway, or the server's rate limit. */
+/** Failures the server asks to retry after `data.retry_after_s`: limits, a busy database, a key still running. */
+const RETRY_AFTER_VARIANTS = new Set([
+  "RateLimited",
+  "DatabaseBusy",
+  "DatabaseUnavailable",
+  "ShuttingDown",
+  "IdempotencyKeyInUse",
+]);
+
+/**
+ * A failure worth another attempt: the network, a gateway, or a refusal that says when to retry. Only reads and
+ * writes sent with an Idempotency-Key are retried (a write that may have run is never sent again without one).
+ */
 function retryDelay(err: FreezoneRpcError, attempt: number, retry: Required<RetryOptions>): number | null {
   if (attempt >= retry.attempts) return null;
   const backoff = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
   const jittered = backoff / 2 + Math.random() * (backoff / 2);
   if (err.variant === "NetworkError") return jittered;
   if (err.variant === "HttpError" && (err.status === 502 || err.status === 503 || err.status === 504)) return jittered;
-  if (err.variant === "RateLimited") {
+  if (RETRY_AFTER_VARIANTS.has(err.variant)) {
     const after = typeof err.data["retry_after_s"] === "number" ? err.data["retry_after_s"] * 1000 : backoff;
     return after <= retry.maxDelayMs ? after : null;
   }
   return null;
+}
+
+/** A fresh Idempotency-Key: a random UUID (Web Crypto, in browsers and Node 19+). */
+function newIdempotencyKey(): string {
+  const webCrypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  if (webCrypto?.randomUUID) return webCrypto.randomUUID();
+  throw new Error("no crypto.randomUUID available: pass options.idempotencyKey");
 }
 
 /** Sends calls with the client's credentials; refreshes an expired session once; retries reads. */
@@ -249,14 +278,17 @@ export class Transport {
     return this.credentials;
   }
 
-  /** One call: its result, or a FreezoneRpcError. */
+  /**
+   * One call: its result, or a FreezoneRpcError. A write is sent with an Idempotency-Key (the same one on every
+   * attempt), so it is retried like a read: the server runs it once and answers a retry with the first answer.
+   */
   async call(method: string, params: unknown, options: CallOptions = {}): Promise<unknown> {
-    const readOnly = this.api.readOnly.has(method);
+    const sent = this.api.readOnly.has(method) ? options : withIdempotencyKey(options);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.callRefreshing(method, params, options);
+        return await this.callRefreshing(method, params, sent);
       } catch (err) {
-        const delay = readOnly && err instanceof FreezoneRpcError ? retryDelay(err, attempt, this.retry) : null;
+        const delay = err instanceof FreezoneRpcError ? retryDelay(err, attempt, this.retry) : null;
         if (delay === null) throw err;
         await this.sleep(delay, options.signal);
       }
@@ -402,6 +434,12 @@ export class Transport {
       return { ok: true, result: reply.result };
     });
   }
+}
+
+/** The call's options with its Idempotency-Key header (the caller's key, or a new one for all its attempts). */
+function withIdempotencyKey(options: CallOptions): CallOptions {
+  const key = options.idempotencyKey ?? newIdempotencyKey();
+  return { ...options, headers: { ...options.headers, "idempotency-key": key } };
 }
 
 /**
