@@ -141,13 +141,14 @@ export const EXTENSIONS: Record<ExtensionPlace, Record<string, Extension>> = {
   method: {
     "x-auth": parsed("a mode, required", "services.ts parseAuth (missing-auth, invalid-auth)"),
     "x-mcp": {
-      shape: "{ readOnly, destructive, idempotent, amountParam, name }",
+      shape: "{ readOnly, destructive, idempotent, amountParam, name, agentTool }",
       check: fields({
         readOnly: boolean,
         destructive: boolean,
         idempotent: boolean,
         amountParam: string,
         name: string,
+        agentTool: boolean,
       }),
     },
     "x-errors": { shape: "error type -> variants", check: mapOf(stringList, "an object of error type -> variants") },

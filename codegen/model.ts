@@ -104,12 +104,25 @@ export interface ActsAs {
   role: string | null;
 }
 
+/**
+ * Where an API key's `tools/list` shows a tool (issue 32 item 10): `always`; `asked`, only when the key's allowed
+ * patterns name it (generic record reads); `never` (a tool that cannot succeed for a key: a write of a record that
+ * is read-only through generic CRUD, a record only administrators see, a method that is no agent tool).
+ */
+export type McpListing = "always" | "asked" | "never";
+
 export interface McpPolicy {
   name: string;
   readOnly: boolean;
   destructive: boolean;
   idempotent: boolean;
   amountParam: string | null;
+  /**
+   * `x-mcp.agentTool` (default true): false for a method that signs up, signs in or manages credentials, which no
+   * agent key may call, on `/mcp` or on `/rpc`.
+   */
+  agentTool: boolean;
+  listing: McpListing;
 }
 
 export interface ParamModel {

@@ -6,6 +6,7 @@ import type {
   FieldKind,
   FieldModel,
   JsonSchema,
+  McpListing,
   MethodModel,
   NumericColumn,
   ParamModel,
@@ -401,6 +402,20 @@ const SHARED_CRUD_SCHEMAS: Record<string, JsonSchema> = {
   },
 };
 
+/**
+ * Whether a key's `tools/list` shows a generic record tool: never one that cannot succeed for a key (a write of a
+ * record that is not `owner` mode, any tool of a record whose rows only administrators see: keys never act as
+ * one), else only when the key's patterns ask for it (`asked`).
+ */
+function crudListing(record: RecordModel, op: string): McpListing {
+  const ownerVisible =
+    record.owner.length > 0 && record.owner.every((f) => f === "partner_id" || f.endsWith("user_id"));
+  if (!ownerVisible) return "never";
+  const writes = op === "set" || op === "delete" || op === "new";
+  if (writes && record.crud !== "owner") return "never";
+  return "asked";
+}
+
 export function buildCrudMethods(
   records: RecordModel[],
   schemas: Record<string, JsonSchema>,
@@ -446,6 +461,8 @@ export function buildCrudMethods(
           destructive: op === "delete",
           idempotent: readOnly,
           amountParam: null,
+          agentTool: true,
+          listing: crudListing(record, op),
         },
         errors: { RecordError: ["NotFound", "Forbidden", "InvalidInput"] },
         aliases: [],

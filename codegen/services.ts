@@ -87,6 +87,8 @@ function parseMcp(value: unknown, defaultName: string): McpPolicy {
     destructive: v["destructive"] === true,
     idempotent: v["idempotent"] === true,
     amountParam: str(v["amountParam"]) || null,
+    agentTool: v["agentTool"] !== false,
+    listing: v["agentTool"] === false ? "never" : "always",
   };
 }
 

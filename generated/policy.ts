@@ -94,7 +94,17 @@ export interface MethodPolicy {
   callerBinding: { param: string; kind: CallerBindingKind; adminMayOverride: boolean } | null;
   password: string | null;
   audit: { action: AuditAction; targetType: AuditTargetType | null; targetParam: string | null } | null;
-  mcp: { name: string; readOnly: boolean; destructive: boolean; idempotent: boolean; amountParam: string | null };
+  mcp: {
+    name: string;
+    readOnly: boolean;
+    destructive: boolean;
+    idempotent: boolean;
+    amountParam: string | null;
+    /** False: no agent key may call it (it signs up, signs in or manages credentials). */
+    agentTool: boolean;
+    /** Where a key's tools/list shows it: always, only when its patterns ask (generic record reads), never. */
+    listing: "always" | "asked" | "never";
+  };
   errors: Record<string, string[]>;
   result: string;
   /** `x-secret` properties of embedded schemas in the result (`*`: every item): set to null on the way out. */

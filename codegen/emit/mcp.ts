@@ -40,10 +40,38 @@ function callerFilledOptional(input: JsonSchema, m: MethodModel): void {
   };
 }
 
+/**
+ * The params a generic record tool takes as JSON object text on the wire (API.md: `find`'s `query`, `set`'s
+ * `data`), which an agent gives as objects: the tool's schema says object, and the MCP executor writes the text
+ * (src/mcp/execute.ts `jsonTextArgs`).
+ */
+const JSON_TEXT_PARAMS: Readonly<Record<string, string>> = { find: "query", set: "data" };
+
+const JSON_TEXT_SCHEMAS: Record<string, JsonSchema> = {
+  query: {
+    type: "object",
+    description:
+      'Equality conditions on indexed fields, ANDed: `{"field": value}` (a string, number, boolean or null each).',
+    additionalProperties: { type: ["string", "number", "boolean", "null"] },
+  },
+  data: {
+    type: "object",
+    description: "The record's writable fields; with `sid` it updates that record, without it creates one.",
+  },
+};
+
+function structuredArgs(input: JsonSchema, m: MethodModel): void {
+  const param = m.kind === "crud" ? JSON_TEXT_PARAMS[m.op] : undefined;
+  const schema = param ? JSON_TEXT_SCHEMAS[param] : undefined;
+  if (!param || !schema) return;
+  (input["properties"] as Record<string, JsonSchema>)[param] = schema;
+}
+
 function tool(m: MethodModel, schemas: Record<string, JsonSchema>): JsonSchema {
   const input = stripExtensions(dereference(paramsSchema(m), schemas)) as JsonSchema;
   delete input["title"];
   callerFilledOptional(input, m);
+  structuredArgs(input, m);
   const result = stripExtensions(dereference({ $ref: `#/components/schemas/${m.result}` }, schemas)) as JsonSchema;
   return {
     name: m.mcp.name,

@@ -41,7 +41,7 @@ function methodObject(m: MethodModel, model: SpecModel): JsonSchema {
     result: { name: "result", schema: { $ref: `#/components/schemas/${m.result}` } },
     errors: errorsOf(m, model),
     ...policy,
-    "x-mcp": m.mcp,
+    "x-mcp": servedMcp(m),
     ...(m.aliases.length > 0 ? { "x-alias": m.aliases } : {}),
   };
 }
@@ -107,4 +107,13 @@ export function emitOpenrpc(model: SpecModel): GeneratedFile[] {
     return { path: `generated/openrpc/${d.name}.json`, content: stableJson(doc) };
   });
   return [...files, { path: "generated/openrpc/all.json", content: stableJson(servedDocument(model)) }];
+}
+
+/**
+ * The x-mcp a client reads: the tool's name and hints, and `agentTool: false` where no agent key may call the
+ * method; where the catalogue lists a tool (`listing`) is the server's own business.
+ */
+function servedMcp(m: MethodModel): Record<string, unknown> {
+  const { listing: _listing, agentTool, ...hints } = m.mcp;
+  return agentTool ? hints : { ...hints, agentTool };
 }

@@ -3,7 +3,7 @@ import { ownConnection, writeSlots } from "../db/orm.ts";
 import { metricsOf } from "../metrics/metrics.ts";
 import { createCallContext } from "../rpc/call-context.ts";
 import type { RpcContext } from "../rpc/context.ts";
-import { auditRefusal, dispatch, fillCallerBinding } from "../rpc/dispatcher.ts";
+import { auditRefusal, dispatch, type Entry, fillCallerBinding } from "../rpc/dispatcher.ts";
 import { logCause, RpcError } from "../rpc/errors.ts";
 import { declaredFault, faultDetail } from "../rpc/unexpected-error.ts";
 import { createApproval, type PendingApproval } from "./approval-store.ts";
@@ -122,6 +122,11 @@ export async function runTool(deps: McpDeps, inv: Invocation): Promise<ToolOutco
   };
 
   if (!isObject) return refuse(RpcError.invalidParams("arguments must be an object"), "error");
+  if (!inv.entry.mcp.agentTool) {
+    const message = `${inv.toolName} signs up, signs in or manages credentials: no agent key may call it`;
+    return refuse(RpcError.forbidden("ApiKeyError", "ScopeDenied", message), "rejected");
+  }
+  jsonTextArgs(inv.entry, params);
   if (!inv.entry.validateParams(params)) {
     const errors = (inv.entry.validateParams.errors ?? []).map((e) => ({
       path: e.instancePath || "/",
@@ -183,6 +188,19 @@ export async function runTool(deps: McpDeps, inv: Invocation): Promise<ToolOutco
 }
 
 const NOTHING: Spent = { amount: 0, eur: null };
+
+/** Generic record params that are JSON object text on the wire (API.md) and objects in the tool's schema. */
+const JSON_TEXT_PARAMS: Readonly<Record<string, string>> = { find: "query", set: "data" };
+
+/** An agent's object for such a param, written as the text the method takes (text given as text passes as is). */
+function jsonTextArgs(entry: Entry, params: Record<string, unknown>): void {
+  if (entry.kind !== "crud") return;
+  const param = JSON_TEXT_PARAMS[entry.name.slice(entry.name.indexOf(".") + 1)];
+  const value = param ? params[param] : undefined;
+  if (param && value !== null && typeof value === "object" && !Array.isArray(value)) {
+    params[param] = JSON.stringify(value);
+  }
+}
 
 function meterMode(inv: Invocation): MeterMode {
   return inv.approvalId ? { kind: "replay", approvedAmount: inv.approvedAmount ?? 0 } : { kind: "call" };

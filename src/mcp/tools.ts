@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor } from "../repos/paging.ts";
 import type { Entry } from "../rpc/dispatcher.ts";
 import { type SearchHit, ToolIndex } from "./discovery-index.ts";
 import { DISCOVERY_SYNONYMS } from "./discovery-synonyms.ts";
-import { type KeyPolicy, toolRefusal } from "./policy.ts";
+import { globMatch, type KeyPolicy, toolRefusal } from "./policy.ts";
 
 /** One entry of generated/mcp-tools.json: an MCP tool plus the registry method it dispatches to. */
 export interface ManifestTool extends Tool {
@@ -38,14 +38,42 @@ function loadManifest(): ManifestTool[] {
   return manifest;
 }
 
-/** What no API key can ever call: administrator, session-only and webhook methods, and internal ones. */
+/**
+ * What no API key can ever call: administrator, session-only and webhook methods, internal ones, and those that are
+ * no agent tool (`x-mcp.agentTool: false`: signing up, signing in, managing credentials).
+ */
 export function keyMayCall(entry: Entry): boolean {
-  return !entry.internal && entry.auth !== "admin" && entry.auth !== "session" && entry.auth !== "webhook";
+  return (
+    entry.mcp.agentTool &&
+    !entry.internal &&
+    entry.auth !== "admin" &&
+    entry.auth !== "session" &&
+    entry.auth !== "webhook"
+  );
 }
+
+/**
+ * Whether a pattern asks for a tool listed only on request (a generic record read): it matches the tool and names
+ * something beyond the `freezone_` prefix (`freezone_resident_*`, `freezone_*_find`); `*` and `freezone_*` ask for
+ * nothing in particular.
+ */
+function asksFor(patterns: string[], name: string): boolean {
+  return patterns.some((p) => p.replace(/[*?]/g, "").replace(/^freezone_/, "") !== "" && globMatch(p, name));
+}
+
+/** Whether `tools/list` (and the tool search) shows the tool to a key with this policy. */
+function shownTo(policy: KeyPolicy, t: { tool: Tool; readOnly: boolean; listing: Listing_ }): boolean {
+  if (t.listing === "never") return false;
+  if (t.listing === "asked" && !asksFor(policy.allowedPatterns, t.tool.name)) return false;
+  return toolRefusal(policy, t.tool.name, t.readOnly) === null;
+}
+
+type Listing_ = Entry["mcp"]["listing"];
 
 interface Listed {
   tool: Tool;
   readOnly: boolean;
+  listing: Listing_;
   /** A generated record operation (`kind: "crud"`), ranked below domain operations by the tool search. */
   generic: boolean;
   bytes: number;
@@ -82,7 +110,12 @@ class Listing {
   sameAs(listable: Listed[]): boolean {
     return (
       listable.length === this.listable.length &&
-      listable.every((t, i) => t.tool === this.listable[i]?.tool && t.readOnly === this.listable[i]?.readOnly)
+      listable.every(
+        (t, i) =>
+          t.tool === this.listable[i]?.tool &&
+          t.readOnly === this.listable[i]?.readOnly &&
+          t.listing === this.listable[i]?.listing,
+      )
     );
   }
 
@@ -101,7 +134,7 @@ class Listing {
   }
 
   private build(policy: KeyPolicy, start: number): ToolPage {
-    const callable = this.listable.filter((t) => toolRefusal(policy, t.tool.name, t.readOnly) === null);
+    const callable = this.listable.filter((t) => shownTo(policy, t));
     const tools: Tool[] = [];
     let bytes = 0;
     let next = start;
@@ -138,6 +171,7 @@ export class ToolCatalog {
       listable.push({
         tool: item.tool,
         readOnly: item.entry.mcp.readOnly,
+        listing: item.entry.mcp.listing,
         generic: item.entry.kind === "crud",
         bytes: bytes(),
       });
@@ -172,10 +206,8 @@ export class ToolCatalog {
 
   /** The tools this policy may call that best match `query` (discovery mode's freezone_search_tools). */
   search(policy: KeyPolicy, query: string, limit: number): SearchHit[] {
-    return this.listing.index.search(
-      query,
-      limit,
-      (tool, readOnly) => toolRefusal(policy, tool.name, readOnly) === null,
+    return this.listing.index.search(query, limit, (tool, readOnly) =>
+      shownTo(policy, { tool, readOnly, listing: this.byName.get(tool.name)?.entry.mcp.listing ?? "never" }),
     );
   }
 

@@ -137,7 +137,9 @@ describe("tools/list", () => {
   test("a full catalogue key lists every key-callable tool and no meta-tool", async () => {
     const names = await listedNames((await generateKey(owner)).key);
     // Every method any key may call (the registry's, aliases once) plus the file's two test tools.
-    const callable = new Set([...createRegistry().values()].filter(keyMayCall).map((e) => e.mcp.name));
+    const callable = new Set(
+      [...createRegistry().values()].filter((e) => keyMayCall(e) && e.mcp.listing === "always").map((e) => e.mcp.name),
+    );
     expect(names).toHaveLength(callable.size + 2);
     for (const meta of META) expect(names).not.toContain(meta);
   });

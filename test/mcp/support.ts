@@ -166,6 +166,8 @@ export function testTool(name: string, options: TestToolOptions = {}): CatalogTo
       destructive: false,
       idempotent: false,
       amountParam: options.amountParam ?? null,
+      agentTool: true,
+      listing: "always",
     },
     errors: { McpApprovalError: ["InvalidInput"] },
     result: "TestResult",

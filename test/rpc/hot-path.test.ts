@@ -32,6 +32,8 @@ function syncEntry(name: string, invoke: Entry["invoke"], overrides: Partial<Ent
       destructive: false,
       idempotent: true,
       amountParam: null,
+      agentTool: true,
+      listing: "always" as const,
     },
     errors: { PricingError: ["InvalidInput"] },
     result: "X",
@@ -123,6 +125,8 @@ describe("the synchronous fast path of dispatch", () => {
         destructive: false,
         idempotent: false,
         amountParam: null,
+        agentTool: true,
+        listing: "always" as const,
       },
     });
     const value = run(writes, {});
