@@ -31,6 +31,17 @@ export interface SdkMethod {
   variants: string[] | null;
   readOnly: boolean;
   deprecated: boolean;
+  /** How the list pages, when it is one (the client's `<op>_all` iterator follows it); null otherwise. */
+  pagination: Pagination | null;
+}
+
+/**
+ * The three list styles: `cursor` (a `cursor` param, `next_cursor` in the result), `page` (`page`, and `total` or
+ * `page_size` in the result) and `offset` (`offset` and `limit`). `items` names the result's array.
+ */
+export interface Pagination {
+  style: "cursor" | "page" | "offset";
+  items: string;
 }
 
 export interface SdkModel {
@@ -99,7 +110,38 @@ function readOnlyOf(method: JsonSchema): boolean {
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-function methodOf(doc: JsonSchema, raw: unknown, notes: string[], convention: boolean): SdkMethod | null {
+/** The result's object schema (a `$ref` to a component followed once). */
+function objectSchema(schema: JsonSchema, schemas: Record<string, JsonSchema>): JsonSchema {
+  const ref = typeof schema["$ref"] === "string" ? schema["$ref"] : null;
+  const target = ref ? schemas[ref.slice(ref.lastIndexOf("/") + 1)] : schema;
+  return isObject(target) ? target : {};
+}
+
+/** A list's style, read from its params and its result's properties; null for a method that is no list. */
+export function paginationOf(
+  params: SdkParam[],
+  result: JsonSchema,
+  schemas: Record<string, JsonSchema>,
+): Pagination | null {
+  const props = objectSchema(result, schemas)["properties"];
+  if (!isObject(props)) return null;
+  const has = (name: string) => params.some((p) => p.name === name);
+  const arrays = Object.entries(props).filter(([, v]) => isObject(v) && v["type"] === "array");
+  const items = (arrays.find(([k]) => k === "items") ?? (arrays.length === 1 ? arrays[0] : undefined))?.[0];
+  if (!items) return null;
+  if (has("cursor") && "next_cursor" in props) return { style: "cursor", items };
+  if (has("page") && ("total" in props || "page_size" in props)) return { style: "page", items };
+  if (has("offset") && has("limit")) return { style: "offset", items };
+  return null;
+}
+
+function methodOf(
+  doc: JsonSchema,
+  raw: unknown,
+  notes: string[],
+  convention: boolean,
+  schemas: Record<string, JsonSchema>,
+): SdkMethod | null {
   const m = resolveComponent(doc, raw);
   if (!isObject(m) || typeof m["name"] !== "string" || m["name"] === "") return null;
   const name = m["name"];
@@ -122,6 +164,7 @@ function methodOf(doc: JsonSchema, raw: unknown, notes: string[], convention: bo
   const tags = Array.isArray(m["tags"]) ? m["tags"] : [];
   const tag = isObject(tags[0]) ? str(tags[0]["name"]) : "";
   const namespace = dot > 0 ? name.slice(0, dot) : "_";
+  const resultSchema = isObject(result) && isObject(result["schema"]) ? result["schema"] : {};
   return {
     name,
     namespace,
@@ -130,10 +173,11 @@ function methodOf(doc: JsonSchema, raw: unknown, notes: string[], convention: bo
     summary: str(m["summary"]),
     description: str(m["description"]),
     params,
-    result: isObject(result) && isObject(result["schema"]) ? result["schema"] : {},
+    result: resultSchema,
     variants: variantsOf(doc, m, convention),
     readOnly: readOnlyOf(m),
     deprecated: m["deprecated"] === true,
+    pagination: paginationOf(params, resultSchema, schemas),
   };
 }
 
@@ -160,7 +204,7 @@ export function sdkModelFromOpenrpc(doc: unknown): SdkModel {
     const m = resolveComponent(doc, raw);
     return isObject(m) && (variantsOf(doc, m, false) ?? []).length > 0;
   });
-  const methods = doc["methods"].flatMap((raw) => methodOf(doc, raw, notes, convention) ?? []);
+  const methods = doc["methods"].flatMap((raw) => methodOf(doc, raw, notes, convention, schemas) ?? []);
   const withoutVariants = methods.filter((m) => m.variants === null).length;
   if (withoutVariants > 0) notes.push(`${withoutVariants} method(s) declare no error variants: typed as string`);
   if (!methods.some((m) => m.readOnly)) notes.push("no method is marked read-only (x-mcp.readOnly): none is retried");

@@ -78,6 +78,10 @@ options to keep the key with your own record of the work and retry it after a re
 request is refused (\`IdempotencyKeyReused\`). A batch is retried only when all its calls are reads.
 Options: \`retry: { attempts, baseDelayMs, maxDelayMs }\`.
 
+## Lists
+
+${listsSection(model)}
+
 ## Batches
 
 \`\`\`ts
@@ -95,5 +99,45 @@ function batchExample(model: SdkModel): string {
   return [
     `const [${names.join(", ")}] = await client.batch((b) => [${entries.join(", ")}]);`,
     `if (${names[0] ?? "r1"}.ok) console.log(${names[0] ?? "r1"}.result);`,
+  ].join("\n");
+}
+
+const STYLE_TEXT = {
+  cursor: "sends the previous page's `next_cursor` as `cursor` until it is null; `limit` sets the page size",
+  page: "counts `page` up from 1 (or the `page` given) until `total` items were seen or a page comes back short",
+  offset: "advances `offset` by each page's length until a page comes back short or empty; `limit` sets the page size",
+} as const;
+
+/** The iterators, and each style's server defaults as the lists' own page-size params say them. */
+function listsSection(model: SdkModel): string {
+  const paged = model.methods.filter((m) => m.pagination);
+  if (paged.length === 0) return "This API has no paged lists.";
+  const example = paged.find((m) => m.pagination?.style === "page") ?? paged[0]!;
+  const rows = (["cursor", "page", "offset"] as const).flatMap((style) => {
+    const lists = paged.filter((m) => m.pagination?.style === style);
+    if (lists.length === 0) return [];
+    const sizes = new Map<string, number>();
+    for (const m of lists) {
+      const size = m.params.find((p) => p.name === "limit" || p.name === "page_size");
+      const text = size ? `\`${size.name}\`: ${size.description ?? "no description"}` : "no page-size param";
+      sizes.set(text, (sizes.get(text) ?? 0) + 1);
+    }
+    const defaults = [...sizes].map(([text, n]) => `${text} (${n})`).join("; ");
+    return [`| ${style} | ${lists.length} | ${STYLE_TEXT[style]} | ${defaults} |`];
+  });
+  return [
+    `Every list (${paged.length} here) has an async iterator beside it, named \`<operation>_all\`, that yields the items`,
+    "of all its pages, one call per page (each retried like any read), and stops when the loop breaks:",
+    "",
+    "```ts",
+    `for await (const item of client${member(example.namespace)}${member(`${example.op}_all`)}({})) console.log(item);`,
+    "```",
+    "",
+    "It takes the list's params without the one it sets itself (`cursor`, `page` or `offset`). Lists page in one of",
+    "three styles; the server's page sizes and defaults, as each list's page-size param states them (number of lists):",
+    "",
+    "| style | lists | how the iterator follows it | page size and default |",
+    "|---|---|---|---|",
+    ...rows,
   ].join("\n");
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { createClient, type FetchLike, FreezoneRpcError } from "../../clients/ts/src/index.ts";
+import { createClient, type FetchLike, FreezoneRpcError, Transport } from "../../clients/ts/src/index.ts";
 import { noSleep } from "./support.ts";
 
 // The client's runtime against scripted answers (no server): every kind of failure comes back as a
@@ -172,5 +172,75 @@ describe("retries", () => {
     );
     expect(err.variant).toBe("NotFound");
     expect(sent).toHaveLength(1);
+  });
+});
+
+describe("list iterators (Transport.pages)", () => {
+  /** A server of `total` rows answering each page by the style's own params. */
+  function pagedFetch(total: number, answer: (params: any, rows: number[]) => unknown) {
+    const rows = Array.from({ length: total }, (_, i) => i + 1);
+    const sent: any[] = [];
+    const fetch: FetchLike = async (_url, init) => {
+      const body = JSON.parse(init.body);
+      sent.push(body.params);
+      return {
+        status: 200,
+        text: async () => JSON.stringify({ jsonrpc: "2.0", id: body.id, result: answer(body.params, rows) }),
+      };
+    };
+    return { fetch, sent };
+  }
+  const transport = (fetch: FetchLike, style: "cursor" | "page" | "offset", items = "items") =>
+    new Transport(
+      { url: "http://x/rpc", fetch, sleep: noSleep() },
+      {
+        readOnly: new Set(["x.list"]),
+        pages: { "x.list": { style, items } },
+        refresh: null,
+      },
+    );
+  const all = async (it: AsyncIterable<unknown>) => {
+    const out: unknown[] = [];
+    for await (const x of it) out.push(x);
+    return out;
+  };
+
+  test("offset style: offset advances by each page until a short one", async () => {
+    const server = pagedFetch(7, (p, rows) => ({ rows: rows.slice(p.offset, p.offset + p.limit) }));
+    expect(await all(transport(server.fetch, "offset", "rows").pages("x.list", { limit: 3 }))).toEqual([
+      1, 2, 3, 4, 5, 6, 7,
+    ]);
+    expect(server.sent.map((p) => p.offset)).toEqual([0, 3, 6]);
+  });
+
+  test("offset style: an exact multiple ends on the empty page after it", async () => {
+    const server = pagedFetch(6, (p, rows) => ({ rows: rows.slice(p.offset, p.offset + p.limit) }));
+    expect(await all(transport(server.fetch, "offset", "rows").pages("x.list", { limit: 3 }))).toHaveLength(6);
+    expect(server.sent.map((p) => p.offset)).toEqual([0, 3, 6]);
+  });
+
+  test("page style without a total: a short page is the last; from the page given", async () => {
+    const server = pagedFetch(5, (p, rows) => ({
+      items: rows.slice((p.page - 1) * p.page_size, p.page * p.page_size),
+      page: p.page,
+      page_size: p.page_size,
+    }));
+    expect(await all(transport(server.fetch, "page").pages("x.list", { page: 2, page_size: 2 }))).toEqual([3, 4, 5]);
+    expect(server.sent.map((p) => p.page)).toEqual([2, 3]);
+  });
+
+  test("cursor style: next_cursor sent back until null; the first call sends none", async () => {
+    const server = pagedFetch(5, (p, rows) => {
+      const from = p.cursor ? Number(p.cursor) : 0;
+      const next = from + 2 < rows.length ? String(from + 2) : null;
+      return { items: rows.slice(from, from + 2), next_cursor: next };
+    });
+    expect(await all(transport(server.fetch, "cursor").pages("x.list", { limit: 2 }))).toEqual([1, 2, 3, 4, 5]);
+    expect(server.sent.map((p) => p.cursor)).toEqual([undefined, "2", "4"]);
+  });
+
+  test("a method that is no list is refused", async () => {
+    const { fetch } = pagedFetch(0, () => ({}));
+    await expect(all(transport(fetch, "page").pages("x.other", {}))).rejects.toThrow(/not a list/);
   });
 });

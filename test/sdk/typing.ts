@@ -8,6 +8,7 @@ import {
   isMethodError,
   type ResidentResult,
   type ResidentStatus,
+  type ResidentSummary,
 } from "../../clients/ts/src/index.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -37,6 +38,16 @@ export async function expectations(client: FreezoneClient, caught: unknown): Pro
   if (me.ok) is<Equal<typeof me.result.email, string>>(true);
   if (resident.ok) is<Equal<typeof resident.result, ResidentResult>>(true);
   else is<"NotFound" extends typeof resident.error.variant ? true : false>(true);
+
+  // Every list has an iterator beside it that yields the items of all its pages and sets the paging param itself.
+  for await (const item of client.residentservice.list_all({ page_size: 50 })) {
+    is<Equal<typeof item, ResidentSummary>>(true);
+  }
+  for await (const sid of client.apikey.list_all()) is<Equal<typeof sid, string>>(true);
+  // @ts-expect-error the iterator sets page itself
+  client.residentservice.list_all({ page_size: 50, page: 2 });
+  // @ts-expect-error an operation that is no list has no iterator
+  client.residentservice.get_all({ resident_id: "x" });
 
   if (isMethodError(caught, "residentservice.create")) {
     const variant: ErrorVariant<"residentservice.create"> = caught.variant;

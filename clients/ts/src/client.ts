@@ -5,11 +5,21 @@ import {
   type ClientOptions,
   type Credentials,
   FreezoneRpcError,
+  mergeNamespaces,
   namespaces,
   type SettledAll,
   Transport,
 } from "./runtime.js";
-import { API, type BatchApi, type ClientApi, type ErrorVariant, type MethodName, SERVICES } from "./methods.js";
+import {
+  API,
+  type BatchApi,
+  type ClientApi,
+  type ErrorVariant,
+  ITERATORS,
+  type IteratorApi,
+  type MethodName,
+  SERVICES,
+} from "./methods.js";
 
 export interface ClientControls {
   /**
@@ -30,14 +40,21 @@ export interface ClientControls {
   credentials(): Credentials | null;
 }
 
-export type FreezoneClient = ClientApi & ClientControls;
+export type FreezoneClient = ClientApi & IteratorApi & ClientControls;
 
-/** A client for `options.url`: `client.<service>.<operation>(params, { signal })`. */
+/**
+ * A client for `options.url`: `client.<service>.<operation>(params, { signal })`, and for every list
+ * `client.<service>.<operation>_all(params)`, an async iterator over all its items.
+ */
 export function createClient(options: ClientOptions): FreezoneClient {
   const transport = new Transport(options, API);
   const api = namespaces<ClientApi>(
     SERVICES,
     (method) => (params?: unknown, callOptions?: CallOptions) => transport.call(method, params, callOptions),
+  );
+  const iterators = namespaces<IteratorApi>(
+    ITERATORS,
+    (method) => (params?: unknown, callOptions?: CallOptions) => transport.pages(method, params, callOptions),
   );
   const builder = namespaces<BatchApi>(
     SERVICES,
@@ -57,7 +74,7 @@ export function createClient(options: ClientOptions): FreezoneClient {
       ),
     credentials: () => transport.getCredentials(),
   };
-  return Object.assign(Object.create(null), api, controls) as FreezoneClient;
+  return Object.assign(Object.create(null), mergeNamespaces(api, iterators), controls) as FreezoneClient;
 }
 
 /** Narrows a caught error to the typed failure of `method`: its declared variants and the common ones. */

@@ -9863,7 +9863,977 @@ export type BatchApi = {
   };
 };
 
-/** What the runtime needs to know: the reads it may retry and how a session is refreshed. */
+/** The lists: how each one pages and the array of its result it pages over. */
+export const PAGES = {
+  "adminregistrationservice.list_registration_requests": { style: "page", items: "items" },
+  "adminservice.list_admin_actions": { style: "cursor", items: "items" },
+  "adminservice.list_outbox": { style: "cursor", items: "items" },
+  "companyservice.list": { style: "page", items: "items" },
+  "creditservice.list_transactions": { style: "page", items: "items" },
+  "kybservice.list": { style: "cursor", items: "items" },
+  "mcpapprovalservice.list_pending": { style: "cursor", items: "items" },
+  "mcpapprovalservice.admin_list": { style: "cursor", items: "items" },
+  "mcpcalllogservice.list": { style: "cursor", items: "items" },
+  "mcpcalllogservice.admin_list": { style: "cursor", items: "items" },
+  "residentservice.list": { style: "page", items: "items" },
+  "adminaction.list": { style: "cursor", items: "sids" },
+  "adminaction.find": { style: "cursor", items: "items" },
+  "apikey.list": { style: "cursor", items: "sids" },
+  "apikey.find": { style: "cursor", items: "items" },
+  "businessdocument.list": { style: "cursor", items: "sids" },
+  "businessdocument.find": { style: "cursor", items: "items" },
+  "companymessage.list": { style: "cursor", items: "sids" },
+  "companymessage.find": { style: "cursor", items: "items" },
+  "companyrole.list": { style: "cursor", items: "sids" },
+  "companyrole.find": { style: "cursor", items: "items" },
+  "contract.list": { style: "cursor", items: "sids" },
+  "contract.find": { style: "cursor", items: "items" },
+  "contractsignature.list": { style: "cursor", items: "sids" },
+  "contractsignature.find": { style: "cursor", items: "items" },
+  "contracttemplate.list": { style: "cursor", items: "sids" },
+  "contracttemplate.find": { style: "cursor", items: "items" },
+  "creditbalance.list": { style: "cursor", items: "sids" },
+  "creditbalance.find": { style: "cursor", items: "items" },
+  "credittransaction.list": { style: "cursor", items: "sids" },
+  "credittransaction.find": { style: "cursor", items: "items" },
+  "digitalresident.list": { style: "cursor", items: "sids" },
+  "digitalresident.find": { style: "cursor", items: "items" },
+  "dividenddistribution.list": { style: "cursor", items: "sids" },
+  "dividenddistribution.find": { style: "cursor", items: "items" },
+  "dividendpayment.list": { style: "cursor", items: "sids" },
+  "dividendpayment.find": { style: "cursor", items: "items" },
+  "documentaudience.list": { style: "cursor", items: "sids" },
+  "documentaudience.find": { style: "cursor", items: "items" },
+  "documentsignature.list": { style: "cursor", items: "sids" },
+  "documentsignature.find": { style: "cursor", items: "items" },
+  "emailverificationtoken.list": { style: "cursor", items: "sids" },
+  "emailverificationtoken.find": { style: "cursor", items: "items" },
+  "entitydraft.list": { style: "cursor", items: "sids" },
+  "entitydraft.find": { style: "cursor", items: "items" },
+  "entityinvitation.list": { style: "cursor", items: "sids" },
+  "entityinvitation.find": { style: "cursor", items: "items" },
+  "exchangetransaction.list": { style: "cursor", items: "sids" },
+  "exchangetransaction.find": { style: "cursor", items: "items" },
+  "financialreport.list": { style: "cursor", items: "sids" },
+  "financialreport.find": { style: "cursor", items: "items" },
+  "frontenderror.list": { style: "cursor", items: "sids" },
+  "frontenderror.find": { style: "cursor", items: "items" },
+  "fundtransfer.list": { style: "cursor", items: "sids" },
+  "fundtransfer.find": { style: "cursor", items: "items" },
+  "governanceaction.list": { style: "cursor", items: "sids" },
+  "governanceaction.find": { style: "cursor", items: "items" },
+  "kycartifactattestation.list": { style: "cursor", items: "sids" },
+  "kycartifactattestation.find": { style: "cursor", items: "items" },
+  "kycartifactpayload.list": { style: "cursor", items: "sids" },
+  "kycartifactpayload.find": { style: "cursor", items: "items" },
+  "kycpersonaldata.list": { style: "cursor", items: "sids" },
+  "kycpersonaldata.find": { style: "cursor", items: "items" },
+  "kycsession.list": { style: "cursor", items: "sids" },
+  "kycsession.find": { style: "cursor", items: "items" },
+  "mcpapproval.list": { style: "cursor", items: "sids" },
+  "mcpapproval.find": { style: "cursor", items: "items" },
+  "mcpcalllog.list": { style: "cursor", items: "sids" },
+  "mcpcalllog.find": { style: "cursor", items: "items" },
+  "partnerconfiguration.list": { style: "cursor", items: "sids" },
+  "partnerconfiguration.find": { style: "cursor", items: "items" },
+  "passwordresettoken.list": { style: "cursor", items: "sids" },
+  "passwordresettoken.find": { style: "cursor", items: "items" },
+  "payment.list": { style: "cursor", items: "sids" },
+  "payment.find": { style: "cursor", items: "items" },
+  "proposal.list": { style: "cursor", items: "sids" },
+  "proposal.find": { style: "cursor", items: "items" },
+  "publickeyhistory.list": { style: "cursor", items: "sids" },
+  "publickeyhistory.find": { style: "cursor", items: "items" },
+  "registrationcontract.list": { style: "cursor", items: "sids" },
+  "registrationcontract.find": { style: "cursor", items: "items" },
+  "registrationflow.list": { style: "cursor", items: "sids" },
+  "registrationflow.find": { style: "cursor", items: "items" },
+  "registrationrequest.list": { style: "cursor", items: "sids" },
+  "registrationrequest.find": { style: "cursor", items: "items" },
+  "resolution.list": { style: "cursor", items: "sids" },
+  "resolution.find": { style: "cursor", items: "items" },
+  "session.list": { style: "cursor", items: "sids" },
+  "session.find": { style: "cursor", items: "items" },
+  "shareholderinvite.list": { style: "cursor", items: "sids" },
+  "shareholderinvite.find": { style: "cursor", items: "items" },
+  "sharetransfer.list": { style: "cursor", items: "sids" },
+  "sharetransfer.find": { style: "cursor", items: "items" },
+  "taxdocument.list": { style: "cursor", items: "sids" },
+  "taxdocument.find": { style: "cursor", items: "items" },
+  "taxfiling.list": { style: "cursor", items: "sids" },
+  "taxfiling.find": { style: "cursor", items: "items" },
+  "treasuryaccount.list": { style: "cursor", items: "sids" },
+  "treasuryaccount.find": { style: "cursor", items: "items" },
+  "treasurytransaction.list": { style: "cursor", items: "sids" },
+  "treasurytransaction.find": { style: "cursor", items: "items" },
+  "user.list": { style: "cursor", items: "sids" },
+  "user.find": { style: "cursor", items: "items" },
+  "userauditlog.list": { style: "cursor", items: "sids" },
+  "userauditlog.find": { style: "cursor", items: "items" },
+  "usermessage.list": { style: "cursor", items: "sids" },
+  "usermessage.find": { style: "cursor", items: "items" },
+  "verificationlink.list": { style: "cursor", items: "sids" },
+  "verificationlink.find": { style: "cursor", items: "items" },
+  "vote.list": { style: "cursor", items: "sids" },
+  "vote.find": { style: "cursor", items: "items" },
+  "zonecompany.list": { style: "cursor", items: "sids" },
+  "zonecompany.find": { style: "cursor", items: "items" },
+  "zoneexpense.list": { style: "cursor", items: "sids" },
+  "zoneexpense.find": { style: "cursor", items: "items" },
+  "zoneinvoice.list": { style: "cursor", items: "sids" },
+  "zoneinvoice.find": { style: "cursor", items: "items" },
+} as const;
+
+/** `client.<service>.<operation>_all(params)`: every item of a list, page after page. */
+export const ITERATORS = {
+  adminregistrationservice: {
+    /**
+     * Every item of `adminregistrationservice.list_registration_requests` (`items`), page after page from `page` 1 until `total` (or a short page); each page is one call, retried like it.
+     *
+     * `for await (const item of client.adminregistrationservice.list_registration_requests_all(params)) { ... }`
+     */
+    list_registration_requests_all: "adminregistrationservice.list_registration_requests",
+  },
+  adminservice: {
+    /**
+     * Every item of `adminservice.list_admin_actions` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.adminservice.list_admin_actions_all(params)) { ... }`
+     */
+    list_admin_actions_all: "adminservice.list_admin_actions",
+    /**
+     * Every item of `adminservice.list_outbox` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.adminservice.list_outbox_all(params)) { ... }`
+     */
+    list_outbox_all: "adminservice.list_outbox",
+  },
+  companyservice: {
+    /**
+     * Every item of `companyservice.list` (`items`), page after page from `page` 1 until `total` (or a short page); each page is one call, retried like it.
+     *
+     * `for await (const item of client.companyservice.list_all(params)) { ... }`
+     */
+    list_all: "companyservice.list",
+  },
+  creditservice: {
+    /**
+     * Every item of `creditservice.list_transactions` (`items`), page after page from `page` 1 until `total` (or a short page); each page is one call, retried like it.
+     *
+     * `for await (const item of client.creditservice.list_transactions_all(params)) { ... }`
+     */
+    list_transactions_all: "creditservice.list_transactions",
+  },
+  kybservice: {
+    /**
+     * Every item of `kybservice.list` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.kybservice.list_all(params)) { ... }`
+     */
+    list_all: "kybservice.list",
+  },
+  mcpapprovalservice: {
+    /**
+     * Every item of `mcpapprovalservice.list_pending` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.mcpapprovalservice.list_pending_all(params)) { ... }`
+     */
+    list_pending_all: "mcpapprovalservice.list_pending",
+    /**
+     * Every item of `mcpapprovalservice.admin_list` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.mcpapprovalservice.admin_list_all(params)) { ... }`
+     */
+    admin_list_all: "mcpapprovalservice.admin_list",
+  },
+  mcpcalllogservice: {
+    /**
+     * Every item of `mcpcalllogservice.list` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.mcpcalllogservice.list_all(params)) { ... }`
+     */
+    list_all: "mcpcalllogservice.list",
+    /**
+     * Every item of `mcpcalllogservice.admin_list` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.mcpcalllogservice.admin_list_all(params)) { ... }`
+     */
+    admin_list_all: "mcpcalllogservice.admin_list",
+  },
+  residentservice: {
+    /**
+     * Every item of `residentservice.list` (`items`), page after page from `page` 1 until `total` (or a short page); each page is one call, retried like it.
+     *
+     * `for await (const item of client.residentservice.list_all(params)) { ... }`
+     */
+    list_all: "residentservice.list",
+  },
+  adminaction: {
+    /**
+     * Every item of `adminaction.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.adminaction.list_all(params)) { ... }`
+     */
+    list_all: "adminaction.list",
+    /**
+     * Every item of `adminaction.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.adminaction.find_all(params)) { ... }`
+     */
+    find_all: "adminaction.find",
+  },
+  apikey: {
+    /**
+     * Every item of `apikey.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.apikey.list_all(params)) { ... }`
+     */
+    list_all: "apikey.list",
+    /**
+     * Every item of `apikey.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.apikey.find_all(params)) { ... }`
+     */
+    find_all: "apikey.find",
+  },
+  businessdocument: {
+    /**
+     * Every item of `businessdocument.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.businessdocument.list_all(params)) { ... }`
+     */
+    list_all: "businessdocument.list",
+    /**
+     * Every item of `businessdocument.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.businessdocument.find_all(params)) { ... }`
+     */
+    find_all: "businessdocument.find",
+  },
+  companymessage: {
+    /**
+     * Every item of `companymessage.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.companymessage.list_all(params)) { ... }`
+     */
+    list_all: "companymessage.list",
+    /**
+     * Every item of `companymessage.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.companymessage.find_all(params)) { ... }`
+     */
+    find_all: "companymessage.find",
+  },
+  companyrole: {
+    /**
+     * Every item of `companyrole.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.companyrole.list_all(params)) { ... }`
+     */
+    list_all: "companyrole.list",
+    /**
+     * Every item of `companyrole.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.companyrole.find_all(params)) { ... }`
+     */
+    find_all: "companyrole.find",
+  },
+  contract: {
+    /**
+     * Every item of `contract.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.contract.list_all(params)) { ... }`
+     */
+    list_all: "contract.list",
+    /**
+     * Every item of `contract.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.contract.find_all(params)) { ... }`
+     */
+    find_all: "contract.find",
+  },
+  contractsignature: {
+    /**
+     * Every item of `contractsignature.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.contractsignature.list_all(params)) { ... }`
+     */
+    list_all: "contractsignature.list",
+    /**
+     * Every item of `contractsignature.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.contractsignature.find_all(params)) { ... }`
+     */
+    find_all: "contractsignature.find",
+  },
+  contracttemplate: {
+    /**
+     * Every item of `contracttemplate.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.contracttemplate.list_all(params)) { ... }`
+     */
+    list_all: "contracttemplate.list",
+    /**
+     * Every item of `contracttemplate.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.contracttemplate.find_all(params)) { ... }`
+     */
+    find_all: "contracttemplate.find",
+  },
+  creditbalance: {
+    /**
+     * Every item of `creditbalance.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.creditbalance.list_all(params)) { ... }`
+     */
+    list_all: "creditbalance.list",
+    /**
+     * Every item of `creditbalance.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.creditbalance.find_all(params)) { ... }`
+     */
+    find_all: "creditbalance.find",
+  },
+  credittransaction: {
+    /**
+     * Every item of `credittransaction.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.credittransaction.list_all(params)) { ... }`
+     */
+    list_all: "credittransaction.list",
+    /**
+     * Every item of `credittransaction.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.credittransaction.find_all(params)) { ... }`
+     */
+    find_all: "credittransaction.find",
+  },
+  digitalresident: {
+    /**
+     * Every item of `digitalresident.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.digitalresident.list_all(params)) { ... }`
+     */
+    list_all: "digitalresident.list",
+    /**
+     * Every item of `digitalresident.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.digitalresident.find_all(params)) { ... }`
+     */
+    find_all: "digitalresident.find",
+  },
+  dividenddistribution: {
+    /**
+     * Every item of `dividenddistribution.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.dividenddistribution.list_all(params)) { ... }`
+     */
+    list_all: "dividenddistribution.list",
+    /**
+     * Every item of `dividenddistribution.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.dividenddistribution.find_all(params)) { ... }`
+     */
+    find_all: "dividenddistribution.find",
+  },
+  dividendpayment: {
+    /**
+     * Every item of `dividendpayment.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.dividendpayment.list_all(params)) { ... }`
+     */
+    list_all: "dividendpayment.list",
+    /**
+     * Every item of `dividendpayment.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.dividendpayment.find_all(params)) { ... }`
+     */
+    find_all: "dividendpayment.find",
+  },
+  documentaudience: {
+    /**
+     * Every item of `documentaudience.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.documentaudience.list_all(params)) { ... }`
+     */
+    list_all: "documentaudience.list",
+    /**
+     * Every item of `documentaudience.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.documentaudience.find_all(params)) { ... }`
+     */
+    find_all: "documentaudience.find",
+  },
+  documentsignature: {
+    /**
+     * Every item of `documentsignature.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.documentsignature.list_all(params)) { ... }`
+     */
+    list_all: "documentsignature.list",
+    /**
+     * Every item of `documentsignature.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.documentsignature.find_all(params)) { ... }`
+     */
+    find_all: "documentsignature.find",
+  },
+  emailverificationtoken: {
+    /**
+     * Every item of `emailverificationtoken.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.emailverificationtoken.list_all(params)) { ... }`
+     */
+    list_all: "emailverificationtoken.list",
+    /**
+     * Every item of `emailverificationtoken.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.emailverificationtoken.find_all(params)) { ... }`
+     */
+    find_all: "emailverificationtoken.find",
+  },
+  entitydraft: {
+    /**
+     * Every item of `entitydraft.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.entitydraft.list_all(params)) { ... }`
+     */
+    list_all: "entitydraft.list",
+    /**
+     * Every item of `entitydraft.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.entitydraft.find_all(params)) { ... }`
+     */
+    find_all: "entitydraft.find",
+  },
+  entityinvitation: {
+    /**
+     * Every item of `entityinvitation.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.entityinvitation.list_all(params)) { ... }`
+     */
+    list_all: "entityinvitation.list",
+    /**
+     * Every item of `entityinvitation.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.entityinvitation.find_all(params)) { ... }`
+     */
+    find_all: "entityinvitation.find",
+  },
+  exchangetransaction: {
+    /**
+     * Every item of `exchangetransaction.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.exchangetransaction.list_all(params)) { ... }`
+     */
+    list_all: "exchangetransaction.list",
+    /**
+     * Every item of `exchangetransaction.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.exchangetransaction.find_all(params)) { ... }`
+     */
+    find_all: "exchangetransaction.find",
+  },
+  financialreport: {
+    /**
+     * Every item of `financialreport.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.financialreport.list_all(params)) { ... }`
+     */
+    list_all: "financialreport.list",
+    /**
+     * Every item of `financialreport.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.financialreport.find_all(params)) { ... }`
+     */
+    find_all: "financialreport.find",
+  },
+  frontenderror: {
+    /**
+     * Every item of `frontenderror.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.frontenderror.list_all(params)) { ... }`
+     */
+    list_all: "frontenderror.list",
+    /**
+     * Every item of `frontenderror.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.frontenderror.find_all(params)) { ... }`
+     */
+    find_all: "frontenderror.find",
+  },
+  fundtransfer: {
+    /**
+     * Every item of `fundtransfer.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.fundtransfer.list_all(params)) { ... }`
+     */
+    list_all: "fundtransfer.list",
+    /**
+     * Every item of `fundtransfer.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.fundtransfer.find_all(params)) { ... }`
+     */
+    find_all: "fundtransfer.find",
+  },
+  governanceaction: {
+    /**
+     * Every item of `governanceaction.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.governanceaction.list_all(params)) { ... }`
+     */
+    list_all: "governanceaction.list",
+    /**
+     * Every item of `governanceaction.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.governanceaction.find_all(params)) { ... }`
+     */
+    find_all: "governanceaction.find",
+  },
+  kycartifactattestation: {
+    /**
+     * Every item of `kycartifactattestation.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.kycartifactattestation.list_all(params)) { ... }`
+     */
+    list_all: "kycartifactattestation.list",
+    /**
+     * Every item of `kycartifactattestation.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.kycartifactattestation.find_all(params)) { ... }`
+     */
+    find_all: "kycartifactattestation.find",
+  },
+  kycartifactpayload: {
+    /**
+     * Every item of `kycartifactpayload.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.kycartifactpayload.list_all(params)) { ... }`
+     */
+    list_all: "kycartifactpayload.list",
+    /**
+     * Every item of `kycartifactpayload.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.kycartifactpayload.find_all(params)) { ... }`
+     */
+    find_all: "kycartifactpayload.find",
+  },
+  kycpersonaldata: {
+    /**
+     * Every item of `kycpersonaldata.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.kycpersonaldata.list_all(params)) { ... }`
+     */
+    list_all: "kycpersonaldata.list",
+    /**
+     * Every item of `kycpersonaldata.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.kycpersonaldata.find_all(params)) { ... }`
+     */
+    find_all: "kycpersonaldata.find",
+  },
+  kycsession: {
+    /**
+     * Every item of `kycsession.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.kycsession.list_all(params)) { ... }`
+     */
+    list_all: "kycsession.list",
+    /**
+     * Every item of `kycsession.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.kycsession.find_all(params)) { ... }`
+     */
+    find_all: "kycsession.find",
+  },
+  mcpapproval: {
+    /**
+     * Every item of `mcpapproval.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.mcpapproval.list_all(params)) { ... }`
+     */
+    list_all: "mcpapproval.list",
+    /**
+     * Every item of `mcpapproval.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.mcpapproval.find_all(params)) { ... }`
+     */
+    find_all: "mcpapproval.find",
+  },
+  mcpcalllog: {
+    /**
+     * Every item of `mcpcalllog.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.mcpcalllog.list_all(params)) { ... }`
+     */
+    list_all: "mcpcalllog.list",
+    /**
+     * Every item of `mcpcalllog.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.mcpcalllog.find_all(params)) { ... }`
+     */
+    find_all: "mcpcalllog.find",
+  },
+  partnerconfiguration: {
+    /**
+     * Every item of `partnerconfiguration.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.partnerconfiguration.list_all(params)) { ... }`
+     */
+    list_all: "partnerconfiguration.list",
+    /**
+     * Every item of `partnerconfiguration.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.partnerconfiguration.find_all(params)) { ... }`
+     */
+    find_all: "partnerconfiguration.find",
+  },
+  passwordresettoken: {
+    /**
+     * Every item of `passwordresettoken.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.passwordresettoken.list_all(params)) { ... }`
+     */
+    list_all: "passwordresettoken.list",
+    /**
+     * Every item of `passwordresettoken.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.passwordresettoken.find_all(params)) { ... }`
+     */
+    find_all: "passwordresettoken.find",
+  },
+  payment: {
+    /**
+     * Every item of `payment.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.payment.list_all(params)) { ... }`
+     */
+    list_all: "payment.list",
+    /**
+     * Every item of `payment.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.payment.find_all(params)) { ... }`
+     */
+    find_all: "payment.find",
+  },
+  proposal: {
+    /**
+     * Every item of `proposal.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.proposal.list_all(params)) { ... }`
+     */
+    list_all: "proposal.list",
+    /**
+     * Every item of `proposal.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.proposal.find_all(params)) { ... }`
+     */
+    find_all: "proposal.find",
+  },
+  publickeyhistory: {
+    /**
+     * Every item of `publickeyhistory.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.publickeyhistory.list_all(params)) { ... }`
+     */
+    list_all: "publickeyhistory.list",
+    /**
+     * Every item of `publickeyhistory.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.publickeyhistory.find_all(params)) { ... }`
+     */
+    find_all: "publickeyhistory.find",
+  },
+  registrationcontract: {
+    /**
+     * Every item of `registrationcontract.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.registrationcontract.list_all(params)) { ... }`
+     */
+    list_all: "registrationcontract.list",
+    /**
+     * Every item of `registrationcontract.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.registrationcontract.find_all(params)) { ... }`
+     */
+    find_all: "registrationcontract.find",
+  },
+  registrationflow: {
+    /**
+     * Every item of `registrationflow.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.registrationflow.list_all(params)) { ... }`
+     */
+    list_all: "registrationflow.list",
+    /**
+     * Every item of `registrationflow.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.registrationflow.find_all(params)) { ... }`
+     */
+    find_all: "registrationflow.find",
+  },
+  registrationrequest: {
+    /**
+     * Every item of `registrationrequest.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.registrationrequest.list_all(params)) { ... }`
+     */
+    list_all: "registrationrequest.list",
+    /**
+     * Every item of `registrationrequest.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.registrationrequest.find_all(params)) { ... }`
+     */
+    find_all: "registrationrequest.find",
+  },
+  resolution: {
+    /**
+     * Every item of `resolution.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.resolution.list_all(params)) { ... }`
+     */
+    list_all: "resolution.list",
+    /**
+     * Every item of `resolution.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.resolution.find_all(params)) { ... }`
+     */
+    find_all: "resolution.find",
+  },
+  session: {
+    /**
+     * Every item of `session.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.session.list_all(params)) { ... }`
+     */
+    list_all: "session.list",
+    /**
+     * Every item of `session.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.session.find_all(params)) { ... }`
+     */
+    find_all: "session.find",
+  },
+  shareholderinvite: {
+    /**
+     * Every item of `shareholderinvite.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.shareholderinvite.list_all(params)) { ... }`
+     */
+    list_all: "shareholderinvite.list",
+    /**
+     * Every item of `shareholderinvite.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.shareholderinvite.find_all(params)) { ... }`
+     */
+    find_all: "shareholderinvite.find",
+  },
+  sharetransfer: {
+    /**
+     * Every item of `sharetransfer.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.sharetransfer.list_all(params)) { ... }`
+     */
+    list_all: "sharetransfer.list",
+    /**
+     * Every item of `sharetransfer.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.sharetransfer.find_all(params)) { ... }`
+     */
+    find_all: "sharetransfer.find",
+  },
+  taxdocument: {
+    /**
+     * Every item of `taxdocument.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.taxdocument.list_all(params)) { ... }`
+     */
+    list_all: "taxdocument.list",
+    /**
+     * Every item of `taxdocument.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.taxdocument.find_all(params)) { ... }`
+     */
+    find_all: "taxdocument.find",
+  },
+  taxfiling: {
+    /**
+     * Every item of `taxfiling.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.taxfiling.list_all(params)) { ... }`
+     */
+    list_all: "taxfiling.list",
+    /**
+     * Every item of `taxfiling.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.taxfiling.find_all(params)) { ... }`
+     */
+    find_all: "taxfiling.find",
+  },
+  treasuryaccount: {
+    /**
+     * Every item of `treasuryaccount.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.treasuryaccount.list_all(params)) { ... }`
+     */
+    list_all: "treasuryaccount.list",
+    /**
+     * Every item of `treasuryaccount.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.treasuryaccount.find_all(params)) { ... }`
+     */
+    find_all: "treasuryaccount.find",
+  },
+  treasurytransaction: {
+    /**
+     * Every item of `treasurytransaction.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.treasurytransaction.list_all(params)) { ... }`
+     */
+    list_all: "treasurytransaction.list",
+    /**
+     * Every item of `treasurytransaction.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.treasurytransaction.find_all(params)) { ... }`
+     */
+    find_all: "treasurytransaction.find",
+  },
+  user: {
+    /**
+     * Every item of `user.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.user.list_all(params)) { ... }`
+     */
+    list_all: "user.list",
+    /**
+     * Every item of `user.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.user.find_all(params)) { ... }`
+     */
+    find_all: "user.find",
+  },
+  userauditlog: {
+    /**
+     * Every item of `userauditlog.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.userauditlog.list_all(params)) { ... }`
+     */
+    list_all: "userauditlog.list",
+    /**
+     * Every item of `userauditlog.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.userauditlog.find_all(params)) { ... }`
+     */
+    find_all: "userauditlog.find",
+  },
+  usermessage: {
+    /**
+     * Every item of `usermessage.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.usermessage.list_all(params)) { ... }`
+     */
+    list_all: "usermessage.list",
+    /**
+     * Every item of `usermessage.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.usermessage.find_all(params)) { ... }`
+     */
+    find_all: "usermessage.find",
+  },
+  verificationlink: {
+    /**
+     * Every item of `verificationlink.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.verificationlink.list_all(params)) { ... }`
+     */
+    list_all: "verificationlink.list",
+    /**
+     * Every item of `verificationlink.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.verificationlink.find_all(params)) { ... }`
+     */
+    find_all: "verificationlink.find",
+  },
+  vote: {
+    /**
+     * Every item of `vote.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.vote.list_all(params)) { ... }`
+     */
+    list_all: "vote.list",
+    /**
+     * Every item of `vote.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.vote.find_all(params)) { ... }`
+     */
+    find_all: "vote.find",
+  },
+  zonecompany: {
+    /**
+     * Every item of `zonecompany.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.zonecompany.list_all(params)) { ... }`
+     */
+    list_all: "zonecompany.list",
+    /**
+     * Every item of `zonecompany.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.zonecompany.find_all(params)) { ... }`
+     */
+    find_all: "zonecompany.find",
+  },
+  zoneexpense: {
+    /**
+     * Every item of `zoneexpense.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.zoneexpense.list_all(params)) { ... }`
+     */
+    list_all: "zoneexpense.list",
+    /**
+     * Every item of `zoneexpense.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.zoneexpense.find_all(params)) { ... }`
+     */
+    find_all: "zoneexpense.find",
+  },
+  zoneinvoice: {
+    /**
+     * Every item of `zoneinvoice.list` (`sids`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.zoneinvoice.list_all(params)) { ... }`
+     */
+    list_all: "zoneinvoice.list",
+    /**
+     * Every item of `zoneinvoice.find` (`items`), following `next_cursor` until it is null; each page is one call, retried like it.
+     *
+     * `for await (const item of client.zoneinvoice.find_all(params)) { ... }`
+     */
+    find_all: "zoneinvoice.find",
+  },
+} as const;
+
+type Paged = keyof typeof PAGES;
+/** The params a page takes that the iterator sets itself. */
+type PagingParam = "cursor" | "page" | "offset";
+/** What a list's iterator yields: an element of the array it pages over. */
+export type ItemOf<M extends Paged> =
+  MethodMap[M]["result"] extends Record<(typeof PAGES)[M]["items"], readonly (infer I)[]> ? I : never;
+type IterArgs<A> = A extends [unknown, ...unknown[]]
+  ? [params: Omit<A[0], PagingParam>, options?: CallOptions]
+  : A extends [params?: infer P, ...unknown[]]
+    ? [params?: Omit<NonNullable<P>, PagingParam>, options?: CallOptions]
+    : never;
+type Iterate<M extends Paged> = (...args: IterArgs<MethodMap[M]["args"]>) => AsyncIterable<ItemOf<M>>;
+type Iterators = typeof ITERATORS;
+
+/** `client.<service>.<operation>_all(params, options)`: an async iterator over every item of the list. */
+export type IteratorApi = {
+  readonly [S in keyof Iterators]: {
+    readonly [O in keyof Iterators[S]]: Iterators[S][O] extends Paged ? Iterate<Iterators[S][O]> : never;
+  };
+};
+
+/** What the runtime needs to know: the reads it may retry, how lists page and how a session is refreshed. */
 export const API: ApiInfo = {
   readOnly: new Set<string>([
     "adminregistrationservice.list_registration_requests",
@@ -10188,5 +11158,6 @@ export const API: ApiInfo = {
     "zoneinvoice.list",
     "zoneinvoice.find",
   ]),
+  pages: PAGES,
   refresh: { method: "authservice.refresh_token", param: "token" },
 };

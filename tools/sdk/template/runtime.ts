@@ -147,10 +147,18 @@ export interface CallOptions {
   idempotencyKey?: string;
 }
 
+/** How a list pages (see `Transport.pages`), and the array of its result it pages over. */
+export interface PageStyle {
+  style: "cursor" | "page" | "offset";
+  items: string;
+}
+
 /** What the generated code tells the runtime about the API. */
 export interface ApiInfo {
   /** Methods that only read (retried on transient failures). */
   readOnly: ReadonlySet<string>;
+  /** The lists, by wire name: how each pages. */
+  pages: Readonly<Record<string, PageStyle>>;
   /** The method that trades a refresh token for a new session, and its token param; null when the API has none. */
   refresh: { method: string; param: string } | null;
 }
@@ -292,6 +300,46 @@ export class Transport {
         if (delay === null) throw err;
         await this.sleep(delay, options.signal);
       }
+    }
+  }
+
+  /**
+   * Every item of a list, one call per page (each retried as `call` retries it), in the style the method pages:
+   * `cursor` sends the previous page's `next_cursor` until it is null; `page` counts `page` up from the given one
+   * (default 1) until `total` items were seen or a page comes back short or empty; `offset` advances `offset` by
+   * each page's length until a page comes back short or empty. Stops early when the loop breaks.
+   */
+  async *pages(method: string, params: unknown, options: CallOptions = {}): AsyncGenerator<unknown, void, undefined> {
+    const paging = this.api.pages[method];
+    if (!paging) throw new Error(`${method} is not a list this client knows how to page`);
+    const base: Record<string, unknown> = isObject(params) ? { ...params } : {};
+    let cursor: unknown = null;
+    let page = typeof base["page"] === "number" ? base["page"] : 1;
+    let offset = typeof base["offset"] === "number" ? base["offset"] : 0;
+    let seen = 0;
+    for (;;) {
+      const sent =
+        paging.style === "cursor"
+          ? { ...base, ...(cursor === null ? {} : { cursor }) }
+          : paging.style === "page"
+            ? { ...base, page }
+            : { ...base, offset };
+      const result = await this.call(method, sent, options);
+      const items = isObject(result) && Array.isArray(result[paging.items]) ? (result[paging.items] as unknown[]) : [];
+      yield* items;
+      seen += items.length;
+      const answer = isObject(result) ? result : {};
+      if (paging.style === "cursor") {
+        cursor = answer["next_cursor"] ?? null;
+        if (cursor === null || items.length === 0) return;
+        continue;
+      }
+      const size = typeof answer["page_size"] === "number" ? answer["page_size"] : (base["page_size"] ?? base["limit"]);
+      const total = typeof answer["total"] === "number" ? answer["total"] : null;
+      if (items.length === 0 || (total !== null && seen >= total)) return;
+      if (typeof size === "number" && size > 0 && items.length < size) return;
+      if (paging.style === "page") page += 1;
+      else offset += items.length;
     }
   }
 
@@ -440,6 +488,15 @@ export class Transport {
 function withIdempotencyKey(options: CallOptions): CallOptions {
   const key = options.idempotencyKey ?? newIdempotencyKey();
   return { ...options, headers: { ...options.headers, "idempotency-key": key } };
+}
+
+/** Two sets of namespace objects as one: a namespace in both gets the members of both. */
+export function mergeNamespaces<A extends object, B extends object>(a: A, b: B): A & B {
+  const out: Record<string, unknown> = { ...(a as Record<string, unknown>) };
+  for (const [name, ns] of Object.entries(b as Record<string, object>)) {
+    out[name] = Object.freeze({ ...((out[name] as object | undefined) ?? {}), ...ns });
+  }
+  return out as A & B;
 }
 
 /**
