@@ -15,6 +15,8 @@
  *   --runs N                           rounds of load runs, and cold starts per database (default 3): medians
  *   --duration S  --warmup S  --connections N     override 6 s, 2 s, 32
  *   --skip-cold-start  --skip-pglite   leave out the cold starts / the PGlite memory and load phase
+ *   --skip-codegen  --codegen-only     leave out / run only the codegen phase (whole spec and a one-method change,
+ *                                      against a process start; bench/lib/codegen.ts; writes results/codegen.json)
  *   --trivial M --trivial-params JSON  the trivial method (default pricingservice.get_shareholder_fee_rate)
  *   --wait-quiet S                     wait up to S s (default 30) for other load on the machine to stop first
  *   --nice=N                           priority of the bench and its servers inside its own session (default -10)
@@ -39,6 +41,7 @@ import {
   startMain,
   trySetPriority,
 } from "./lib/children.ts";
+import { type CodegenFigures, codegenBench } from "./lib/codegen.ts";
 import { type ColdStart, measureColdStart } from "./lib/cold-start.ts";
 import { DEBIT_BODY, isDeduction, prepareDebitUsers, rotatingAuth } from "./lib/debit.ts";
 import { benchKeys } from "./lib/keys.ts";
@@ -73,6 +76,8 @@ const { values: flags } = parseArgs({
     profile: { type: "boolean", default: false },
     "skip-cold-start": { type: "boolean", default: false },
     "skip-pglite": { type: "boolean", default: false },
+    "skip-codegen": { type: "boolean", default: false },
+    "codegen-only": { type: "boolean", default: false },
     "wait-quiet": { type: "string", default: "30" },
     trivial: { type: "string", default: DEFAULT_TRIVIAL },
     "trivial-params": { type: "string", default: DEFAULT_TRIVIAL_PARAMS },
@@ -137,6 +142,15 @@ async function coldStarts(count: number) {
   return { pglite: figures(runs.pglite), postgresql: figures(runs.postgresql) };
 }
 
+/** The codegen phase: its runs, then the medians and the ratios to a process start. */
+function codegenPhase(): CodegenFigures {
+  const figures = codegenBench(ROUNDS, log);
+  log(
+    `codegen: whole spec median ${figures.wholeMs.median} ms (${figures.ratios.whole}x a process start of ${figures.baselineMs.median} ms; codegen's own ${figures.wholeInternalMs.median} ms), one-method change median ${figures.oneMethodMs.median} ms (${figures.ratios.oneMethod}x; own ${figures.oneMethodInternalMs.median} ms, ${figures.oneMethodFilesWritten} files written)`,
+  );
+  return figures;
+}
+
 /** Per run, the figures of the round with the median req/s (a measured run, not a blend). */
 function medianRuns(rounds: Runs[]): Runs {
   const out = {} as Runs;
@@ -160,7 +174,13 @@ async function main(): Promise<void> {
   );
   const machine = machineInfo(await dropSchema(databaseUrl, SCHEMA));
 
-  // Cold starts first, while none of the bench's servers runs.
+  // Codegen and cold starts first, while none of the bench's servers runs.
+  const codegen = flags["skip-codegen"] ? null : codegenPhase();
+  if (flags["codegen-only"]) {
+    writeFileSync(join(RESULTS, "codegen.json"), `${JSON.stringify({ machine, codegen }, null, 2)}\n`);
+    log("\nwrote bench/results/codegen.json");
+    return;
+  }
   const coldStart = flags["skip-cold-start"] ? null : await coldStarts(ROUNDS);
 
   // Our server: it migrates the fresh schema, then gives us a user, a session and the answers to compare.
@@ -379,6 +399,7 @@ async function main(): Promise<void> {
     ratios: q.medians,
     ratioSpreads: { reqPerS: q.reqPerS, byCpu: q.byCpu },
     coldStart,
+    codegen,
     memory: {
       postgresql: {
         afterStartMiB: appAfterStart.rssMiB,

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { cacheKey, cacheRead, cacheWrite, packageSalt } from "./cache.ts";
 import type { GeneratedFile } from "./write.ts";
 
 /**
@@ -61,18 +62,41 @@ function isFormatted(file: GeneratedFile): boolean {
  * project, so no project configuration applies). One process for all files keeps it to a fraction of a second.
  */
 export async function formatFiles(files: GeneratedFile[]): Promise<GeneratedFile[]> {
-  const targets = files.filter(isFormatted);
-  if (targets.length === 0) return files;
-  const dir = mkdtempSync(join(tmpdir(), "codegen-format-"));
-  try {
-    for (const file of targets) {
-      mkdirSync(dirname(join(dir, file.path)), { recursive: true });
-      writeFileSync(join(dir, file.path), file.content);
-    }
-    await biomeFormat(dir);
-    const formatted = new Map(targets.map((f) => [f.path, readFileSync(join(dir, f.path), "utf8")]));
-    return files.map((f) => (formatted.has(f.path) ? { path: f.path, content: formatted.get(f.path)! } : f));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  const formatted = new Map<string, string>();
+  const keys = new Map<string, string>();
+  const misses: GeneratedFile[] = [];
+  for (const file of files.filter(isFormatted)) {
+    const key = formatKey(file.content);
+    const hit = cacheRead("format", key);
+    if (hit === null) {
+      misses.push(file);
+      keys.set(file.path, key);
+    } else formatted.set(file.path, hit);
   }
+  if (misses.length > 0) {
+    const dir = mkdtempSync(join(tmpdir(), "codegen-format-"));
+    try {
+      for (const file of misses) {
+        mkdirSync(dirname(join(dir, file.path)), { recursive: true });
+        writeFileSync(join(dir, file.path), file.content);
+      }
+      await biomeFormat(dir);
+      for (const file of misses) {
+        const text = readFileSync(join(dir, file.path), "utf8");
+        formatted.set(file.path, text);
+        cacheWrite("format", keys.get(file.path)!, text);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return files.map((f) => (formatted.has(f.path) ? { path: f.path, content: formatted.get(f.path)! } : f));
+}
+
+let salt: string | null = null;
+
+/** The cache key of a file's text: the text, Biome's version and the style. */
+export function formatKey(content: string): string {
+  salt ??= `${packageSalt("@biomejs/biome")} ${STYLE.join(" ")}`;
+  return cacheKey(salt, content);
 }

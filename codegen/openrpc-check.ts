@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { Worker } from "node:worker_threads";
+import { cacheKey, cacheRead, cacheWrite, packageSalt } from "./cache.ts";
 import { type Diagnostic, pointer } from "./diagnostics.ts";
 import type { JsonSchema } from "./model.ts";
 
@@ -27,12 +29,18 @@ export function dataPathToPointer(dataPath: string): string {
  * on a worker thread (the library builds a fresh ajv per document). One `invalid-openrpc` per rejected document,
  * at the first (innermost) member ajv rejects.
  */
-export function checkOpenrpcDocuments(docs: OpenrpcDocument[]): Promise<Diagnostic[]> {
+export function checkOpenrpcDocuments(all: OpenrpcDocument[]): Promise<Diagnostic[]> {
+  // A document that passed before (the same text, the same meta-schema) passes again: only the others are checked.
+  const keyed = all.map((d) => ({ d, key: cacheKey(checkSalt(), JSON.stringify(d.doc)) }));
+  const unchecked = keyed.filter(({ key }) => cacheRead("openrpc-valid", key) === null);
+  const docs = unchecked.map(({ d }) => d);
   if (docs.length === 0) return Promise.resolve([]);
   return new Promise((resolve, reject) => {
     // Plain JavaScript: the worker needs none of the parent's loaders (tsx, vitest).
     const worker = new Worker(new URL("./openrpc-worker.mjs", import.meta.url), { workerData: docs, execArgv: [] });
     worker.once("message", (failures: Failure[]) => {
+      const failed = new Set(failures.map((f) => f.file));
+      for (const { d, key } of unchecked) if (!failed.has(d.file)) cacheWrite("openrpc-valid", key, "valid");
       resolve(
         failures.map(({ file, dataPath, message }) => {
           const ptr = dataPathToPointer(dataPath);
@@ -48,4 +56,14 @@ export function checkOpenrpcDocuments(docs: OpenrpcDocument[]): Promise<Diagnost
     });
     worker.once("error", reject);
   });
+}
+
+let salt: string | null = null;
+/** The meta-schema and validator versions a pass was decided with, and the worker's own rules. */
+function checkSalt(): string {
+  if (salt === null) {
+    const worker = readFileSync(new URL("./openrpc-worker.mjs", import.meta.url), "utf8");
+    salt = `${packageSalt("@open-rpc/schema-utils-js", "@open-rpc/meta-schema")} ${cacheKey("", worker)}`;
+  }
+  return salt;
 }
