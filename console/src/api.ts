@@ -97,7 +97,21 @@ export async function call<T = Record<string, unknown>>(
   }
 }
 
-async function refresh(session: Session): Promise<Session | null> {
+/**
+ * One refresh at a time: refresh tokens are single-use, so calls that meet the expiry together (the page and the
+ * navigation's pending count) share one refresh instead of the second one spending a used token and signing out.
+ */
+let refreshing: { token: string; done: Promise<Session | null> } | null = null;
+
+function refresh(session: Session): Promise<Session | null> {
+  if (refreshing?.token !== session.refresh_token) {
+    const done = refreshOnce(session);
+    refreshing = { token: session.refresh_token, done };
+  }
+  return refreshing.done;
+}
+
+async function refreshOnce(session: Session): Promise<Session | null> {
   try {
     const r = (await post("/rpc", "authservice.refresh_token", { token: session.refresh_token }, null)) as {
       access_token: string;

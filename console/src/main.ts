@@ -1,4 +1,4 @@
-import { loadSession, whenSignedOut } from "./api.ts";
+import { call, loadSession, whenSignedOut } from "./api.ts";
 import { h, put } from "./dom.ts";
 import { approvalsPage } from "./pages/approvals.ts";
 import { explorerPage } from "./pages/explorer.ts";
@@ -27,13 +27,29 @@ function renderNav(current: string): void {
     h(
       "ul",
       {},
-      Object.entries(ROUTES).map(([name, route]) =>
-        h("li", {}, h("a", { href: `#/${name}`, "aria-current": name === current ? "page" : null }, route.title)),
-      ),
+      Object.entries(ROUTES).map(([name, route]) => {
+        const link = h("a", { href: `#/${name}`, "aria-current": name === current ? "page" : null }, route.title);
+        if (name === "approvals") void showPendingCount(link);
+        return h("li", {}, link);
+      }),
       h("li", {}, h("span", { class: "muted" }, session.email)),
       h("li", {}, h("button", { type: "button", class: "link", onclick: () => void signOut() }, "Sign out")),
     ),
   );
+}
+
+/** The number of approvals waiting for the person, beside the Approvals link (none shown when nothing waits). */
+async function showPendingCount(link: HTMLElement): Promise<void> {
+  try {
+    const r = await call<{ items: unknown[]; next_cursor: string | null }>("mcpapprovalservice.list_pending", {
+      limit: 100,
+    });
+    if (r.items.length === 0) return;
+    const shown = r.next_cursor ? "100+" : String(r.items.length);
+    link.append(" ", h("span", { class: "badge count", "aria-label": `${shown} pending` }, shown));
+  } catch {
+    // The count is a hint: the page itself shows the list or the error.
+  }
 }
 
 /**

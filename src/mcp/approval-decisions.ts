@@ -20,9 +20,9 @@ import { checkAccountPassword } from "../rpc/password-check.ts";
 import {
   approvalArguments,
   approvalPasswordParam,
+  approvalResult,
   expireApprovals,
   readerOf,
-  toApprovalResult,
 } from "./approval-store.ts";
 import { mcpDepsFor } from "./deps.ts";
 import { runTool, type ToolOutcome } from "./execute.ts";
@@ -170,7 +170,7 @@ export async function approveApproval(
   const given = await passwordFor(ctx, row, admin, password);
   await claim(ctx, row, now);
   await execute(ctx, row, now, given);
-  const result = toApprovalResult(ctx, await loadApproval(ctx, sid, admin), readerOf(ctx, admin));
+  const result = await approvalResult(ctx, await loadApproval(ctx, sid, admin), readerOf(ctx, admin));
   // A retry of an approved call resumes without a second decision: no second mcp_approval_approved row (seed 000).
   return row.status === "approved" ? unaudited(result) : result;
 }
@@ -186,5 +186,5 @@ export async function rejectApproval(
   const row = await loadApproval(ctx, sid, admin);
   const moved = await rejectPending(ctx.em, row.sid, reason, ctx.caller?.userId ?? null, now);
   if (moved === 0) throw RpcError.app(TYPE, "InvalidState", `the approval is ${row.status}`);
-  return toApprovalResult(ctx, await loadApproval(ctx, sid, admin), readerOf(ctx, admin));
+  return approvalResult(ctx, await loadApproval(ctx, sid, admin), readerOf(ctx, admin));
 }

@@ -3,11 +3,13 @@ import type { McpApprovalRow } from "../../generated/entities.ts";
 import type { McpApprovalResult } from "../../generated/types.ts";
 import { isSealed, openSecret, sealSecret } from "../auth/secret-box.ts";
 import type { Config } from "../config.ts";
+import { sqlRows } from "../db/sql.ts";
 import { uuidv7 } from "../domain/ids.ts";
 import { writeAudit } from "../repos/audit-log.ts";
 import { expirePending, insertApproval } from "../repos/mcp-approvals.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import type { Runtime } from "../rpc/runtime.ts";
+import { tellOwner } from "./approval-notice.ts";
 import { type McpDeps, mcpDepsFor } from "./deps.ts";
 import type { Invocation } from "./invocation.ts";
 import { redactSecrets, summarizeArguments } from "./sanitize.ts";
@@ -54,6 +56,17 @@ export async function createApproval(
     created_at: what.now,
     updated_at: what.now,
   });
+  const names = inv.caller.apiKeyId
+    ? await keyNamesOf(em, [{ api_key_id: inv.caller.apiKeyId } as McpApprovalRow])
+    : null;
+  await tellOwner(deps, em, inv, {
+    sid,
+    reason: what.reason,
+    amount: what.amount,
+    expiresAt: expires,
+    now: what.now,
+    keyName: names?.get(inv.caller.apiKeyId ?? "") ?? null,
+  });
   return { status: "pending_approval", approval_id: sid, reason: what.reason, expires_at: expires.toISOString() };
 }
 
@@ -80,13 +93,64 @@ export function approvalPasswordParam(registry: Runtime["registry"], row: McpApp
  */
 export type ApprovalReader = "owner" | "owner_key" | "admin";
 
+/** The tool's title from the catalogue (its operation's summary); the tool name for one it no longer has. */
+function toolTitle(ctx: RpcContext, row: McpApprovalRow): string {
+  return mcpDepsFor(ctx.config).catalog.byName.get(row.tool_name)?.tool.title ?? row.tool_name;
+}
+
 export function readerOf(ctx: RpcContext, admin: boolean): ApprovalReader {
   if (admin) return "admin";
   return ctx.caller?.apiKeyId ? "owner_key" : "owner";
 }
 
-/** The approval as a result for `reader` (ApprovalReader). */
-export function toApprovalResult(ctx: RpcContext, row: McpApprovalRow, reader: ApprovalReader): McpApprovalResult {
+/**
+ * Failures of an approved call that approving again may get past (stored as `<variant or code>: <message>`):
+ * a busy or unavailable database, a server shutting down, a provider unavailable, a rate limit, a key still
+ * running, an internal error. Every other failure is a refusal that would come back the same.
+ */
+const TRANSIENT = new Set([
+  "DatabaseBusy",
+  "DatabaseUnavailable",
+  "ShuttingDown",
+  "ProviderUnavailable",
+  "RateLimited",
+  "IdempotencyKeyInUse",
+  "-32603",
+]);
+
+export function isRetryable(row: Pick<McpApprovalRow, "status" | "execution_error">): boolean {
+  if (row.status !== "approved" || row.execution_error === null) return false;
+  return TRANSIENT.has(row.execution_error.split(":")[0] ?? "");
+}
+
+/** The names the owner gave the keys of these approvals (one query), by key id. */
+export async function keyNamesOf(em: EntityManager, rows: McpApprovalRow[]): Promise<Map<string, string>> {
+  const ids = [...new Set(rows.map((r) => r.api_key_id).filter(Boolean))];
+  if (ids.length === 0) return new Map();
+  const found = await sqlRows<{ sid: string; name: string }>(
+    em,
+    `select sid, name from "api_key" where sid in (${ids.map(() => "?").join(", ")})`,
+    ids,
+  );
+  return new Map(found.map((k) => [k.sid, k.name]));
+}
+
+/** One approval as a result for `reader`, its key's name read with it. */
+export async function approvalResult(
+  ctx: RpcContext,
+  row: McpApprovalRow,
+  reader: ApprovalReader,
+): Promise<McpApprovalResult> {
+  return toApprovalResult(ctx, row, reader, await keyNamesOf(ctx.em, [row]));
+}
+
+/** The approval as a result for `reader` (ApprovalReader); `names`: keyNamesOf the rows. */
+export function toApprovalResult(
+  ctx: RpcContext,
+  row: McpApprovalRow,
+  reader: ApprovalReader,
+  names: Map<string, string>,
+): McpApprovalResult {
   let args: unknown = {};
   try {
     args = approvalArguments(ctx.config, row);
@@ -98,6 +162,9 @@ export function toApprovalResult(ctx: RpcContext, row: McpApprovalRow, reader: A
     sid: row.sid,
     user_id: row.user_id,
     api_key_id: row.api_key_id,
+    api_key_name: names.get(row.api_key_id) ?? null,
+    tool_title: toolTitle(ctx, row),
+    retryable: isRetryable(row),
     tool_name: row.tool_name,
     rpc_method: row.rpc_method,
     arguments: reader === "admin" ? null : JSON.stringify(shown),

@@ -1,6 +1,6 @@
 import type { McpApprovalServiceHandlers } from "../../generated/handlers/index.ts";
 import { approveApproval, loadApproval, rejectApproval } from "../mcp/approval-decisions.ts";
-import { expireApprovals, readerOf, toApprovalResult } from "../mcp/approval-store.ts";
+import { approvalResult, expireApprovals, keyNamesOf, readerOf, toApprovalResult } from "../mcp/approval-store.ts";
 import { type ApprovalFilter, listApprovals } from "../repos/mcp-approvals.ts";
 import { cursorPage } from "../repos/paging.ts";
 import { decodeTimeCursor, timeCursorOf } from "../repos/time-cursor.ts";
@@ -23,11 +23,12 @@ async function approvalPage(
   const limit = page.limit ?? DEFAULT_LIMIT;
   const after = decodeTimeCursor(page.cursor, () => approvalError("InvalidInput", "unknown cursor"));
   const rows = await listApprovals(ctx.em, filter, after, limit + 1);
+  const names = await keyNamesOf(ctx.em, rows);
   return cursorPage(
     rows,
     limit,
     (row) => timeCursorOf(row.requested_at, row.sid),
-    (row) => toApprovalResult(ctx, row, readerOf(ctx, admin)),
+    (row) => toApprovalResult(ctx, row, readerOf(ctx, admin), names),
   );
 }
 
@@ -41,7 +42,7 @@ export const mcpApprovalService: McpApprovalServiceHandlers<RpcContext> = {
     return approvalPage(ctx, filter, page, false);
   },
   async get(ctx, { approval_id }) {
-    return toApprovalResult(ctx, await loadApproval(ctx, approval_id, false), readerOf(ctx, false));
+    return approvalResult(ctx, await loadApproval(ctx, approval_id, false), readerOf(ctx, false));
   },
   async approve(ctx, { approval_id, password }) {
     return approveApproval(ctx, approval_id, false, password);
@@ -53,7 +54,7 @@ export const mcpApprovalService: McpApprovalServiceHandlers<RpcContext> = {
     return approvalPage(ctx, { status, userId: user_id }, page, true);
   },
   async adminGet(ctx, { approval_id }) {
-    return toApprovalResult(ctx, await loadApproval(ctx, approval_id, true), "admin");
+    return approvalResult(ctx, await loadApproval(ctx, approval_id, true), "admin");
   },
   async adminApprove(ctx, { approval_id }) {
     return approveApproval(ctx, approval_id, true);

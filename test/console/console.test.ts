@@ -138,16 +138,24 @@ describe.skipIf(!HAS_CHROMIUM)("web console in headless Chromium", () => {
     const pending = asked.structuredContent as { status: string; approval_id: string };
     expect(pending.status).toBe("pending_approval");
 
+    const asStored = await owner.callOk("mcpapprovalservice.get", { approval_id: pending.approval_id });
     await page.getByRole("link", { name: "Approvals" }).click();
     await heading("Approvals").waitFor();
+    // The navigation counts what waits (issue 32 item 11).
+    const count = page.locator("#nav .badge.count");
+    await count.waitFor();
+    expect(await count.textContent()).toBe("1");
     const card = page.getByRole("article", { name: `Approval ${pending.approval_id}` });
-    await card.getByRole("heading", { name: TOOL }).waitFor();
+    // The card: the tool's title, the key that asked, the tool name, the amount the dry run measured.
+    await card.getByRole("heading", { name: asStored.tool_title }).waitFor();
     expect(await card.textContent()).toContain('"page_size": 20');
+    expect(await card.textContent()).toContain(`key “bookkeeper agent”`);
+    expect(await card.textContent()).toContain(TOOL);
     await shot("approvals-pending");
     await card.getByRole("button", { name: "Approve" }).click();
     const history = page.getByRole("region", { name: "History" });
     await history.getByText("approved_executed").waitFor();
-    expect(await history.textContent()).toContain(TOOL);
+    expect(await history.textContent()).toContain(asStored.tool_title);
     const stored = await owner.callOk("mcpapprovalservice.get", { approval_id: pending.approval_id });
     expect(stored.status).toBe("approved_executed");
     expect(JSON.parse(stored.result_json ?? "{}").total).toBe(1);

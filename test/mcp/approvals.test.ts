@@ -42,6 +42,27 @@ function writingPayTool(): CatalogTool {
   return { ...base, entry };
 }
 
+/** A pay tool whose first run meets a busy database (a transient failure); later runs pass. */
+let flakyFailures = 0;
+function flakyPayTool(): CatalogTool {
+  const base = testTool("pay_flaky", { amountParam: "amount" });
+  const run = base.entry.invoke;
+  return {
+    ...base,
+    entry: {
+      ...base.entry,
+      invoke(ctx, raw) {
+        if (flakyFailures > 0) {
+          flakyFailures -= 1;
+          // What PostgreSQL answers past the lock timeout (lock_not_available).
+          throw Object.assign(new Error("canceling statement due to lock timeout"), { code: "55P03" });
+        }
+        return run(ctx, raw);
+      },
+    },
+  };
+}
+
 /** Asks for a payment over the approval threshold and returns the approval id. */
 async function ask(amount = 80, k = key): Promise<string> {
   const reply = await callRaw(mcp.url, k.key, PAY, { amount, echo: "pay me", password: "secret-pass" });
@@ -55,6 +76,7 @@ beforeAll(async () => {
     testTool("pay", { amountParam: "amount" }),
     testTool("echo", { readOnly: true }),
     writingPayTool(),
+    flakyPayTool(),
   ]);
 });
 afterAll(async () => {
@@ -346,5 +368,52 @@ describe("administrator variants", () => {
     const r = await owner.rpc("mcpapprovalservice.admin_approve", { approval_id: sid });
     expect(r.error).toMatchObject({ code: -32002, data: { variant: "AdminOnly" } });
     expect((await approval(sid)).status).toBe("pending");
+  });
+});
+
+describe("an approval the owner can decide on (issue 32 item 11)", () => {
+  test("the card names the key, the tool's title, the measured amount; the owner gets an inbox message and an email", async () => {
+    const sid = await ask(80);
+    const { result } = await owner.rpc("mcpapprovalservice.list_pending", {});
+    expect(result.items[0]).toMatchObject({
+      sid,
+      api_key_id: key.keyId,
+      api_key_name: "agent key",
+      tool_name: PAY,
+      tool_title: expect.any(String),
+      amount: 80,
+      retryable: false,
+    });
+    expect(result.items[0].tool_title.length).toBeGreaterThan(0);
+    const [message] = await sql(t, "select * from user_message where user_id = ?", [owner.userId]);
+    expect(message).toMatchObject({ category: "security", action_url: "/console/#/approvals", is_read: false });
+    expect(message.title).toContain(result.items[0].tool_title);
+    expect(message.body).toContain('"agent key"');
+    expect(message.body).toContain("80");
+    const [email] = await sql(t, "select * from email_outbox where to_email = ? and template = ?", [
+      owner.email,
+      "mcp_approval_requested",
+    ]);
+    expect(email).toMatchObject({ template: "mcp_approval_requested", status: "sent" });
+    expect(email.body_text).toContain("/console/#/approvals");
+  });
+
+  test("retryable only for a transient failure: a busy database yes, a refusal (a revoked key) no", async () => {
+    const reply = await callRaw(mcp.url, key.key, "freezone_test_pay_flaky", { amount: 80, echo: "x" });
+    expect(reply.result?.structuredContent, JSON.stringify(reply)).toMatchObject({ status: "pending_approval" });
+    const sid = reply.result.structuredContent.approval_id;
+    flakyFailures = 1; // the approved run meets a busy database
+    const failed = await owner.rpc("mcpapprovalservice.approve", { approval_id: sid });
+    expect(failed.result).toMatchObject({ status: "approved", retryable: true });
+    expect(failed.result.execution_error).toMatch(/^DatabaseBusy: /);
+    const retried = await owner.rpc("mcpapprovalservice.approve", { approval_id: sid });
+    expect(retried.result).toMatchObject({ status: "approved_executed", retryable: false });
+
+    const refusedSid = await ask();
+    await sql(t, "update api_key set is_active = false where sid = ?", [key.keyId]);
+    const refused = await owner.rpc("mcpapprovalservice.approve", { approval_id: refusedSid });
+    expect(refused.result.execution_error).toContain("KeyRevoked");
+    expect(refused.result.retryable).toBe(false);
+    await sql(t, "update api_key set is_active = true where sid = ?", [key.keyId]);
   });
 });

@@ -320,12 +320,17 @@ export async function approvalsOf(t: TestApp, keyId: string) {
   ]);
 }
 
-/** Tables whose rows a refused or parked agent call may add: its log row, its call counter, its audit rows. */
+/**
+ * Tables whose rows a refused or parked agent call may add: its log row, its call counter, its audit rows, and for
+ * a parked one the approval with the owner's notice of it (an inbox message and an email).
+ */
 const BOOKKEEPING = new Set([
   "mcp_call_log",
   "mcp_usage_counter",
   "user_audit_log",
   "mcp_approval",
+  "user_message",
+  "email_outbox",
   "mikro_orm_migrations",
 ]);
 

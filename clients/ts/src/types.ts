@@ -4905,6 +4905,18 @@ export interface McpApprovalResult {
   user_id: string;
   api_key_id: string;
   /**
+   * The name the owner gave the key that asked; null once the key is deleted.
+   */
+  api_key_name: string | null;
+  /**
+   * The tool's title (its operation's summary), for the approval card.
+   */
+  tool_title: string;
+  /**
+   * True when the approved call failed with a transient error (the database busy or unavailable, a provider unavailable, a rate limit, an internal error), so approving again may pass; false otherwise: a refusal fails the same way again.
+   */
+  retryable: boolean;
+  /**
    * MCP tool name.
    */
   tool_name: string;

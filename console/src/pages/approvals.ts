@@ -5,6 +5,9 @@ import { callLog } from "./keys.ts";
 
 interface Approval {
   sid: string;
+  api_key_name: string | null;
+  tool_title: string;
+  retryable: boolean;
   tool_name: string;
   arguments: string | null;
   arguments_summary: string;
@@ -74,11 +77,15 @@ function pendingCard(a: Approval, after: () => void): HTMLElement {
   return h(
     "article",
     { class: "card approval", "aria-label": `Approval ${a.sid}` },
-    h("h3", {}, a.tool_name),
+    h("h3", {}, a.tool_title),
     h(
       "dl",
       { class: "facts" },
-      h("dt", {}, "Amount"),
+      h("dt", {}, "Asked by"),
+      h("dd", {}, a.api_key_name === null ? "a deleted key" : `key “${a.api_key_name}”`),
+      h("dt", {}, "Tool"),
+      h("dd", {}, h("code", {}, a.tool_name)),
+      h("dt", {}, "Amount (dry run)"),
       h("dd", {}, String(a.amount)),
       h("dt", {}, "Reason"),
       h("dd", {}, a.reason),
@@ -150,15 +157,17 @@ export async function approvalsPage(main: HTMLElement): Promise<void> {
         historyEl,
         table(
           "Decided approvals",
-          ["Tool", "Status", "Amount", "Decided", "Decision reason", "Result", "Execution error"],
+          ["Tool", "Key", "Status", "Amount", "Decided", "Decision reason", "Result", "Execution error"],
           items.map((a) => [
-            a.tool_name,
+            a.tool_title,
+            a.api_key_name ?? "—",
             h("span", { class: `badge ${a.status}` }, a.status),
             String(a.amount),
             when(a.decided_at),
             a.decision_reason ?? "—",
             a.result_json ? h("pre", { class: "small", tabindex: 0 }, pretty(a.result_json)) : "—",
-            a.execution_error ? [a.execution_error, a.status === "approved" ? retryForm(a, refresh) : null] : "—",
+            // Retry only where another attempt may pass (a transient failure); a refusal would fail the same way.
+            a.execution_error ? [a.execution_error, a.retryable ? retryForm(a, refresh) : null] : "—",
           ]),
         ),
       );
