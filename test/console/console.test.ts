@@ -8,6 +8,7 @@ import { enrolTotp, totpNow } from "../identity/support.ts";
 import { mcpClient, type Served, serveOnPort } from "../mcp/support.ts";
 import { createResident } from "../residents/support.ts";
 import { type Client, PASSWORD, startTestApp, type TestApp } from "../support/app.ts";
+import { sql } from "../support/helpers.ts";
 import { axeSerious, describeViolations, ensureConsoleBuilt, HAS_CHROMIUM, launch, SCREENSHOTS } from "./support.ts";
 
 /**
@@ -32,12 +33,13 @@ const problems: string[] = [];
 const shot = (name: string) =>
   page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, mask: [page.locator("input.secret")] });
 const heading = (name: string) => page.getByRole("heading", { level: 1, name });
+const signInForm = () => page.getByRole("form", { name: "Sign in" });
 
 async function signIn(email: string, password: string): Promise<void> {
   await page.goto(`${served.url}/console/`);
   await heading("Sign in").waitFor();
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
+  await signInForm().getByLabel("Email").fill(email);
+  await signInForm().getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
@@ -71,13 +73,13 @@ describe.skipIf(!HAS_CHROMIUM)("web console in headless Chromium", () => {
     const alert = page.getByRole("alert");
     await alert.waitFor();
     expect(await alert.textContent()).toContain("Error -32001");
-    expect(await page.getByLabel("Email").inputValue()).toBe("ada@example.org");
-    expect(await page.getByLabel("Password").inputValue()).toBe("not the password");
+    expect(await signInForm().getByLabel("Email").inputValue()).toBe("ada@example.org");
+    expect(await signInForm().getByLabel("Password").inputValue()).toBe("not the password");
     await shot("sign-in-error");
   });
 
   test("sign in: home shows the user's residents with their subscription status", async () => {
-    await page.getByLabel("Password").fill(PASSWORD);
+    await signInForm().getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
     await heading("Home").waitFor();
     const residents = page.getByRole("region", { name: "Residents" });
@@ -338,5 +340,37 @@ describe.skipIf(!HAS_CHROMIUM)("web console in headless Chromium", () => {
     await page.goto(`${served.url}/console/#/approvals`);
     await heading("Sign in").waitFor();
     expect(await page.evaluate("sessionStorage.getItem('fz-console-session')")).toBeNull();
+  });
+
+  test("from the sign-in page: create an account, then a reset link and a new verification email (issue 32 item 14)", async () => {
+    await heading("Sign in").waitFor();
+    await page.getByText("Create an account", { exact: true }).click();
+    const signUp = page.getByRole("form", { name: "Create an account" });
+    await signUp.getByLabel("Email").fill("carol@example.org");
+    await signUp.getByLabel("Password").fill(PASSWORD);
+    await signUp.getByLabel("First name").fill("Carol");
+    await signUp.getByRole("button", { name: "Create the account" }).click();
+    await heading("Home").waitFor();
+    await page.getByRole("region", { name: "Account" }).getByText("carol@example.org").waitFor();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await heading("Sign in").waitFor();
+
+    const ask = async (summary: string, button: string, email: string) => {
+      await page.getByText(summary, { exact: true }).click();
+      const form = page.getByRole("form", { name: summary });
+      await form.getByLabel("Email").fill(email);
+      await form.getByRole("button", { name: button }).click();
+      await form.getByText(/is on its way/).waitFor();
+    };
+    await ask("Forgot your password?", "Send a reset link", "carol@example.org");
+    await ask("Resend the verification email", "Send it again", "carol@example.org");
+    const mails = await sql<{ subject: string }>(
+      t,
+      "select subject from email_outbox where to_email = ? order by sid",
+      ["carol@example.org"],
+    );
+    // The sign-up's verification email, the reset link, the verification email again.
+    expect(mails.length).toBeGreaterThanOrEqual(3);
+    expect(problems).toEqual([]);
   });
 });
