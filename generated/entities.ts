@@ -147,6 +147,7 @@ export interface ApiKeyRow {
   partner_id: string | null;
   is_system_minted: boolean;
   prefix: "fz_u_" | "fz_r_";
+  last_four: string | null;
   revoked_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -206,6 +207,7 @@ export const ApiKeyEntity = new EntitySchema<ApiKeyRow>({
     partner_id: { type: "string", columnType: "text", nullable: true },
     is_system_minted: { type: "boolean", columnType: "boolean", default: false },
     prefix: { type: "string", columnType: "text" },
+    last_four: { type: "string", columnType: "text", nullable: true },
     revoked_at: { type: "datetime", columnType: "timestamptz(3)", nullable: true },
     created_at: { type: "datetime", columnType: "timestamptz(3)", onCreate: () => new Date() },
     updated_at: {

@@ -29,6 +29,7 @@ export function issueKey(em: EntityManager, now: Date, input: NewKey): { row: Ap
     user_id: input.userId,
     partner_id: input.partnerId,
     prefix,
+    last_four: plaintext.slice(-4),
     is_active: true,
     last_used_at: null,
     expires_at: input.expiresAt,
@@ -50,6 +51,7 @@ function shared(row: ApiKeyRow) {
     key_id: row.sid,
     name: row.name,
     prefix: row.prefix,
+    last_four: row.last_four,
     expires_at: iso(row.expires_at),
     ...policyOf(row),
   };

@@ -133,6 +133,27 @@ describe.skipIf(!HAS_CHROMIUM)("web console in headless Chromium", () => {
     await shot("keys");
   });
 
+  test("the list tells keys apart by prefix and last four; the policy is edited in place (issue 32 item 14)", async () => {
+    const region = page.getByRole("region", { name: "Your keys" });
+    await region.getByText(`fz_u_…${agentKey.slice(-4)}`).waitFor();
+    await region.getByRole("button", { name: "Policy" }).click();
+    const form = page.getByRole("form", { name: "Policy of bookkeeper agent" });
+    expect(await form.getByLabel("Calls per hour (0: none)").inputValue()).toBe("30");
+    await form.getByLabel("Calls per day (0: none)").fill("400");
+    await form.getByLabel("Your password").fill(PASSWORD);
+    await form.getByRole("button", { name: "Save the policy" }).click();
+    await form.getByText(/^Saved/).waitFor();
+    const keys = await owner.callOk("apikeyservice.list_personal");
+    expect(keys.items[0]).toMatchObject({
+      name: "bookkeeper agent",
+      mcp_scope: "read",
+      approval_required_tools: PATTERN,
+      max_calls_per_hour: 30,
+      max_calls_per_day: 400,
+      last_four: agentKey.slice(-4),
+    });
+  });
+
   test("a call over /mcp waits for approval; approved in the browser, history shows approved_executed", async () => {
     const client = await mcpClient(served.url, agentKey);
     clients.push(client);

@@ -210,9 +210,12 @@ describe("rotate", () => {
     const old = await generated(ada, { mcp_scope: "readwrite", max_calls_per_day: 7, blocked_tool_patterns: "x_*" });
     t.clock.advance(600);
     const rotated = await ada.callOk("apikeyservice.rotate", { key_id: old.key_id, password: PASSWORD });
-    const { key_id: _a, api_key: _b, expires_at: _c, created_at: _d, ...flags } = old;
+    const { key_id: _a, api_key: _b, expires_at: _c, created_at: _d, last_four: _e, ...flags } = old;
     expect(rotated).toMatchObject(flags);
     expect(rotated.key_id).not.toBe(old.key_id);
+    // The new key's own last four characters (shown to tell keys apart), never the old key's.
+    expect(old.last_four).toBe(old.api_key.slice(-4));
+    expect(rotated.last_four).toBe(rotated.api_key.slice(-4));
     expect(rotated.expires_at).toBe(new Date(t.clock.now().getTime() + 365 * 86_400_000).toISOString());
     expect((await withKey(old.api_key, "authservice.me")).error).toMatchObject({ data: { variant: "KeyRevoked" } });
     expect((await withKey(rotated.api_key, "authservice.me")).result.user_id).toBe(ada.userId);

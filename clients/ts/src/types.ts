@@ -724,6 +724,10 @@ export interface ApiKey {
    */
   prefix: "fz_u_" | "fz_r_";
   /**
+   * The key's last four characters, shown beside its prefix to tell keys apart (four of at least 43 random characters: no help to a guesser); null for keys made before it was kept.
+   */
+  last_four: string | null;
+  /**
    * Set when the key is revoked (designed).
    */
   revoked_at: string | null;
@@ -753,6 +757,10 @@ export interface ApiKeySummary {
    * Key kind prefix: fz_u_ personal, fz_r_ reseller.
    */
   prefix: "fz_u_" | "fz_r_";
+  /**
+   * The key's last four characters (shown as prefix…last_four); null for keys made before they were kept.
+   */
+  last_four: string | null;
   /**
    * MCP scope: read (read-only tools) or readwrite; null means no MCP access (API only).
    */
@@ -887,6 +895,10 @@ export interface ApiKeyResult {
    * Key kind prefix: fz_u_ personal, fz_r_ reseller.
    */
   prefix: "fz_u_" | "fz_r_";
+  /**
+   * The key's last four characters (shown as prefix…last_four); null for keys made before they were kept.
+   */
+  last_four: string | null;
   /**
    * MCP scope: read (read-only tools) or readwrite; null means no MCP access (API only).
    */

@@ -7,6 +7,14 @@ interface KeySummary {
   key_id: string;
   name: string;
   prefix: string;
+  last_four: string | null;
+  blocked_tool_patterns: string;
+  approval_threshold: number;
+  max_transaction_amount: number;
+  daily_spending_limit: number;
+  monthly_spending_limit: number;
+  max_calls_per_hour: number;
+  max_calls_per_day: number;
   mcp_scope: string | null;
   expires_at: string | null;
   is_active: boolean;
@@ -202,6 +210,78 @@ function confirmForm(action: "rotate" | "revoke", key: KeySummary, after: () => 
   return form;
 }
 
+/** The numeric limits of a key's tier policy, as update_personal names them; 0 means no limit. */
+const LIMITS = [
+  ["max_transaction_amount", "Largest amount per call (EUR)"],
+  ["daily_spending_limit", "Spending per day (EUR)"],
+  ["monthly_spending_limit", "Spending per month (EUR)"],
+  ["approval_threshold", "Approval above (EUR)"],
+  ["max_calls_per_hour", "Calls per hour"],
+  ["max_calls_per_day", "Calls per day"],
+] as const;
+
+const PATTERNS = [
+  ["allowed_tool_patterns", "Allowed tool patterns"],
+  ["blocked_tool_patterns", "Blocked tool patterns"],
+  ["approval_required_tools", "Approval-required patterns"],
+] as const;
+
+/** Edit a key's name and tier policy in place (apikeyservice.update_personal; the password again). */
+function policyForm(key: KeySummary, after: () => void): HTMLElement {
+  const name = h("input", { type: "text", name: "name", value: key.name, required: true });
+  const scope = h(
+    "select",
+    { name: "mcp_scope" },
+    [
+      ["", "Script key (no MCP)"],
+      ["read", "Agent, read"],
+      ["readwrite", "Agent, read and write"],
+    ].map(([value, text]) => h("option", { value, selected: (key.mcp_scope ?? "") === value ? true : null }, text)),
+  );
+  const patterns = PATTERNS.map(([param, label]) => {
+    const input = h("input", { type: "text", name: param, value: key[param] });
+    return { param, label, input };
+  });
+  const limits = LIMITS.map(([param, label]) => {
+    const input = h("input", { type: "number", name: param, min: "0", step: "any", value: String(key[param]) });
+    return { param, label, input };
+  });
+  const password = h("input", { type: "password", name: "password", autocomplete: "current-password", required: true });
+  const status = statusRegion();
+  const form = h(
+    "form",
+    { "aria-label": `Policy of ${key.name}`, class: "card confirm" },
+    h("h3", {}, `Policy of "${key.name}"`),
+    field("Key name", name),
+    field("Kind", scope),
+    patterns.map((p) => field(p.label, p.input)),
+    limits.map((l) => field(`${l.label} (0: none)`, l.input)),
+    field("Your password", password),
+    h("button", { type: "submit" }, "Save the policy"),
+    status.el,
+  );
+  onSubmit(form, async () => {
+    status.busy("Saving…");
+    const params: Record<string, unknown> = {
+      key_id: key.key_id,
+      password: password.value,
+      name: name.value,
+      mcp_scope: scope.value === "" ? null : scope.value,
+    };
+    for (const p of patterns) params[p.param] = p.input.value;
+    for (const l of limits) params[l.param] = Number(l.input.value);
+    try {
+      await call("apikeyservice.update_personal", params);
+      password.value = "";
+      status.done(h("p", {}, "Saved: the next call made with the key follows it."));
+      after();
+    } catch (err) {
+      status.fail(err);
+    }
+  });
+  return form;
+}
+
 async function showLog(target: HTMLElement, key: KeySummary): Promise<void> {
   put(target, h("p", { class: "muted" }, "Loading…"));
   try {
@@ -239,9 +319,10 @@ export async function keysPage(main: HTMLElement): Promise<void> {
         list,
         table(
           "Your personal keys",
-          ["Name", "Kind", "Active", "Expires", "Last used", "Actions"],
+          ["Name", "Key", "Kind", "Active", "Expires", "Last used", "Actions"],
           r.items.map((k) => [
             k.name,
+            h("code", {}, k.last_four ? `${k.prefix}…${k.last_four}` : `${k.prefix}…`),
             k.mcp_scope ? `agent (${k.mcp_scope})` : "script",
             k.is_active ? "yes" : "revoked",
             when(k.expires_at),
@@ -252,6 +333,7 @@ export async function keysPage(main: HTMLElement): Promise<void> {
               h("button", { type: "button", onclick: () => void showLog(below, k) }, `Call log`),
               k.is_active
                 ? [
+                    h("button", { type: "button", onclick: () => openPolicy(k) }, "Policy"),
                     h("button", { type: "button", onclick: () => openConfirm("rotate", k) }, "Rotate"),
                     h("button", { type: "button", class: "danger", onclick: () => openConfirm("revoke", k) }, "Revoke"),
                   ]
@@ -268,6 +350,13 @@ export async function keysPage(main: HTMLElement): Promise<void> {
     put(
       below,
       confirmForm(action, key, () => void refresh()),
+    );
+    below.querySelector<HTMLInputElement>("input")?.focus();
+  };
+  const openPolicy = (key: KeySummary) => {
+    put(
+      below,
+      policyForm(key, () => void refresh()),
     );
     below.querySelector<HTMLInputElement>("input")?.focus();
   };
