@@ -244,6 +244,29 @@ describe.skipIf(!HAS_CHROMIUM)("web console in headless Chromium", () => {
       .waitFor({ state: "detached" });
   });
 
+  test("API explorer: raw record services hidden unless asked for, a search across services (issue 32 item 14)", async () => {
+    await page.getByRole("link", { name: "API explorer" }).click();
+    await heading("API explorer").waitFor();
+    const domain = page.getByLabel("Domain", { exact: true });
+    await domain.selectOption("platform");
+    const services = page.getByLabel("Service", { exact: true });
+    await services.locator("option").first().waitFor({ state: "attached" });
+    const names = async () => services.locator("option").allTextContents();
+    expect(await names()).not.toContain("AdminAction");
+    expect(await names()).toContain("McpApprovalService");
+    await page.getByLabel("Show generic record operations").check();
+    await services.locator("option", { hasText: "AdminAction" }).waitFor({ state: "attached" });
+    await page.getByLabel("Show generic record operations").uncheck();
+    // The internal sweep is never listed, even searched for by name.
+    await page.getByLabel("Search all services").fill("expire_stale");
+    await page.getByRole("list", { name: "Methods" }).getByText("No method matches.").waitFor();
+    // Words match names and summaries across every service of the domain.
+    await page.getByLabel("Search all services").fill("pending approvals");
+    await page.getByRole("button", { name: "mcpapprovalservice.list_pending", exact: true }).waitFor();
+    await page.getByLabel("Search all services").fill("");
+    await domain.selectOption("identity");
+  });
+
   test("API explorer: a method's form from its schema, an error in place with the input kept, copy as curl", async () => {
     await page.getByRole("link", { name: "API explorer" }).click();
     await heading("API explorer").waitFor();

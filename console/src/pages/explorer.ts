@@ -10,6 +10,7 @@ interface Method {
   description?: string;
   tags?: { name: string }[];
   params: Param[];
+  "x-internal"?: boolean;
   errors?: { code: number; message: string; data?: unknown }[];
   "x-auth"?: string;
   "x-caller-binding"?: { param: string };
@@ -43,6 +44,15 @@ export function curlFor(url: string, method: string, params: unknown): string {
   return `curl -sS '${url}' -H 'content-type: application/json' -H "authorization: Bearer $FZ_TOKEN" -d '${body}'`;
 }
 
+/**
+ * What the explorer lists: the services' operations, never an internal one (no caller may reach it); the generic
+ * record operations (`<record>.get`, `.find`...) only when asked for, as they are raw tables beside the services.
+ */
+function listed(m: Method, records: boolean): boolean {
+  if (m["x-internal"]) return false;
+  return records || m.name.slice(0, m.name.indexOf(".")).endsWith("service");
+}
+
 export async function explorerPage(main: HTMLElement): Promise<void> {
   const domainSelect = h(
     "select",
@@ -50,7 +60,8 @@ export async function explorerPage(main: HTMLElement): Promise<void> {
     DOMAINS.map((d) => h("option", { value: d }, d)),
   );
   const serviceSelect = h("select", { name: "service" });
-  const filter = h("input", { type: "search", name: "filter", placeholder: "e.g. list" });
+  const filter = h("input", { type: "search", name: "filter", placeholder: "e.g. invoice, list" });
+  const showRecords = h("input", { type: "checkbox", name: "records" });
   const methodList = h("ul", { class: "methods", "aria-label": "Methods" });
   const detail = h(
     "section",
@@ -61,10 +72,17 @@ export async function explorerPage(main: HTMLElement): Promise<void> {
 
   const showMethods = () => {
     if (!doc) return;
-    const words = filter.value.trim().toLowerCase();
-    const methods = doc.methods.filter(
-      (m) => (m.tags?.[0]?.name ?? "") === serviceSelect.value && (!words || m.name.includes(words)),
+    const words = filter.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+    // A search looks through every service shown (name and summary); without one, the chosen service's methods.
+    const methods = doc.methods.filter((m) =>
+      words.length > 0
+        ? listed(m, showRecords.checked) && words.every((w) => `${m.name} ${m.summary ?? ""}`.toLowerCase().includes(w))
+        : (m.tags?.[0]?.name ?? "") === serviceSelect.value && listed(m, showRecords.checked),
     );
+    if (methods.length === 0) {
+      put(methodList, h("li", { class: "muted" }, "No method matches."));
+      return;
+    }
     put(
       methodList,
       methods.map((m) =>
@@ -89,7 +107,8 @@ export async function explorerPage(main: HTMLElement): Promise<void> {
       put(methodList, h("li", {}, errorView(err)));
       return;
     }
-    const services = [...new Set(doc.methods.map((m) => m.tags?.[0]?.name ?? ""))].sort();
+    const shown = doc.methods.filter((m) => listed(m, showRecords.checked));
+    const services = [...new Set(shown.map((m) => m.tags?.[0]?.name ?? ""))].sort();
     put(
       serviceSelect,
       services.map((s) => h("option", { value: s }, s)),
@@ -99,6 +118,7 @@ export async function explorerPage(main: HTMLElement): Promise<void> {
   domainSelect.addEventListener("change", () => void loadDomain());
   serviceSelect.addEventListener("change", showMethods);
   filter.addEventListener("input", showMethods);
+  showRecords.addEventListener("change", () => void loadDomain());
 
   put(
     main,
@@ -113,7 +133,8 @@ export async function explorerPage(main: HTMLElement): Promise<void> {
           h("h2", {}, "Methods"),
           field("Domain", domainSelect),
           field("Service", serviceSelect),
-          field("Filter by name", filter),
+          field("Search all services", filter),
+          field("Show generic record operations", showRecords),
           methodList,
         ),
         detail,
