@@ -53,6 +53,8 @@ describe.skipIf(!HAS_CHROMIUM)("web console in headless Chromium", () => {
     served = await serveOnPort(t.app.hono);
     owner = await t.register("ada@example.org");
     await createResident(owner);
+    const admin = await t.admin();
+    await admin.callOk("creditservice.add_bonus", { user_id: owner.userId, amount: 12.5, description: "welcome" });
     browser = await launch();
     context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     page = await context.newPage();
@@ -86,6 +88,15 @@ describe.skipIf(!HAS_CHROMIUM)("web console in headless Chromium", () => {
     await residents.getByText("Ada Lovelace").waitFor();
     expect(await residents.textContent()).toContain("Your residents (1)");
     await page.getByRole("region", { name: "Account" }).getByText("ada@example.org").waitFor();
+    // What the user holds beyond what it owns (issue 32 item 14): the balance, roles, open invoices, open votes.
+    await page.getByRole("region", { name: "Credit balance" }).getByText("12.50 USD").waitFor();
+    for (const [region, caption] of <[string, string][]>[
+      ["Holdings", "Shares and roles your residents hold (0)"],
+      ["Open invoices", "Invoices your companies sent that are not paid (0)"],
+      ["Proposals open for a vote", "Proposals in their voting period (0)"],
+    ]) {
+      expect(await page.getByRole("region", { name: region }).textContent()).toContain(caption);
+    }
     await shot("home");
   });
 

@@ -37,6 +37,27 @@ interface UserInfo {
   roles: string[];
 }
 
+interface Role {
+  company_id: string;
+  subject_id: string | null;
+  role: string;
+  holder_name: string | null;
+}
+interface Invoice {
+  invoice_number: string;
+  status: string;
+  amount: number;
+  currency: string;
+  due_date: string;
+  recipient_email: string | null;
+}
+interface Proposal {
+  company_id: string;
+  title: string;
+  status: string;
+  voting_ends_at: string;
+}
+
 /** One section per list; a failing list shows its error in place and the others still show. */
 async function section(title: string, load: () => Promise<HTMLElement>): Promise<HTMLElement> {
   let body: HTMLElement;
@@ -48,7 +69,28 @@ async function section(title: string, load: () => Promise<HTMLElement>): Promise
   return h("section", { class: "card", "aria-label": title }, h("h2", {}, title), body);
 }
 
+/** The roles each of the user's residents holds today (a share, a directorship...), with the resident. */
+async function holdings(residents: Resident[]): Promise<(Role & { resident: Resident })[]> {
+  const lists = await Promise.all(
+    residents.map(async (resident) => {
+      const r = await call<{ items: Role[] }>("companyroleservice.list_by_resident", {
+        subject_id: resident.resident_id,
+        as_of_epoch: 0, // now, on the server's clock
+      });
+      return r.items.map((role) => ({ ...role, resident }));
+    }),
+  );
+  return lists.flat();
+}
+
 export async function homePage(main: HTMLElement): Promise<void> {
+  const residents = call<{ items: Resident[]; total: number }>("residentservice.list", { page: 1, page_size: 100 });
+  const companies = call<{ items: Company[]; total: number }>("companyservice.list", { page: 1, page_size: 100 });
+  const held = residents.then((r) => holdings(r.items));
+  // Every company the user owns or where one of its residents holds a role: where proposals may wait for a vote.
+  const companyIds = Promise.all([companies, held]).then(([c, h]) => [
+    ...new Set([...c.items.map((x) => x.company_id), ...h.map((x) => x.company_id)]),
+  ]);
   const sections = await Promise.all([
     section("Account", async () => {
       const me = await call<UserInfo>("authservice.me", {});
@@ -66,7 +108,7 @@ export async function homePage(main: HTMLElement): Promise<void> {
       );
     }),
     section("Residents", async () => {
-      const r = await call<{ items: Resident[]; total: number }>("residentservice.list", { page: 1, page_size: 100 });
+      const r = await residents;
       return table(
         `Your residents (${r.total})`,
         ["Resident", "Name", "Status", "Plan", "Subscription", "Ends"],
@@ -81,7 +123,7 @@ export async function homePage(main: HTMLElement): Promise<void> {
       );
     }),
     section("Companies", async () => {
-      const r = await call<{ items: Company[]; total: number }>("companyservice.list", { page: 1, page_size: 100 });
+      const r = await companies;
       return table(
         `Your companies (${r.total})`,
         ["Company", "Name", "Type", "Status", "Plan", "Subscription", "Ends"],
@@ -94,6 +136,53 @@ export async function homePage(main: HTMLElement): Promise<void> {
           h("span", { class: `badge ${x.subscription_status}` }, x.subscription_status),
           when(x.subscription_end_date),
         ]),
+      );
+    }),
+    section("Credit balance", async () => {
+      const b = await call<{ balance: number; currency: string }>("creditservice.get_balance", {});
+      return h("p", { class: "figure" }, `${b.balance.toFixed(2)} ${b.currency}`);
+    }),
+    section("Holdings", async () => {
+      const rows = await held;
+      return table(
+        `Shares and roles your residents hold (${rows.length})`,
+        ["Company", "Role", "Held by"],
+        rows.map((x) => [x.company_id, x.role.replace(/_/g, " "), `${x.resident.first_name} ${x.resident.last_name}`]),
+      );
+    }),
+    section("Open invoices", async () => {
+      const owned = (await companies).items;
+      const lists = await Promise.all(
+        owned.map((c) => call<{ items: Invoice[] }>("invoiceservice.list", { fzc_id: c.company_id })),
+      );
+      const open = lists.flatMap((l, i) =>
+        l.items.filter((x) => x.status === "sent" || x.status === "overdue").map((x) => ({ ...x, company: owned[i]! })),
+      );
+      return table(
+        `Invoices your companies sent that are not paid (${open.length})`,
+        ["Company", "Invoice", "To", "Amount", "Due", "Status"],
+        open.map((x) => [
+          x.company.name,
+          x.invoice_number,
+          x.recipient_email ?? "—",
+          `${x.amount.toFixed(2)} ${x.currency}`,
+          when(x.due_date),
+          h("span", { class: `badge ${x.status}` }, x.status),
+        ]),
+      );
+    }),
+    section("Proposals open for a vote", async () => {
+      const ids = await companyIds;
+      const lists = await Promise.all(
+        ids.map((id) =>
+          call<{ items: Proposal[] }>("governanceservice.list_proposals", { company_id: id, status: "active" }),
+        ),
+      );
+      const open = lists.flatMap((l) => l.items.filter((p) => p.status === "active"));
+      return table(
+        `Proposals in their voting period (${open.length})`,
+        ["Company", "Proposal", "Voting ends"],
+        open.map((p) => [p.company_id, p.title, when(p.voting_ends_at)]),
       );
     }),
     section("Pending invitations", async () => {
