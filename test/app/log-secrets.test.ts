@@ -4,6 +4,7 @@ import type { App } from "../../src/app/create-app.ts";
 import { sqlRows } from "../../src/db/sql.ts";
 import type { Entry } from "../../src/rpc/dispatcher.ts";
 import { startLoggedApp } from "../support/app.ts";
+import { toolPolicy } from "../support/tool-policy.ts";
 
 // Issue 13, item 3: a database error is logged without its statement's values.
 const SECRET = "$argon2id$v=19$m=65536,t=3,p=4$c2VjcmV0LXNhbHQ$SECRET-HASH-NEVER-LOGGED";
@@ -26,15 +27,7 @@ beforeAll(async () => {
     callerBinding: null,
     password: null,
     audit: null,
-    mcp: {
-      name: "freezone_logtest_fail",
-      readOnly: false,
-      destructive: false,
-      idempotent: false,
-      amountParam: null,
-      agentTool: true,
-      listing: "always" as const,
-    },
+    mcp: toolPolicy("freezone_logtest_fail", false),
     errors: {},
     result: "X",
     paramNames: [],

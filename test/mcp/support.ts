@@ -22,6 +22,7 @@ import type { Runtime } from "../../src/rpc/runtime.ts";
 import { moveOut } from "../../src/services/shared/money-out.ts";
 import { type Client as SessionClient, startTestApp, type TestApp } from "../support/app.ts";
 import { generateKey, sql, type TestKey } from "../support/helpers.ts";
+import { toolPolicy } from "../support/tool-policy.ts";
 
 export interface Served {
   url: string;
@@ -160,15 +161,7 @@ export function testTool(name: string, options: TestToolOptions = {}): CatalogTo
     callerBinding: null,
     password: null,
     audit: null,
-    mcp: {
-      name: `freezone_test_${name}`,
-      readOnly,
-      destructive: false,
-      idempotent: false,
-      amountParam: options.amountParam ?? null,
-      agentTool: true,
-      listing: "always",
-    },
+    mcp: toolPolicy(`freezone_test_${name}`, readOnly, { amountParam: options.amountParam ?? null }),
     errors: { McpApprovalError: ["InvalidInput"] },
     result: "TestResult",
     paramNames: Object.keys(inputSchema.properties),

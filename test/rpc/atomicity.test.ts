@@ -11,6 +11,7 @@ import type { Entry } from "../../src/rpc/dispatcher.ts";
 import { RpcError } from "../../src/rpc/errors.ts";
 import { type Client, startTestApp, type TestApp } from "../support/app.ts";
 import { count, sql } from "../support/helpers.ts";
+import { toolPolicy } from "../support/tool-policy.ts";
 
 // One call, one transaction (issue 12, item 3): test-only methods registered on the app's registry run through
 // the real /rpc endpoint and dispatcher, on PGlite and (DATABASE_URL) PostgreSQL alike.
@@ -77,15 +78,7 @@ function testEntry(
     callerBinding: null,
     password: null,
     audit: null,
-    mcp: {
-      name: `freezone_atomicity_${name}`,
-      readOnly,
-      destructive: false,
-      idempotent: false,
-      amountParam: null,
-      agentTool: true,
-      listing: "always" as const,
-    },
+    mcp: toolPolicy(`freezone_atomicity_${name}`, readOnly),
     errors: { RpcError: ["InvalidState"] },
     result: "AtomicityResult",
     paramNames: ["fail", "to"],
@@ -117,15 +110,7 @@ beforeEach(async () => {
   const entries = [
     testEntry("write", writeEverything),
     testEntry("read", writeEverything, {
-      mcp: {
-        name: "freezone_atomicity_read",
-        readOnly: true,
-        destructive: false,
-        idempotent: false,
-        amountParam: null,
-        agentTool: true,
-        listing: "always" as const,
-      },
+      mcp: toolPolicy("freezone_atomicity_read", true),
     }),
     testEntry("audited", writeEverything, {
       auth: "user",

@@ -9,6 +9,7 @@ import { isPromiseLike } from "../../src/rpc/maybe-async.ts";
 import { newRequestId } from "../../src/rpc/runtime.ts";
 import { createContext } from "../../src/rpc/runtime-context.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
+import { toolPolicy } from "../support/tool-policy.ts";
 
 // Issue 18: a call that waits for nothing answers without a promise, with the same policy and errors.
 const ajv = new Ajv({ strict: false });
@@ -26,15 +27,7 @@ function syncEntry(name: string, invoke: Entry["invoke"], overrides: Partial<Ent
     callerBinding: null,
     password: null,
     audit: null,
-    mcp: {
-      name: `freezone_${name.replace(".", "_")}`,
-      readOnly: true,
-      destructive: false,
-      idempotent: true,
-      amountParam: null,
-      agentTool: true,
-      listing: "always" as const,
-    },
+    mcp: toolPolicy(`freezone_${name.replace(".", "_")}`, true, { idempotent: true }),
     errors: { PricingError: ["InvalidInput"] },
     result: "X",
     paramNames: ["n"],
@@ -119,15 +112,7 @@ describe("the synchronous fast path of dispatch", () => {
 
   test("a method that writes still runs in its transaction: a promise, whatever its handler returns", async () => {
     const writes = syncEntry("hotpath.writes", (() => ({ twice: 6 })) as never, {
-      mcp: {
-        name: "freezone_hotpath_writes",
-        readOnly: false,
-        destructive: false,
-        idempotent: false,
-        amountParam: null,
-        agentTool: true,
-        listing: "always" as const,
-      },
+      mcp: toolPolicy("freezone_hotpath_writes", false),
     });
     const value = run(writes, {});
     expect(isPromiseLike(value)).toBe(true);
