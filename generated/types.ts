@@ -6320,6 +6320,10 @@ export interface McpApprovalResult {
    */
   tool_title: string;
   /**
+   * For a call that changes a record (its method names one as its target): the record's current values of the fields the call would set, as JSON text beside `arguments`, read when the approval is read. Owner only; null for administrators, for calls that change no named record, and when none of the fields it sets is shown.
+   */
+  current: string | null;
+  /**
    * True when the approved call failed with a transient error (the database busy or unavailable, a provider unavailable, a rate limit, an internal error), so approving again may pass; false otherwise: a refusal fails the same way again.
    */
   retryable: boolean;

@@ -121,6 +121,9 @@ async function refreshOnce(session: Session): Promise<Session | null> {
     saveSession(next);
     return next;
   } catch {
+    // Another page of this tab's session refreshed first (the token is single-use): use what it stored.
+    const stored = loadSession();
+    if (stored && stored.refresh_token !== session.refresh_token) return stored;
     saveSession(null);
     onSignedOut();
     return null;

@@ -9,6 +9,7 @@ import { writeAudit } from "../repos/audit-log.ts";
 import { expirePending, insertApproval } from "../repos/mcp-approvals.ts";
 import type { RpcContext } from "../rpc/context.ts";
 import type { Runtime } from "../rpc/runtime.ts";
+import { currentValues } from "./approval-current.ts";
 import { tellOwner } from "./approval-notice.ts";
 import { type McpDeps, mcpDepsFor } from "./deps.ts";
 import type { Invocation } from "./invocation.ts";
@@ -135,21 +136,48 @@ export async function keyNamesOf(em: EntityManager, rows: McpApprovalRow[]): Pro
   return new Map(found.map((k) => [k.sid, k.name]));
 }
 
-/** One approval as a result for `reader`, its key's name read with it. */
+/** What an approval's result reads besides its row: the keys' names, and the owner's view of what a call changes. */
+export interface ApprovalExtras {
+  names: Map<string, string>;
+  current: Map<string, string | null>;
+}
+
+export async function approvalExtras(
+  ctx: RpcContext,
+  rows: McpApprovalRow[],
+  reader: ApprovalReader,
+): Promise<ApprovalExtras> {
+  const current = new Map<string, string | null>();
+  if (reader !== "admin") {
+    const registry = mcpDepsFor(ctx.config).runtime.registry;
+    for (const row of rows) {
+      let args: unknown = null;
+      try {
+        args = approvalArguments(ctx.config, row);
+      } catch {
+        // unreadable arguments: nothing to compare
+      }
+      current.set(row.sid, await currentValues(ctx.em, registry, row, args));
+    }
+  }
+  return { names: await keyNamesOf(ctx.em, rows), current };
+}
+
+/** One approval as a result for `reader`, with what it reads besides its row. */
 export async function approvalResult(
   ctx: RpcContext,
   row: McpApprovalRow,
   reader: ApprovalReader,
 ): Promise<McpApprovalResult> {
-  return toApprovalResult(ctx, row, reader, await keyNamesOf(ctx.em, [row]));
+  return toApprovalResult(ctx, row, reader, await approvalExtras(ctx, [row], reader));
 }
 
-/** The approval as a result for `reader` (ApprovalReader); `names`: keyNamesOf the rows. */
+/** The approval as a result for `reader` (ApprovalReader); `extras`: approvalExtras of the rows. */
 export function toApprovalResult(
   ctx: RpcContext,
   row: McpApprovalRow,
   reader: ApprovalReader,
-  names: Map<string, string>,
+  extras: ApprovalExtras,
 ): McpApprovalResult {
   let args: unknown = {};
   try {
@@ -162,8 +190,9 @@ export function toApprovalResult(
     sid: row.sid,
     user_id: row.user_id,
     api_key_id: row.api_key_id,
-    api_key_name: names.get(row.api_key_id) ?? null,
+    api_key_name: extras.names.get(row.api_key_id) ?? null,
     tool_title: toolTitle(ctx, row),
+    current: extras.current.get(row.sid) ?? null,
     retryable: isRetryable(row),
     tool_name: row.tool_name,
     rpc_method: row.rpc_method,

@@ -1,6 +1,6 @@
 import type { McpApprovalServiceHandlers } from "../../generated/handlers/index.ts";
 import { approveApproval, loadApproval, rejectApproval } from "../mcp/approval-decisions.ts";
-import { approvalResult, expireApprovals, keyNamesOf, readerOf, toApprovalResult } from "../mcp/approval-store.ts";
+import { approvalExtras, approvalResult, expireApprovals, readerOf, toApprovalResult } from "../mcp/approval-store.ts";
 import { type ApprovalFilter, listApprovals } from "../repos/mcp-approvals.ts";
 import { cursorPage } from "../repos/paging.ts";
 import { decodeTimeCursor, timeCursorOf } from "../repos/time-cursor.ts";
@@ -23,12 +23,12 @@ async function approvalPage(
   const limit = page.limit ?? DEFAULT_LIMIT;
   const after = decodeTimeCursor(page.cursor, () => approvalError("InvalidInput", "unknown cursor"));
   const rows = await listApprovals(ctx.em, filter, after, limit + 1);
-  const names = await keyNamesOf(ctx.em, rows);
+  const extras = await approvalExtras(ctx, rows.slice(0, limit), readerOf(ctx, admin));
   return cursorPage(
     rows,
     limit,
     (row) => timeCursorOf(row.requested_at, row.sid),
-    (row) => toApprovalResult(ctx, row, readerOf(ctx, admin), names),
+    (row) => toApprovalResult(ctx, row, readerOf(ctx, admin), extras),
   );
 }
 

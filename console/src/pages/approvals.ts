@@ -7,6 +7,7 @@ interface Approval {
   sid: string;
   api_key_name: string | null;
   tool_title: string;
+  current: string | null;
   retryable: boolean;
   tool_name: string;
   arguments: string | null;
@@ -94,8 +95,10 @@ function pendingCard(a: Approval, after: () => void): HTMLElement {
       h("dt", {}, "Expires"),
       h("dd", {}, when(a.expires_at)),
     ),
-    h("h4", {}, "Arguments"),
+    h("h4", {}, a.current ? "Proposed (the call's arguments)" : "Arguments"),
     h("pre", { tabindex: 0 }, pretty(a.arguments ?? a.arguments_summary)),
+    // An update: the record's values now, of the fields the call would set.
+    a.current ? [h("h4", {}, "Current values"), h("pre", { tabindex: 0 }, pretty(a.current))] : null,
     h("div", { class: "decide" }, approveForm, rejectForm),
     status.el,
   );
