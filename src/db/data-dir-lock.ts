@@ -1,13 +1,18 @@
 /**
  * PGlite is PostgreSQL running inside this process: two processes opening the same data directory would
- * corrupt it, and PGlite itself does not stop them. This is our own advisory lock, `<dir>/.lock` holding the pid.
+ * corrupt it, and PGlite itself does not stop them. This is our own advisory lock, `<dir>/.lock` holding who took
+ * it: the pid, that process's start time and the boot id (Linux, from /proc) and the directory's real path.
  *
- * - A lock whose pid is alive refuses the open with a clear message.
+ * - A lock whose process is alive refuses the open with a clear message. Alive means the pid exists and, where the
+ *   lock recorded them, it is the same process (same start time, same boot: a pid reused by an unrelated process
+ *   after a crash or a reboot does not count) and the lock names this directory (a hot copy of the directory, `cp -a`,
+ *   carries the original's lock: the copy is not in use).
+ * - A lock holding only a pid (written before) is judged by the pid alone.
  * - A lock left by a dead pid (crash, SIGKILL, SIGINT without a handler) is stale and taken over.
  * - A lock holding our own pid that this process does not hold is stale too (containers reuse pid 1).
  * - Released on `release()` and, as a fallback, on process exit.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, realpathSync, unlinkSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 export const LOCK_FILE_NAME = ".lock";
@@ -44,20 +49,78 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function readPid(lockPath: string): number | undefined {
+/** Who holds a lock, as written in it. */
+export interface LockHolder {
+  pid: number;
+  /** Start time of the process in clock ticks since boot (/proc/<pid>/stat field 22); null where unknown. */
+  start: string | null;
+  boot: string | null;
+  dir: string | null;
+}
+
+function readProc(path: string): string | null {
   try {
-    const pid = Number.parseInt(readFileSync(lockPath, "utf8").trim(), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    return readFileSync(path, "utf8");
   } catch {
-    return undefined; // vanished meanwhile, or unreadable: treat as stale
+    return null;
   }
 }
 
-function tryCreate(lockPath: string): boolean {
+/** The start time of `pid` (Linux): field 22 of /proc/<pid>/stat, counted after the command's closing parenthesis. */
+export function processStart(pid: number): string | null {
+  const stat = readProc(`/proc/${pid}/stat`);
+  if (stat === null) return null;
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+}
+
+export function bootId(): string | null {
+  return readProc("/proc/sys/kernel/random/boot_id")?.trim() ?? null;
+}
+
+/** The holder a lock file names: JSON, or a bare pid from before. */
+export function readHolder(lockPath: string): LockHolder | undefined {
+  let text: string;
+  try {
+    text = readFileSync(lockPath, "utf8").trim();
+  } catch {
+    return undefined; // vanished meanwhile, or unreadable: treat as stale
+  }
+  if (/^\d+$/.test(text)) {
+    const pid = Number.parseInt(text, 10);
+    return pid > 0 ? { pid, start: null, boot: null, dir: null } : undefined;
+  }
+  try {
+    const v = JSON.parse(text) as Partial<LockHolder>;
+    if (!Number.isInteger(v.pid) || (v.pid ?? 0) <= 0) return undefined;
+    const str = (x: unknown) => (typeof x === "string" ? x : null);
+    return { pid: v.pid as number, start: str(v.start), boot: str(v.boot), dir: str(v.dir) };
+  } catch {
+    return undefined;
+  }
+}
+
+function readPid(lockPath: string): number | undefined {
+  return readHolder(lockPath)?.pid;
+}
+
+/** Whether the lock's holder is a live process that holds this directory (see the top of the file). */
+function holderLive(holder: LockHolder, lockPath: string, dir: string): boolean {
+  if (holder.pid === process.pid) return heldByThisProcess.has(lockPath);
+  if (!isAlive(holder.pid)) return false;
+  if (holder.dir !== null && holder.dir !== dir) return false; // a copy of another directory's lock
+  const boot = bootId();
+  if (holder.boot !== null && boot !== null && holder.boot !== boot) return false; // taken before a reboot
+  const start = processStart(holder.pid);
+  if (holder.start !== null && start !== null && holder.start !== start) return false; // the pid was reused
+  return true;
+}
+
+function tryCreate(lockPath: string, dir: string): boolean {
   try {
     const fd = openSync(lockPath, "wx"); // O_CREAT | O_EXCL: only one creator wins
     try {
-      writeSync(fd, `${process.pid}\n`);
+      const holder: LockHolder = { pid: process.pid, start: processStart(process.pid), boot: bootId(), dir };
+      writeSync(fd, `${JSON.stringify(holder)}\n`);
     } finally {
       closeSync(fd);
     }
@@ -83,13 +146,13 @@ function removeIfOurs(lockPath: string): void {
  */
 export function acquireDataDirLock(dir: string): DataDirLock {
   mkdirSync(dir, { recursive: true });
+  const real = realpathSync(dir);
   const lockPath = resolve(join(dir, LOCK_FILE_NAME));
 
   for (let attempt = 0; ; attempt++) {
-    if (tryCreate(lockPath)) break;
-    const pid = readPid(lockPath);
-    const live = pid !== undefined && (pid === process.pid ? heldByThisProcess.has(lockPath) : isAlive(pid));
-    if (live) throw new DataDirInUseError(dir, pid);
+    if (tryCreate(lockPath, real)) break;
+    const holder = readHolder(lockPath);
+    if (holder && holderLive(holder, lockPath, real)) throw new DataDirInUseError(dir, holder.pid);
     if (attempt >= 2) throw new Error(`could not take over the stale lock ${lockPath}`);
     try {
       unlinkSync(lockPath); // stale: remove and race for it again through O_EXCL

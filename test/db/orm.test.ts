@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { EntitySchema, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { acquireDataDirLock, DataDirInUseError } from "../../src/db/data-dir-lock.ts";
+import { acquireDataDirLock, DataDirInUseError, readHolder } from "../../src/db/data-dir-lock.ts";
 import { closeOrm, MIGRATIONS_TABLE, migrate, openOrm, ormBackend } from "../../src/db/orm.ts";
 import { truncateAll } from "../../src/db/reset.ts";
 import { workerSchema } from "../support/database.ts";
@@ -326,7 +326,7 @@ describe("data directory lock (PGlite on disk)", () => {
     );
     writeFileSync(join(dir, ".lock"), `${deadPid()}\n`);
     const lock = acquireDataDirLock(dir);
-    expect(readFileSync(join(dir, ".lock"), "utf8").trim()).toBe(String(process.pid));
+    expect(readHolder(join(dir, ".lock"))?.pid).toBe(process.pid);
     expect(() => acquireDataDirLock(dir)).toThrow(DataDirInUseError); // same process, still held
     lock.release();
     expect(existsSync(join(dir, ".lock"))).toBe(false);
@@ -360,7 +360,7 @@ describe("data directory lock (PGlite on disk)", () => {
       const second = await openOrm({ entities, migrationsPath, pgliteDir: dir });
       log("PGlite on disk", `reopen ${(performance.now() - t1).toFixed(0)} ms`);
       try {
-        expect(readFileSync(join(dir, ".lock"), "utf8").trim()).toBe(String(process.pid));
+        expect(readHolder(join(dir, ".lock"))?.pid).toBe(process.pid);
         expect(await migrate(second)).toEqual([]);
         expect((await second.em.fork().findOneOrFail(ThingSchema, "kept")).name).toBe("thing kept");
       } finally {
