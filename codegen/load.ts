@@ -27,12 +27,22 @@ function readJson(root: string, path: string, diags: Diagnostics, kind: SpecFile
     diags.add("invalid-json", rel, "", `cannot read the file: ${(err as Error).message}`);
     return null;
   }
-  const syntax = jsonSyntaxError(text);
-  if (syntax) {
-    diags.add("invalid-json", rel, "", `not valid JSON: ${syntax.problem}`, lineColumn(text, syntax.offset));
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    // Only a file that does not parse is parsed again, by jsonc-parser, for where and what the error is.
+    const syntax = jsonSyntaxError(text);
+    const problem = syntax?.problem ?? (err as Error).message;
+    diags.add(
+      "invalid-json",
+      rel,
+      "",
+      `not valid JSON: ${problem}`,
+      syntax ? lineColumn(text, syntax.offset) : undefined,
+    );
     return null;
   }
-  const value: unknown = JSON.parse(text);
   if (value && typeof value === "object" && !Array.isArray(value)) {
     checkExtensions(value as JsonSchema, kind, rel, diags);
     checkDescriptions(value, rel, diags);

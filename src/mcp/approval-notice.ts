@@ -19,7 +19,7 @@ export async function tellOwner(
   what: { sid: string; reason: string; amount: number; expiresAt: Date; now: Date; keyName: string | null },
 ): Promise<void> {
   const config = deps.runtime.config;
-  const tool = singleLine(deps.catalog.byName.get(inv.toolName)?.tool.title ?? inv.toolName);
+  const tool = singleLine(deps.catalog.titleOf(inv.toolName));
   const key = what.keyName === null ? "An agent key" : `Your agent key "${singleLine(what.keyName)}"`;
   const link = `${config.publicBaseUrl}/console/#/approvals`;
   const lines = [

@@ -57,16 +57,14 @@ export async function createApproval(
     created_at: what.now,
     updated_at: what.now,
   });
-  const names = inv.caller.apiKeyId
-    ? await keyNamesOf(em, [{ api_key_id: inv.caller.apiKeyId } as McpApprovalRow])
-    : null;
+  const names = await keyNamesOf(em, inv.caller.apiKeyId ? [inv.caller.apiKeyId] : []);
   await tellOwner(deps, em, inv, {
     sid,
     reason: what.reason,
     amount: what.amount,
     expiresAt: expires,
     now: what.now,
-    keyName: names?.get(inv.caller.apiKeyId ?? "") ?? null,
+    keyName: names.get(inv.caller.apiKeyId ?? "") ?? null,
   });
   return { status: "pending_approval", approval_id: sid, reason: what.reason, expires_at: expires.toISOString() };
 }
@@ -94,11 +92,6 @@ export function approvalPasswordParam(registry: Runtime["registry"], row: McpApp
  */
 export type ApprovalReader = "owner" | "owner_key" | "admin";
 
-/** The tool's title from the catalogue (its operation's summary); the tool name for one it no longer has. */
-function toolTitle(ctx: RpcContext, row: McpApprovalRow): string {
-  return mcpDepsFor(ctx.config).catalog.byName.get(row.tool_name)?.tool.title ?? row.tool_name;
-}
-
 export function readerOf(ctx: RpcContext, admin: boolean): ApprovalReader {
   if (admin) return "admin";
   return ctx.caller?.apiKeyId ? "owner_key" : "owner";
@@ -124,9 +117,9 @@ export function isRetryable(row: Pick<McpApprovalRow, "status" | "execution_erro
   return TRANSIENT.has(row.execution_error.split(":")[0] ?? "");
 }
 
-/** The names the owner gave the keys of these approvals (one query), by key id. */
-export async function keyNamesOf(em: EntityManager, rows: McpApprovalRow[]): Promise<Map<string, string>> {
-  const ids = [...new Set(rows.map((r) => r.api_key_id).filter(Boolean))];
+/** The names the owners gave these keys (one query), by key id. */
+export async function keyNamesOf(em: EntityManager, keyIds: string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(keyIds.filter(Boolean))];
   if (ids.length === 0) return new Map();
   const found = await sqlRows<{ sid: string; name: string }>(
     em,
@@ -136,8 +129,12 @@ export async function keyNamesOf(em: EntityManager, rows: McpApprovalRow[]): Pro
   return new Map(found.map((k) => [k.sid, k.name]));
 }
 
-/** What an approval's result reads besides its row: the keys' names, and the owner's view of what a call changes. */
+/**
+ * What an approval's result reads besides its row: its arguments opened once, the keys' names, and the owner's
+ * view of what a call changes.
+ */
 export interface ApprovalExtras {
+  args: Map<string, unknown>;
   names: Map<string, string>;
   current: Map<string, string | null>;
 }
@@ -147,20 +144,27 @@ export async function approvalExtras(
   rows: McpApprovalRow[],
   reader: ApprovalReader,
 ): Promise<ApprovalExtras> {
+  const args = new Map<string, unknown>();
+  for (const row of rows) {
+    try {
+      args.set(row.sid, approvalArguments(ctx.config, row));
+    } catch {
+      // An unreadable row (altered, or sealed under another key) still lists; it cannot be replayed.
+    }
+  }
   const current = new Map<string, string | null>();
   if (reader !== "admin") {
     const registry = mcpDepsFor(ctx.config).runtime.registry;
-    for (const row of rows) {
-      let args: unknown = null;
-      try {
-        args = approvalArguments(ctx.config, row);
-      } catch {
-        // unreadable arguments: nothing to compare
-      }
-      current.set(row.sid, await currentValues(ctx.em, registry, row, args));
-    }
+    for (const row of rows) current.set(row.sid, await currentValues(ctx.em, registry, row, args.get(row.sid)));
   }
-  return { names: await keyNamesOf(ctx.em, rows), current };
+  return {
+    args,
+    names: await keyNamesOf(
+      ctx.em,
+      rows.map((r) => r.api_key_id),
+    ),
+    current,
+  };
 }
 
 /** One approval as a result for `reader`, with what it reads besides its row. */
@@ -179,19 +183,14 @@ export function toApprovalResult(
   reader: ApprovalReader,
   extras: ApprovalExtras,
 ): McpApprovalResult {
-  let args: unknown = {};
-  try {
-    args = approvalArguments(ctx.config, row);
-  } catch {
-    // An unreadable row (altered, or sealed under another key) still lists; it cannot be replayed.
-  }
+  const args = extras.args.get(row.sid) ?? {};
   const shown = reader === "owner" ? args : redactSecrets(args);
   return {
     sid: row.sid,
     user_id: row.user_id,
     api_key_id: row.api_key_id,
     api_key_name: extras.names.get(row.api_key_id) ?? null,
-    tool_title: toolTitle(ctx, row),
+    tool_title: mcpDepsFor(ctx.config).catalog.titleOf(row.tool_name),
     current: extras.current.get(row.sid) ?? null,
     retryable: isRetryable(row),
     tool_name: row.tool_name,

@@ -52,6 +52,9 @@ export function keyMayCall(entry: Entry): boolean {
   );
 }
 
+/** Where a key's tools/list shows a tool (the registry's `mcp.listing`, from codegen). */
+type ToolListing = Entry["mcp"]["listing"];
+
 /**
  * Whether a pattern asks for a tool listed only on request (a generic record read): it matches the tool and names
  * something beyond the `freezone_` prefix (`freezone_resident_*`, `freezone_*_find`); `*` and `freezone_*` ask for
@@ -62,18 +65,16 @@ function asksFor(patterns: string[], name: string): boolean {
 }
 
 /** Whether `tools/list` (and the tool search) shows the tool to a key with this policy. */
-function shownTo(policy: KeyPolicy, t: { tool: Tool; readOnly: boolean; listing: Listing_ }): boolean {
+function shownTo(policy: KeyPolicy, t: { tool: Tool; readOnly: boolean; listing: ToolListing }): boolean {
   if (t.listing === "never") return false;
   if (t.listing === "asked" && !asksFor(policy.allowedPatterns, t.tool.name)) return false;
   return toolRefusal(policy, t.tool.name, t.readOnly) === null;
 }
 
-type Listing_ = Entry["mcp"]["listing"];
-
 interface Listed {
   tool: Tool;
   readOnly: boolean;
-  listing: Listing_;
+  listing: ToolListing;
   /** A generated record operation (`kind: "crud"`), ranked below domain operations by the tool search. */
   generic: boolean;
   bytes: number;
@@ -209,6 +210,11 @@ export class ToolCatalog {
     return this.listing.index.search(query, limit, (tool, readOnly) =>
       shownTo(policy, { tool, readOnly, listing: this.byName.get(tool.name)?.entry.mcp.listing ?? "never" }),
     );
+  }
+
+  /** A tool's title (its operation's summary); the tool name for one the catalogue no longer has. */
+  titleOf(name: string): string {
+    return this.byName.get(name)?.tool.title ?? name;
   }
 
   /** Whether any API key may call the tool (not an administrator, session-only, webhook or internal method). */
